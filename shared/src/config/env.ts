@@ -1,0 +1,69 @@
+import { z } from 'zod'
+
+export class ConfigError extends Error {
+  override name = 'ConfigError'
+}
+
+/** Variables whose values never appear in logs or error messages. */
+const SECRET_NAME = /(PASSWORD|SECRET|TOKEN|KEY|CREDENTIALS)$/
+
+export function isSecretName(name: string): boolean {
+  return SECRET_NAME.test(name) || /^(DATABASE_URL|CLICKHOUSE_URL|NATS_URL)$/.test(name)
+}
+
+/**
+ * Parses the environment of one process at boot. A bad value fails fast with a message naming
+ * each bad variable and why, without echoing secret values.
+ */
+export function parseEnv<Schema extends z.ZodObject>(
+  processName: string,
+  schema: Schema,
+  env: NodeJS.ProcessEnv = process.env,
+): z.infer<Schema> {
+  const result = schema.safeParse(env)
+  if (result.success) return result.data
+  const problems = result.error.issues.map((issue) => {
+    const name = issue.path.join('.')
+    return `  ${name}: ${issue.message}`
+  })
+  throw new ConfigError(`${processName}: invalid configuration\n${problems.join('\n')}`)
+}
+
+/** A copy of a configuration object with secret values replaced, safe to log. */
+export function redactConfig(config: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(config).map(([name, value]) => [
+      name,
+      value !== undefined && isSecretName(name) ? '[redacted]' : value,
+    ]),
+  )
+}
+
+const port = z.coerce.number().int().min(0).max(65535)
+const flag = z
+  .enum(['0', '1', 'true', 'false'])
+  .optional()
+  .transform((value) => value === '1' || value === 'true')
+
+/** Variables every Guard process reads. */
+export const commonEnv = {
+  GUARD_DATA_DIR: z.string().min(1).default('./data'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  NATS_URL: z.string().min(1).optional(),
+  NATS_USER: z.string().optional(),
+  NATS_PASSWORD: z.string().optional(),
+  NATS_TOKEN: z.string().optional(),
+}
+
+export const storeEnv = {
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' }).optional(),
+  CLICKHOUSE_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s):// URL' }).optional(),
+  CLICKHOUSE_USER: z.string().optional(),
+  CLICKHOUSE_PASSWORD: z.string().optional(),
+  CLICKHOUSE_DATABASE: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a plain identifier')
+    .default('guard'),
+}
+
+export const envTypes = { port, flag }

@@ -1,0 +1,52 @@
+import { z } from 'zod'
+
+/** What a probe publishes on `results.<location>` for every check it runs. */
+export const checkStatus = z.enum(['up', 'down', 'degraded'])
+export type CheckStatus = z.infer<typeof checkStatus>
+
+const millis = z.number().nonnegative()
+
+export const timingPhases = z.object({
+  dnsMs: millis.optional(),
+  connectMs: millis.optional(),
+  tlsMs: millis.optional(),
+  firstByteMs: millis.optional(),
+  transferMs: millis.optional(),
+})
+
+export const certificateInfo = z.object({
+  valid: z.boolean(),
+  expiresAt: z.iso.datetime(),
+  issuer: z.string(),
+  subject: z.string(),
+})
+
+export const checkResultV1 = z.object({
+  v: z.literal(1),
+  /** Unique per check run; doubles as the JetStream message id so retries are dropped. */
+  id: z.string().min(1),
+  monitorId: z.string().min(1),
+  organizationId: z.string().min(1),
+  location: z.string().regex(/^[a-z0-9-]{2,32}$/),
+  kind: z.enum(['http', 'tcp', 'dns', 'tls', 'icmp']),
+  status: checkStatus,
+  startedAt: z.iso.datetime(),
+  responseTimeMs: millis,
+  statusCode: z.number().int().min(0).max(999).optional(),
+  error: z.string().max(2000).optional(),
+  phases: timingPhases.optional(),
+  certificate: certificateInfo.optional(),
+})
+
+export type CheckResult = z.infer<typeof checkResultV1>
+
+export const resultSubject = (location: string) => `results.${location}`
+
+export function encodeCheckResult(result: CheckResult): Uint8Array {
+  return new TextEncoder().encode(JSON.stringify(checkResultV1.parse(result)))
+}
+
+/** Throws a ZodError (or SyntaxError) for anything that is not a v1 check result. */
+export function decodeCheckResult(data: Uint8Array): CheckResult {
+  return checkResultV1.parse(JSON.parse(new TextDecoder().decode(data)))
+}

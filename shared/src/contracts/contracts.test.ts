@@ -1,0 +1,48 @@
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { type CheckResult, decodeCheckResult, encodeCheckResult } from './check-result.ts'
+import { decodeMonitorConfig, encodeMonitorConfig, type MonitorConfig, monitorRunsAt } from './monitor.ts'
+
+const golden = (name: string) => readFileSync(new URL(`./golden/${name}`, import.meta.url))
+const canonical = (bytes: Uint8Array) => JSON.parse(new TextDecoder().decode(bytes))
+
+describe('check result v1 wire contract', () => {
+  it('decodes the golden message written by an earlier version', () => {
+    const result = decodeCheckResult(golden('check-result.v1.golden.json'))
+    expect(result.status).toBe('up')
+    expect(result.phases?.firstByteMs).toBe(100.1)
+  })
+
+  it('encodes to exactly the golden message', () => {
+    const result: CheckResult = decodeCheckResult(golden('check-result.v1.golden.json'))
+    expect(canonical(encodeCheckResult(result))).toEqual(canonical(golden('check-result.v1.golden.json')))
+  })
+
+  it('refuses a message of another version', () => {
+    const future = { ...canonical(golden('check-result.v1.golden.json')), v: 2 }
+    expect(() => decodeCheckResult(new TextEncoder().encode(JSON.stringify(future)))).toThrow()
+  })
+
+  it('refuses a message that is not JSON', () => {
+    expect(() => decodeCheckResult(new TextEncoder().encode('{not json'))).toThrow()
+  })
+
+  it('refuses a status outside up, down, degraded', () => {
+    const bad = { ...canonical(golden('check-result.v1.golden.json')), status: 'sideways' }
+    expect(() => decodeCheckResult(new TextEncoder().encode(JSON.stringify(bad)))).toThrow(/status/)
+  })
+})
+
+describe('monitor config v1 wire contract', () => {
+  it('round-trips the golden message unchanged', () => {
+    const monitor = decodeMonitorConfig(golden('monitor.v1.golden.json'))
+    expect(canonical(encodeMonitorConfig(monitor))).toEqual(canonical(golden('monitor.v1.golden.json')))
+  })
+
+  it('runs a monitor only at its locations and only while enabled', () => {
+    const monitor: MonitorConfig = decodeMonitorConfig(golden('monitor.v1.golden.json'))
+    expect(monitorRunsAt(monitor, 'fra')).toBe(true)
+    expect(monitorRunsAt({ ...monitor, locations: ['iad'] }, 'fra')).toBe(false)
+    expect(monitorRunsAt({ ...monitor, enabled: false }, 'fra')).toBe(false)
+  })
+})
