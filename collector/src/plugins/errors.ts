@@ -1,0 +1,48 @@
+import { type ErrorCode, errorStatus, GuardError } from '@guard/shared'
+import type { FastifyError, FastifyInstance } from 'fastify'
+import { ZodError } from 'zod'
+
+/** The collector's error body; 401 and 429 carry exactly the fields the spec gives them. */
+export function errorBody(code: ErrorCode, message: string, extra: Record<string, unknown> = {}) {
+  if (code === 'UNAUTHORIZED') return { error: code, message }
+  if (code === 'RATE_LIMIT_EXCEEDED') return { error: code, message, ...extra }
+  return { success: false, error: code, message }
+}
+
+const zodMessage = (error: ZodError) =>
+  error.issues.map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message)).join('; ')
+
+/** Maps fastify's own 4xx errors (bad JSON, wrong media type, body too large) onto the closed code set. */
+function codeOfClientError(status: number): ErrorCode {
+  if (status === 413) return 'PAYLOAD_TOO_LARGE'
+  if (status === 415) return 'UNSUPPORTED_MEDIA_TYPE'
+  if (status === 405) return 'METHOD_NOT_ALLOWED'
+  if (status === 404) return 'NOT_FOUND'
+  return 'VALIDATION_ERROR'
+}
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | GuardError | ZodError, request, reply) => {
+    if (error instanceof GuardError) {
+      return reply.status(error.status).send(errorBody(error.code, error.message, error.details))
+    }
+    if (error instanceof ZodError) {
+      return reply.status(400).send(errorBody('VALIDATION_ERROR', zodMessage(error)))
+    }
+    if (error.validation) {
+      const where = error.validationContext ?? 'request'
+      return reply.status(400).send(errorBody('VALIDATION_ERROR', `${where}: ${error.message}`))
+    }
+    const status = error.statusCode ?? 500
+    if (status >= 400 && status < 500) {
+      return reply.status(status).send(errorBody(codeOfClientError(status), error.message))
+    }
+    request.log.error({ err: error }, 'unhandled error')
+    return reply.status(500).send(errorBody('INTERNAL_ERROR', 'Internal server error'))
+  })
+  app.setNotFoundHandler((request, reply) =>
+    reply
+      .status(errorStatus.NOT_FOUND)
+      .send(errorBody('NOT_FOUND', `No route for ${request.method} ${request.url.split('?')[0]}`)),
+  )
+}

@@ -1,0 +1,63 @@
+import { fileURLToPath } from 'node:url'
+import {
+  type Bus,
+  DEFAULT_ORGANIZATION,
+  type Logger,
+  listeningUrl,
+  MONITORS_BUCKET,
+  migrate,
+  migrateTimeSeries,
+  type RelationalStore,
+  type TimeSeriesStore,
+} from '@guard/shared'
+import { buildCollectorApp } from './app.ts'
+import type { CollectorContext } from './context.ts'
+import type { CollectorEnv } from './env.ts'
+import { consumeResults, type IngestStats } from './ingest/consume-results.ts'
+import { ensureBootstrapApiKey } from './services/api-keys/ensure-bootstrap.ts'
+import { syncSchedules } from './services/domains/sync-schedules.ts'
+
+export interface CollectorDeps {
+  env: CollectorEnv
+  log: Logger
+  sql: RelationalStore
+  timeseries: TimeSeriesStore
+  bus: Bus
+}
+
+export interface RunningCollector {
+  url: string
+  /** Set only on the start that created it: shown once, then only its hash remains. */
+  bootstrapApiKey: string | undefined
+  ingest: IngestStats
+  /** Stops HTTP and ingest; the caller closes the stores and the bus it opened. */
+  close(): Promise<void>
+}
+
+const migrations = (engine: string) => fileURLToPath(new URL(`../migrations/${engine}`, import.meta.url))
+
+export async function startCollector(deps: CollectorDeps): Promise<RunningCollector> {
+  await migrate(deps.sql, { service: 'collector', directory: migrations('postgres') })
+  await migrateTimeSeries(deps.timeseries, { service: 'collector', directory: migrations('clickhouse') })
+  const ctx: CollectorContext = { ...deps, monitors: await deps.bus.kv(MONITORS_BUCKET) }
+
+  const created = await ensureBootstrapApiKey(ctx.sql, DEFAULT_ORGANIZATION.id)
+  const scheduled = await syncSchedules(ctx)
+  const ingest: IngestStats = { stored: 0, deadLettered: 0, batches: 0 }
+  const consumer = await consumeResults(ctx, ingest)
+
+  const app = await buildCollectorApp(ctx)
+  await app.listen({ host: deps.env.GUARD_COLLECTOR_HOST, port: deps.env.GUARD_COLLECTOR_PORT })
+  const url = listeningUrl(app)
+  deps.log.info({ url, scheduled }, 'collector listening')
+
+  return {
+    url,
+    bootstrapApiKey: created?.key,
+    ingest,
+    async close() {
+      await app.close()
+      await consumer.stop()
+    },
+  }
+}

@@ -1,0 +1,37 @@
+import { newId } from '@guard/shared'
+import type { Caller, CollectorContext } from '../../context.ts'
+import { DOMAIN_COLUMNS, toDomainRecord } from './find.ts'
+import { scheduleDomain } from './schedule.ts'
+import { type CreateDomainInput, createDomainInput, type DomainRecord } from './schemas.ts'
+
+/**
+ * Stores the domain, then publishes its schedule. Should the publish fail, the row stays and the
+ * schedule is published again at the next collector start (see syncSchedules).
+ */
+export async function createDomain(
+  ctx: CollectorContext,
+  caller: Caller,
+  body: CreateDomainInput,
+): Promise<DomainRecord> {
+  const input = createDomainInput.parse(body)
+  const { rows } = await ctx.sql.query<Parameters<typeof toDomainRecord>[0]>(
+    `INSERT INTO monitoring.domains
+       (id, organization_id, url, name, check_interval, timeout_seconds, is_api, auth_type, locations)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+     RETURNING ${DOMAIN_COLUMNS}`,
+    [
+      newId(),
+      caller.organizationId,
+      input.url,
+      input.name ?? new URL(input.url).hostname,
+      input.checkInterval,
+      input.timeout,
+      input.isApi,
+      input.authType,
+      ctx.env.GUARD_DEFAULT_LOCATIONS,
+    ],
+  )
+  const domain = toDomainRecord(rows[0]!)
+  await scheduleDomain(ctx.monitors, domain)
+  return domain
+}

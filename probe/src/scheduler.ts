@@ -1,0 +1,103 @@
+import type { MonitorConfig } from '@guard/shared'
+import { Limiter } from './limiter.ts'
+
+interface Entry {
+  monitor: MonitorConfig
+  timer: NodeJS.Timeout | undefined
+  running: Promise<void> | undefined
+  plannedAt: number
+}
+
+export interface SchedulerOptions {
+  concurrency: number
+  run: (monitor: MonitorConfig) => Promise<void>
+  onLag?: (lagMs: number) => void
+  /** Injected in tests to make start offsets predictable. */
+  random?: () => number
+}
+
+/**
+ * Runs each monitor on its own interval. The first run waits a random part of the interval so
+ * monitors added together do not fire together; a run still going when the next is due makes
+ * that next run skip rather than overlap.
+ */
+export class Scheduler {
+  private readonly entries = new Map<string, Entry>()
+  private readonly limiter: Limiter
+  private readonly random: () => number
+  private stopped = false
+
+  constructor(private readonly options: SchedulerOptions) {
+    this.limiter = new Limiter(options.concurrency)
+    this.random = options.random ?? Math.random
+  }
+
+  upsert(monitor: MonitorConfig): void {
+    if (this.stopped) return
+    const existing = this.entries.get(monitor.id)
+    if (existing && existing.monitor.intervalSeconds === monitor.intervalSeconds) {
+      existing.monitor = monitor
+      return
+    }
+    if (existing) clearTimeout(existing.timer)
+    const intervalMs = monitor.intervalSeconds * 1000
+    const entry: Entry = {
+      monitor,
+      timer: undefined,
+      running: existing?.running,
+      plannedAt: Date.now() + Math.floor(this.random() * intervalMs),
+    }
+    this.entries.set(monitor.id, entry)
+    this.arm(entry)
+  }
+
+  remove(id: string): void {
+    const entry = this.entries.get(id)
+    if (!entry) return
+    clearTimeout(entry.timer)
+    this.entries.delete(id)
+  }
+
+  get size(): number {
+    return this.entries.size
+  }
+
+  get inFlight(): number {
+    return this.limiter.inFlight
+  }
+
+  /** Stops planning new runs and waits for the ones in flight. */
+  async stop(): Promise<void> {
+    this.stopped = true
+    const running = [...this.entries.values()].map((entry) => {
+      clearTimeout(entry.timer)
+      return entry.running
+    })
+    this.entries.clear()
+    await Promise.allSettled(running)
+  }
+
+  private arm(entry: Entry): void {
+    entry.timer = setTimeout(() => this.fire(entry), Math.max(0, entry.plannedAt - Date.now()))
+  }
+
+  private fire(entry: Entry): void {
+    if (this.stopped || this.entries.get(entry.monitor.id) !== entry) return
+    if (!entry.running) {
+      const plannedAt = entry.plannedAt
+      entry.running = this.limiter
+        .run(async () => {
+          this.options.onLag?.(Date.now() - plannedAt)
+          await this.options.run(entry.monitor)
+        })
+        .finally(() => {
+          entry.running = undefined
+        })
+    }
+    const intervalMs = entry.monitor.intervalSeconds * 1000
+    entry.plannedAt += intervalMs
+    // After a stall (a suspended laptop, a blocked loop) skip missed runs instead of bursting them.
+    if (entry.plannedAt < Date.now()) entry.plannedAt = Date.now() + intervalMs
+    this.arm(entry)
+  }
+}

@@ -1,0 +1,37 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod'
+import type { Logger } from '../logger.ts'
+
+export type GuardFastify = FastifyInstance<
+  RawServerDefault,
+  IncomingMessage,
+  ServerResponse,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>
+
+/** A fastify instance whose routes declare zod schemas for requests and responses. */
+export function createFastify(options: {
+  logger: Logger
+  bodyLimit?: number
+  trustProxy?: boolean | string[]
+}): GuardFastify {
+  const app = Fastify({
+    loggerInstance: options.logger,
+    bodyLimit: options.bodyLimit ?? 1024 * 1024,
+    trustProxy: options.trustProxy ?? false,
+    disableRequestLogging: true,
+  }).withTypeProvider<ZodTypeProvider>()
+  app.setValidatorCompiler(validatorCompiler)
+  app.setSerializerCompiler(serializerCompiler)
+  return app
+}
+
+/** The address fastify listens on, as http://host:port. */
+export function listeningUrl(app: FastifyInstance): string {
+  const address = app.server.address()
+  if (!address || typeof address === 'string') throw new Error('server is not listening on TCP')
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address
+  return `http://${host}:${address.port}`
+}
