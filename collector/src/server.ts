@@ -36,13 +36,18 @@ export interface RunningCollector {
 
 const migrations = (engine: string) => fileURLToPath(new URL(`../migrations/${engine}`, import.meta.url))
 
-export async function startCollector(deps: CollectorDeps): Promise<RunningCollector> {
+/** Migrates both stores, creates the first API key when there is none, re-publishes schedules. */
+export async function prepareCollector(deps: CollectorDeps) {
   await migrate(deps.sql, { service: 'collector', directory: migrations('postgres') })
   await migrateTimeSeries(deps.timeseries, { service: 'collector', directory: migrations('clickhouse') })
   const ctx: CollectorContext = { ...deps, monitors: await deps.bus.kv(MONITORS_BUCKET) }
-
   const created = await ensureBootstrapApiKey(ctx.sql, DEFAULT_ORGANIZATION.id)
   const scheduled = await syncSchedules(ctx)
+  return { ctx, created, scheduled }
+}
+
+export async function startCollector(deps: CollectorDeps): Promise<RunningCollector> {
+  const { ctx, created, scheduled } = await prepareCollector(deps)
   const ingest: IngestStats = { stored: 0, deadLettered: 0, batches: 0 }
   const consumer = await consumeResults(ctx, ingest)
 

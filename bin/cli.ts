@@ -1,0 +1,41 @@
+import { parseArgs } from 'node:util'
+import { ConfigError } from '@guard/shared'
+
+const usage = `Usage: guard <command> [options]
+
+Commands:
+  start                      identity, collector and one probe in one process (embedded mode)
+  identity                   the identity provider on its own
+  collector                  the collector on its own (needs NATS_URL)
+  probe --location CODE      a probe for one location (needs NATS_URL)
+  agent                      the device agent
+  help                       this text
+
+Configuration comes from environment variables; see the README's configuration table.`
+
+const commands: Record<string, (args: string[]) => Promise<void>> = {
+  start: async () => (await import('./commands/start.ts')).runStart(),
+  identity: async () => (await import('./commands/identity.ts')).runIdentity(),
+  collector: async () => (await import('./commands/collector.ts')).runCollector(),
+  probe: async (args) => {
+    const { values } = parseArgs({ args, options: { location: { type: 'string', short: 'l' } } })
+    await (await import('./commands/probe.ts')).runProbe(values.location)
+  },
+  agent: async () => (await import('./commands/agent.ts')).runAgent(),
+}
+
+const [name, ...rest] = process.argv.slice(2)
+const command = name ? commands[name] : undefined
+if (!command) {
+  process.stdout.write(`${usage}\n`)
+  process.exit(name === undefined || name === 'help' || name === '--help' ? 0 : 2)
+}
+try {
+  await command(rest)
+} catch (error) {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`${error.message}\n`)
+    process.exit(78)
+  }
+  throw error
+}

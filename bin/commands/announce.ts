@@ -1,0 +1,24 @@
+import { type Credentials, credentialsPath, saveCredentials } from '@guard/shared'
+
+/**
+ * Prints where the services listen, and secrets created on this start exactly once. Secrets
+ * bypass the logger on purpose: logs are shipped and kept, this terminal line is not.
+ */
+export async function announce(
+  dataDir: string,
+  urls: { identity?: string; collector?: string },
+  created: Pick<Credentials, 'admin' | 'apiKey'>,
+): Promise<void> {
+  const lines: string[] = []
+  if (urls.identity) lines.push(`identity: ${urls.identity}`)
+  if (urls.collector) lines.push(`collector: ${urls.collector}`)
+  if (created.admin) lines.push(`admin: ${created.admin.email} / ${created.admin.password}  (shown once)`)
+  if (created.apiKey) lines.push(`api key: ${created.apiKey}  (shown once)`)
+  await saveCredentials(dataDir, {
+    ...(urls.identity ? { identityUrl: urls.identity } : {}),
+    ...(urls.collector ? { collectorUrl: urls.collector } : {}),
+    ...created,
+  })
+  if (created.admin || created.apiKey) lines.push(`credentials saved to ${credentialsPath(dataDir)} (mode 0600)`)
+  process.stdout.write(`${lines.join('\n')}\n`)
+}

@@ -1,0 +1,40 @@
+import { parseCollectorEnv, startCollector } from '@guard/collector'
+import {
+  closeAll,
+  closeOnSignals,
+  createLogger,
+  openBus,
+  openRelationalStore,
+  openTimeSeriesStore,
+} from '@guard/shared'
+import { announce } from './announce.ts'
+import { requireNats } from './requires-nats.ts'
+
+export async function runCollector(env: NodeJS.ProcessEnv = process.env) {
+  const config = parseCollectorEnv(env)
+  requireNats('collector', config.NATS_URL)
+  const log = createLogger({ name: 'collector', level: config.LOG_LEVEL })
+  const bus = await openBus(config, 'collector')
+  const sql = await openRelationalStore({ databaseUrl: config.DATABASE_URL, dataDir: config.GUARD_DATA_DIR })
+  const timeseries = await openTimeSeriesStore({
+    clickhouseUrl: config.CLICKHOUSE_URL,
+    clickhouseUser: config.CLICKHOUSE_USER,
+    clickhousePassword: config.CLICKHOUSE_PASSWORD,
+    database: config.CLICKHOUSE_DATABASE,
+    dataDir: config.GUARD_DATA_DIR,
+  })
+  const collector = await startCollector({ env: config, log, sql, timeseries, bus })
+  await announce(
+    config.GUARD_DATA_DIR,
+    { collector: collector.url },
+    collector.bootstrapApiKey ? { apiKey: collector.bootstrapApiKey } : {},
+  )
+  closeOnSignals(log, () =>
+    closeAll(log, [
+      ['collector', () => collector.close()],
+      ['bus', () => bus.close()],
+      ['timeseries', () => timeseries.close()],
+      ['sql', () => sql.close()],
+    ]),
+  )
+}

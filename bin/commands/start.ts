@@ -1,0 +1,63 @@
+import { parseCollectorEnv, startCollector } from '@guard/collector'
+import { parseIdentityEnv, startIdentity } from '@guard/identity'
+import { parseProbeEnv, startProbe } from '@guard/probe'
+import {
+  closeAll,
+  closeOnSignals,
+  createLogger,
+  openBus,
+  openRelationalStore,
+  openTimeSeriesStore,
+} from '@guard/shared'
+import { announce } from './announce.ts'
+
+/**
+ * Embedded mode: the three services share one bus, one relational store and one time-series
+ * store in this process. With no server URLs configured these are the in-process bus, PGlite
+ * and chDB under GUARD_DATA_DIR; the services cannot tell the difference.
+ */
+export async function runStart(env: NodeJS.ProcessEnv = process.env) {
+  const identityEnv = parseIdentityEnv(env)
+  const collectorEnv = parseCollectorEnv(env)
+  const probeEnv = parseProbeEnv(env)
+  const log = createLogger({ name: 'guard', level: collectorEnv.LOG_LEVEL })
+  const dataDir = collectorEnv.GUARD_DATA_DIR
+
+  const bus = await openBus(collectorEnv, 'guard')
+  const sql = await openRelationalStore({ databaseUrl: collectorEnv.DATABASE_URL, dataDir })
+  const timeseries = await openTimeSeriesStore({
+    clickhouseUrl: collectorEnv.CLICKHOUSE_URL,
+    clickhouseUser: collectorEnv.CLICKHOUSE_USER,
+    clickhousePassword: collectorEnv.CLICKHOUSE_PASSWORD,
+    database: collectorEnv.CLICKHOUSE_DATABASE,
+    dataDir,
+  })
+  const identity = await startIdentity({ env: identityEnv, log: log.child({ service: 'identity' }), sql })
+  const collector = await startCollector({
+    env: collectorEnv,
+    log: log.child({ service: 'collector' }),
+    sql,
+    timeseries,
+    bus,
+  })
+  const probe = await startProbe({ env: probeEnv, log: log.child({ service: 'probe' }), bus })
+
+  await announce(
+    dataDir,
+    { identity: identity.url, collector: collector.url },
+    {
+      ...(identity.bootstrapAdmin ? { admin: identity.bootstrapAdmin } : {}),
+      ...(collector.bootstrapApiKey ? { apiKey: collector.bootstrapApiKey } : {}),
+    },
+  )
+  closeOnSignals(log, () =>
+    closeAll(log, [
+      ['probe', () => probe.close()],
+      ['collector', () => collector.close()],
+      ['identity', () => identity.close()],
+      ['bus', () => bus.close()],
+      ['timeseries', () => timeseries.close()],
+      ['sql', () => sql.close()],
+    ]),
+  )
+}

@@ -1,0 +1,82 @@
+import { mkdtemp, rm, stat } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { freePort } from '@guard/shared/testing'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { collectorClient, eventually } from './support/collector-client.ts'
+import { type FixtureServer, startFixtureServer } from './support/fixture-server.ts'
+import { type GuardProcess, spawnGuard } from './support/spawn-guard.ts'
+
+describe('embedded mode (npm start)', () => {
+  let dataDir: string
+  let fixture: FixtureServer
+  let env: Record<string, string>
+  let guard: GuardProcess
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'guard-embedded-'))
+    fixture = await startFixtureServer()
+    env = {
+      GUARD_DATA_DIR: dataDir,
+      GUARD_IDENTITY_PORT: String(await freePort()),
+      GUARD_COLLECTOR_PORT: String(await freePort()),
+      GUARD_ALLOW_PRIVATE_TARGETS: '1',
+    }
+  })
+
+  afterAll(async () => {
+    await guard?.stop('SIGKILL')
+    await fixture.close()
+    await rm(dataDir, { recursive: true, force: true })
+  })
+
+  it('prints both addresses and the credentials it created, saved with mode 0600', async () => {
+    guard = spawnGuard(['start'], env)
+    await guard.waitFor(/collector: http:\/\/127\.0\.0\.1:\d+/, 120_000)
+    const output = guard.output()
+    expect(output).toContain(`identity: http://127.0.0.1:${env.GUARD_IDENTITY_PORT}`)
+    expect(output).toContain(`collector: http://127.0.0.1:${env.GUARD_COLLECTOR_PORT}`)
+    expect(output).toMatch(/api key: guard_\S+/)
+    expect(output).toMatch(/admin: admin@guard\.local \/ \S+/)
+    const mode = (await stat(join(dataDir, 'credentials.json'))).mode & 0o777
+    expect(mode).toBe(0o600)
+  })
+
+  it('checks a new domain from the local probe and serves its history and locations', async () => {
+    const apiKey = guard.output().match(/api key: (guard_\S+)/)![1]!
+    const api = collectorClient(`http://127.0.0.1:${env.GUARD_COLLECTOR_PORT}`, apiKey)
+
+    expect((await fetch(`http://127.0.0.1:${env.GUARD_IDENTITY_PORT}/api/health`)).status).toBe(200)
+    expect((await collectorClient(`http://127.0.0.1:${env.GUARD_COLLECTOR_PORT}`, 'nope').get('/api/domains')).status).toBe(401)
+
+    const created = await api.post('/api/domains', { url: fixture.url, name: 'Fixture', checkInterval: 5 })
+    expect(created.status).toBe(201)
+    const id = (created.body.data as { id: string }).id
+
+    const history = await eventually(async () => {
+      const { body } = await api.get(`/api/domains/${id}/monitoring/history`)
+      const entries = body.data as Array<{ status: string; statusCode: number }>
+      return entries.length > 0 ? entries : undefined
+    }, 'a first check result', 30_000)
+    expect(history[0]).toMatchObject({ domainId: id, status: 'up', statusCode: 200 })
+
+    const locations = await api.get(`/api/domains/${id}/monitoring/locations`)
+    expect(Object.keys(locations.body.data as object)).toEqual(['local'])
+
+    const detail = await api.get(`/api/domains/${id}`)
+    expect(detail.body.data).toMatchObject({ id, status: 'up', checkInterval: 5, enabled: true })
+  })
+
+  it('stops cleanly on SIGTERM and keeps its data across a restart', async () => {
+    const apiKey = guard.output().match(/api key: (guard_\S+)/)![1]!
+    expect(await guard.stop('SIGTERM')).toBe(0)
+
+    guard = spawnGuard(['start'], env)
+    await guard.waitFor(/collector: http:\/\/127\.0\.0\.1:\d+/, 120_000)
+    expect(guard.output()).not.toMatch(/api key:/)
+    const api = collectorClient(`http://127.0.0.1:${env.GUARD_COLLECTOR_PORT}`, apiKey)
+    const list = await api.get('/api/domains')
+    expect(list.status).toBe(200)
+    expect(list.body.data).toEqual([expect.objectContaining({ name: 'Fixture', status: 'up' })])
+  })
+})

@@ -1,0 +1,71 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+
+const GUARD_BIN = fileURLToPath(new URL('../../bin/guard.mjs', import.meta.url))
+
+export interface GuardProcess {
+  child: ChildProcess
+  output(): string
+  /** Resolves with the first match of `pattern` in stdout, or rejects after `timeoutMs`. */
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>
+  /** Sends the signal and waits for the exit (SIGKILL after the timeout). */
+  stop(signal?: NodeJS.Signals, timeoutMs?: number): Promise<number | null>
+}
+
+/** Runs `guard <args>` as its own process, the way an operator would. */
+export function spawnGuard(args: string[], env: Record<string, string>): GuardProcess {
+  const child = spawn(process.execPath, [GUARD_BIN, ...args], {
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let stdout = ''
+  let stderr = ''
+  const listeners = new Set<() => void>()
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString()
+    for (const listener of listeners) listener()
+  })
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString()
+  })
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+
+  return {
+    child,
+    output: () => `${stdout}\n--- stderr ---\n${stderr}`,
+    waitFor(pattern, timeoutMs = 60_000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const match = stdout.match(pattern)
+          if (!match) return
+          cleanup()
+          resolve(match)
+        }
+        const timer = setTimeout(() => {
+          cleanup()
+          reject(new Error(`timed out waiting for ${pattern}\n${stdout}\n--- stderr ---\n${stderr}`))
+        }, timeoutMs)
+        const onExit = () => {
+          cleanup()
+          reject(new Error(`guard ${args.join(' ')} exited before ${pattern}\n${stdout}\n--- stderr ---\n${stderr}`))
+        }
+        const cleanup = () => {
+          clearTimeout(timer)
+          listeners.delete(check)
+          child.off('exit', onExit)
+        }
+        listeners.add(check)
+        child.once('exit', onExit)
+        check()
+      })
+    },
+    async stop(signal = 'SIGTERM', timeoutMs = 15_000) {
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode
+      child.kill(signal)
+      const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
+      const code = await exited
+      clearTimeout(timer)
+      return code
+    },
+  }
+}
