@@ -1,6 +1,6 @@
 -- ReplacingMergeTree on a key that ends with the result id: a result redelivered after a crash
 -- collapses into one row, and reads use FINAL so the duplicate is never visible before a merge.
-CREATE TABLE IF NOT EXISTS {db}.check_results (
+CREATE TABLE IF NOT EXISTS check_results (
   id String,
   organization_id LowCardinality(String),
   monitor_id String,

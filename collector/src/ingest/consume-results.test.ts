@@ -36,7 +36,7 @@ describe('result ingest', () => {
   const countRows = async (monitorId: string) => {
     const [row] = await selectRows<{ rows: string }>(
       harness.ctx.timeseries,
-      'SELECT count() AS rows FROM {db}.check_results FINAL WHERE monitor_id = {id:String}',
+      'SELECT count() AS rows FROM check_results FINAL WHERE monitor_id = {id:String}',
       { id: monitorId },
     )
     return Number(row?.rows ?? 0)
@@ -77,7 +77,13 @@ describe('result ingest', () => {
 
   it('acks nothing when the insert fails, so the batch is delivered again', async () => {
     const monitorId = newId()
-    const broken = { ...harness.ctx, timeseries: { ...harness.ctx.timeseries, database: 'no_such_database' } }
+    const { client } = harness.ctx.timeseries
+    const unavailable = Object.assign(Object.create(client), {
+      insert: async () => {
+        throw new Error('ClickHouse unavailable')
+      },
+    }) as typeof client
+    const broken = { ...harness.ctx, timeseries: { ...harness.ctx.timeseries, client: unavailable } }
     const failing = await consumeResults(broken, stats)
     const pending = result(monitorId)
     await harness.ctx.bus.publish(resultSubject('fra'), encodeCheckResult(pending), { msgId: pending.id })

@@ -18,7 +18,8 @@ export function createFastify(options: {
   trustProxy?: boolean | string[]
 }): GuardFastify {
   const app = Fastify({
-    loggerInstance: options.logger,
+    // fastify's own logger type is the narrower interface; pino satisfies it.
+    loggerInstance: options.logger as FastifyBaseLogger,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     trustProxy: options.trustProxy ?? false,
     disableRequestLogging: true,

@@ -22,7 +22,7 @@ export async function domainHistory(
   const rows = await selectRows<HistoryRow>(
     ctx.timeseries,
     `SELECT id, status, response_time_ms, status_code, toUnixTimestamp64Milli(started_at) AS ts
-       FROM {db}.check_results FINAL
+       FROM check_results FINAL
       WHERE organization_id = {org:String} AND monitor_id = {id:String}
         AND started_at >= now64(3) - toIntervalSecond({window:UInt32})
       ORDER BY started_at DESC, id DESC

@@ -23,7 +23,7 @@ export async function domainLocations(
   const rows = await selectRows<LocationRow>(
     ctx.timeseries,
     `SELECT location, status, response_time_ms, toUnixTimestamp64Milli(started_at) AS ts
-       FROM {db}.check_results FINAL
+       FROM check_results FINAL
       WHERE organization_id = {org:String} AND monitor_id = {id:String}
         AND started_at >= now64(3) - toIntervalSecond({window:UInt32})
       ORDER BY location, started_at DESC, id DESC

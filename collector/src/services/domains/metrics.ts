@@ -36,7 +36,7 @@ export async function domainMetrics(
             count() AS checks,
             countIf(status != 'down') AS ok,
             avg(response_time_ms) AS avg_ms
-       FROM {db}.check_results FINAL
+       FROM check_results FINAL
       WHERE organization_id = {org:String}
         AND monitor_id IN {ids:Array(String)}
         AND started_at >= now64(3) - toIntervalSecond({window:UInt32})
@@ -75,7 +75,7 @@ export async function latestCertificate(
   const [row] = await selectRows<CertificateRow>(
     timeseries,
     `SELECT cert_valid, toUnixTimestamp64Milli(cert_expires_at) AS cert_expires_at, cert_issuer
-       FROM {db}.check_results FINAL
+       FROM check_results FINAL
       WHERE organization_id = {org:String} AND monitor_id = {id:String} AND cert_valid IS NOT NULL
       ORDER BY started_at DESC LIMIT 1`,
     { org: organizationId, id },

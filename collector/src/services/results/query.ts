@@ -1,13 +1,13 @@
 import type { TimeSeriesStore } from '@guard/shared'
 
-/** Runs a ClickHouse SELECT with bound parameters; `{db}` names the store's database. */
+/** Runs a ClickHouse SELECT with bound parameters against the store's database. */
 export async function selectRows<Row>(
   timeseries: TimeSeriesStore,
   query: string,
   params: Record<string, unknown>,
 ): Promise<Row[]> {
   const result = await timeseries.client.query({
-    query: query.replaceAll('{db}', timeseries.database),
+    query,
     query_params: params,
     format: 'JSONEachRow',
   })

@@ -26,7 +26,7 @@ const toRow = (result: CheckResult) => ({
 export async function storeResults(timeseries: TimeSeriesStore, results: CheckResult[]): Promise<void> {
   if (results.length === 0) return
   await timeseries.client.insert({
-    table: `${timeseries.database}.check_results`,
+    table: 'check_results',
     values: results.map(toRow),
     format: 'JSONEachRow',
   })

@@ -1,0 +1,5 @@
+export { openTestRelationalStore } from '../store/pglite-template.ts'
+export { openTestTimeSeriesStore } from '../store/timeseries.ts'
+export { type NatsTestServer, startNatsServer } from './nats-server.ts'
+export { type PostgresServer, startPostgres } from './postgres.ts'
+export { freePort, serviceAvailable } from './services.ts'
