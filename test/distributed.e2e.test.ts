@@ -84,7 +84,7 @@ describe.skipIf(!nats || !postgres)('distributed mode: separate processes over N
       return seen.length === 2 ? seen : undefined
     }, 'results from fra and iad', 45_000)
     expect(locations).toEqual(['fra', 'iad'])
-  })
+  }, 60_000)
 
   it('loses no acknowledged result and shows none twice when the collector is SIGKILLed mid-ingest', async () => {
     const created = await api.post('/api/domains', { url: 'https://example.org/', name: 'Crash', checkInterval: 3600 })
@@ -128,5 +128,5 @@ describe.skipIf(!nats || !postgres)('distributed mode: separate processes over N
     expect(new Set(ids).size).toBe(ids.length)
     expect(ids.sort()).toEqual([...published].sort())
     await publisher.close()
-  })
+  }, 180_000)
 })
