@@ -1,3 +1,5 @@
+import type { ClickHouseClient } from '@clickhouse/client'
+
 /** A relational store: PostgreSQL through `pg`, or PGlite under the data directory. Same SQL for both. */
 export interface SqlResult<Row> {
   rows: Row[]
@@ -12,5 +14,17 @@ export interface Sql {
 
 export interface RelationalStore extends Sql {
   readonly engine: 'postgres' | 'pglite'
+  close(): Promise<void>
+}
+
+/**
+ * A time-series store: a ClickHouse server, or chDB under the data directory, behind the same
+ * `@clickhouse/client` API. `database` is the client's default database in both engines, so
+ * queries may leave table names unqualified.
+ */
+export interface TimeSeriesStore {
+  readonly engine: 'clickhouse' | 'chdb'
+  readonly client: ClickHouseClient
+  readonly database: string
   close(): Promise<void>
 }

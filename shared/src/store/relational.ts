@@ -1,0 +1,163 @@
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import type { PGlite, Results, Transaction } from '@electric-sql/pglite'
+import pg from 'pg'
+import type { RelationalStore, Sql, SqlResult } from './types.ts'
+
+/**
+ * Both engines follow PostgreSQL's own rule for the text of a query: without parameters it is
+ * a script (simple protocol, several statements allowed, the last one's rows returned); with
+ * parameters it is one statement whose values are bound, never spliced into the text.
+ */
+type Run = (text: string, params?: unknown[]) => Promise<SqlResult<Record<string, unknown>>>
+
+function isScript(params: unknown[] | undefined): boolean {
+  return params === undefined || params.length === 0
+}
+
+/** A nested `transaction` is a savepoint, so a caller can retry part of its work without losing the rest. */
+function sqlOn(run: Run, depth: number): Sql {
+  return {
+    query: <Row>(text: string, params?: unknown[]) => run(text, params) as Promise<SqlResult<Row>>,
+    async transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T> {
+      const savepoint = `guard_savepoint_${depth}`
+      await run(`SAVEPOINT ${savepoint}`)
+      try {
+        const result = await work(sqlOn(run, depth + 1))
+        await run(`RELEASE SAVEPOINT ${savepoint}`)
+        return result
+      } catch (error) {
+        await run(`ROLLBACK TO SAVEPOINT ${savepoint}`)
+        throw error
+      }
+    },
+  }
+}
+
+// pg -------------------------------------------------------------------------------------------
+
+const MIN_EXACT = BigInt(Number.MIN_SAFE_INTEGER)
+const MAX_EXACT = BigInt(Number.MAX_SAFE_INTEGER)
+
+/** PGlite's own int8 rule, applied to pg too so counts and ids have one JS type in both modes. */
+function parseInt8(text: string): number | bigint {
+  const value = BigInt(text)
+  return value < MIN_EXACT || value > MAX_EXACT ? value : Number(value)
+}
+
+type Nested<T> = T | null | Nested<T>[]
+
+function mapNested(value: Nested<string>): Nested<number | bigint> {
+  if (value === null) return null
+  if (Array.isArray(value)) return value.map(mapNested)
+  return parseInt8(value)
+}
+
+/** PGlite reads a date as UTC midnight; pg's default would use the process' local time zone. */
+function parseDate(text: string): Date | number {
+  if (text === 'infinity') return Number.POSITIVE_INFINITY
+  if (text === '-infinity') return Number.NEGATIVE_INFINITY
+  return new Date(text)
+}
+
+const INT8 = 20
+// Typed as number: pg-types' TypeId enum has no member for int8[].
+const INT8_ARRAY: number = 1016
+const DATE = 1082
+
+const pgTypes = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+    if (format === 'binary') return pg.types.getTypeParser(oid, format)
+    if (oid === INT8) return parseInt8
+    if (oid === DATE) return parseDate
+    if (oid === INT8_ARRAY) {
+      const parseArray: (text: string) => Nested<string> = pg.types.getTypeParser(INT8_ARRAY, 'text')
+      return (text: string) => mapNested(parseArray(text))
+    }
+    return pg.types.getTypeParser(oid, format)
+  }) as typeof pg.types.getTypeParser,
+}
+
+/** rowCount counts returned rows for SELECT; affectedRows means written rows in both engines. */
+const WRITES = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE'])
+
+function fromPg(raw: pg.QueryResult | pg.QueryResult[]): SqlResult<Record<string, unknown>> {
+  // pg answers a script of several statements with one result per statement.
+  const last = Array.isArray(raw) ? raw.at(-1) : raw
+  if (!last) return { rows: [], affectedRows: 0 }
+  return { rows: last.rows, affectedRows: WRITES.has(last.command) ? (last.rowCount ?? 0) : 0 }
+}
+
+function pgRun(client: pg.Pool | pg.PoolClient): Run {
+  return async (text, params) => fromPg(await client.query(text, isScript(params) ? undefined : params))
+}
+
+async function openPostgres(databaseUrl: string): Promise<RelationalStore> {
+  const pool = new pg.Pool({ connectionString: databaseUrl, types: pgTypes })
+  // An idle connection that dies (server restart) is dropped by the pool; without a listener the
+  // 'error' event would crash the process. The next query reconnects or fails where it is awaited.
+  pool.on('error', () => undefined)
+  // Fail at start with the connection error, not at the first request.
+  try {
+    await pool.query('SELECT 1')
+  } catch (error) {
+    await pool.end()
+    throw error
+  }
+  return {
+    engine: 'postgres',
+    query: sqlOn(pgRun(pool), 1).query,
+    async transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T> {
+      const client = await pool.connect()
+      let broken: Error | undefined
+      try {
+        await client.query('BEGIN')
+        const result = await work(sqlOn(pgRun(client), 1))
+        await client.query('COMMIT')
+        return result
+      } catch (error) {
+        await client.query('ROLLBACK').catch((rollbackError: Error) => {
+          broken = rollbackError
+        })
+        throw error
+      } finally {
+        // A connection whose rollback failed is in an unknown state: destroy it, never reuse it.
+        client.release(broken)
+      }
+    },
+    close: () => pool.end(),
+  }
+}
+
+// PGlite ---------------------------------------------------------------------------------------
+
+function fromPglite(results: Results<Record<string, unknown>>[]): SqlResult<Record<string, unknown>> {
+  const last = results.at(-1)
+  return { rows: last?.rows ?? [], affectedRows: last?.affectedRows ?? 0 }
+}
+
+function pgliteRun(db: PGlite | Transaction): Run {
+  return async (text, params) =>
+    fromPglite(isScript(params) ? await db.exec(text) : [await db.query<Record<string, unknown>>(text, params)])
+}
+
+/** Without `dataDir` the database lives in memory; `loadDataDir` starts it from a dumped data directory. */
+export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob }): Promise<RelationalStore> {
+  // Loaded here, not at the top, so a process configured for PostgreSQL never loads the WASM engine.
+  const { PGlite } = await import('@electric-sql/pglite')
+  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true })
+  const db = await PGlite.create(options.dataDir, { loadDataDir: options.loadDataDir })
+  return {
+    engine: 'pglite',
+    query: sqlOn(pgliteRun(db), 1).query,
+    // PGlite is one connection; its transaction() holds a mutex that queues every other query.
+    transaction: (work) => db.transaction((tx) => work(sqlOn(pgliteRun(tx), 1))),
+    close: () => db.close(),
+  }
+}
+
+/** PostgreSQL when a URL is configured, otherwise PGlite persisted under `<dataDir>/pglite`. */
+export async function openRelationalStore(options: { databaseUrl?: string; dataDir: string }): Promise<RelationalStore> {
+  if (options.databaseUrl) return openPostgres(options.databaseUrl)
+  return openPglite({ dataDir: join(options.dataDir, 'pglite') })
+}

@@ -1,0 +1,153 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process'
+import { chownSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import pg from 'pg'
+import { freePort, serviceAvailable } from './services.ts'
+
+export interface PostgresServer {
+  /** `postgres://guard@127.0.0.1:<port>/guard`, trust auth. */
+  url: string
+  stop(): Promise<void>
+}
+
+const run = promisify(execFile)
+const START_ATTEMPTS = 3
+const READY_POLLS = 150
+const POLL_MS = 100
+const STOP_WAIT_MS = 10_000
+
+/** PostgreSQL 15 first, then any other installed major, newest first. */
+function candidates(): string[] {
+  const root = '/usr/lib/postgresql'
+  let versions: string[] = []
+  try {
+    versions = readdirSync(root).sort((a, b) => Number(b) - Number(a))
+  } catch {
+    // No PostgreSQL packages at all: serviceAvailable reports the miss.
+  }
+  const found = versions.map((v) => join(root, v, 'bin', 'postgres'))
+  const preferred = join(root, '15', 'bin', 'postgres')
+  return [preferred, ...found.filter((path) => path !== preferred)]
+}
+
+/** PostgreSQL refuses to run as root; tests in CI do, so the server then runs as an unprivileged account. */
+function serverAccount(): { uid: number; gid: number } | undefined {
+  if (process.getuid?.() !== 0) return undefined
+  const passwd = readFileSync('/etc/passwd', 'utf8').split('\n')
+  for (const name of ['postgres', 'nobody']) {
+    const fields = passwd.find((line) => line.startsWith(`${name}:`))?.split(':')
+    if (fields?.[2] && fields[3]) return { uid: Number(fields[2]), gid: Number(fields[3]) }
+  }
+  throw new Error('running as root and neither a postgres nor a nobody account exists to run PostgreSQL')
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms))
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
+  return new Promise((resolve) => child.once('exit', () => resolve()))
+}
+
+async function waitReady(child: ChildProcess, port: number, log: () => string): Promise<void> {
+  for (let poll = 0; poll < READY_POLLS; poll++) {
+    if (child.exitCode !== null) throw new Error(`postgres exited with ${child.exitCode}: ${log()}`)
+    const client = new pg.Client({ host: '127.0.0.1', port, user: 'guard', database: 'postgres' })
+    try {
+      await client.connect()
+      await client.query('CREATE DATABASE guard')
+      return
+    } catch {
+      await delay(POLL_MS)
+    } finally {
+      await client.end().catch(() => undefined)
+    }
+  }
+  throw new Error(`postgres not ready after ${(READY_POLLS * POLL_MS) / 1000}s: ${log()}`)
+}
+
+async function stopServer(child: ChildProcess): Promise<void> {
+  // SIGINT is PostgreSQL's fast shutdown: abort sessions, checkpoint, exit.
+  child.kill('SIGINT')
+  const timedOut = await Promise.race([exited(child).then(() => false), delay(STOP_WAIT_MS).then(() => true)])
+  if (timedOut) {
+    child.kill('SIGKILL')
+    await exited(child)
+  }
+}
+
+/**
+ * Starts a throwaway PostgreSQL on a free 127.0.0.1 port with a temporary data directory,
+ * or returns undefined (tests skip) when no server binary is installed.
+ */
+export async function startPostgres(): Promise<PostgresServer | undefined> {
+  const postgres = serviceAvailable('postgres', candidates())
+  if (!postgres) return undefined
+  const bin = join(postgres, '..')
+  const account = serverAccount()
+  const root = mkdtempSync(join(tmpdir(), 'guard-pg-'))
+  const dataDir = join(root, 'data')
+  const socketDir = join(root, 'socket')
+  mkdirSync(socketDir)
+  if (account) {
+    chownSync(root, account.uid, account.gid)
+    chownSync(socketDir, account.uid, account.gid)
+  }
+  const removeRoot = () => rmSync(root, { recursive: true, force: true })
+  try {
+    await run(
+      join(bin, 'initdb'),
+      ['-D', dataDir, '-U', 'guard', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync'],
+      { ...account, cwd: root, env: { ...process.env, LC_ALL: 'C' } },
+    )
+  } catch (error) {
+    removeRoot()
+    throw error
+  }
+
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort()
+    let output = ''
+    const child = spawn(
+      postgres,
+      ['-D', dataDir, '-p', String(port), '-k', socketDir, '-h', '127.0.0.1'].concat(
+        // Durability buys nothing for a database deleted after the test.
+        ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
+      ),
+      { ...account, cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+    )
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString()
+    })
+    child.stderr?.on('data', (chunk: Buffer) => {
+      output += chunk.toString()
+    })
+    // A script that calls process.exit() without stop() must not leave a server behind (a killed process still can).
+    const onExit = () => {
+      child.kill('SIGQUIT')
+      removeRoot()
+    }
+    process.once('exit', onExit)
+    try {
+      await waitReady(child, port, () => output.slice(-2000))
+    } catch (error) {
+      await stopServer(child)
+      process.off('exit', onExit)
+      // Another process may have taken the port between freePort() and bind.
+      if (attempt < START_ATTEMPTS && output.includes('could not bind')) continue
+      removeRoot()
+      throw error
+    }
+    return {
+      url: `postgres://guard@127.0.0.1:${port}/guard`,
+      async stop() {
+        process.off('exit', onExit)
+        await stopServer(child)
+        removeRoot()
+      },
+    }
+  }
+}
