@@ -1,0 +1,174 @@
+import {
+  AckPolicy,
+  type Consumer,
+  DeliverPolicy,
+  type JetStreamClient,
+  JetStreamApiCodes,
+  JetStreamApiError,
+  type JetStreamManager,
+  type JsMsg,
+} from '@nats-io/jetstream'
+import { nanos } from '@nats-io/transport-node'
+import { handBatch } from './batch.ts'
+import type { BatchHandler, ConsumeOptions, Stoppable, StreamMessage } from './types.ts'
+
+// The client refuses pull expiries under a second.
+const minExpiresMs = 1000
+// Enough unacked messages for several replicas with full batches plus those waiting out ackWait;
+// the server default (1000) would silently stall a consumer whose handler leaves messages unacked.
+const maxAckPending = 10_000
+
+/** Creates the durable pull consumer, or brings its ack wait and filter in line with the options. */
+export async function ensureDurable(jsm: JetStreamManager, options: ConsumeOptions): Promise<void> {
+  const wanted = {
+    ack_wait: nanos(options.ackWaitMs),
+    filter_subject: options.filterSubject,
+    max_ack_pending: maxAckPending,
+  }
+  const existing = await jsm.consumers.info(options.stream, options.durable).catch((error: unknown) => {
+    if (error instanceof JetStreamApiError && error.code === JetStreamApiCodes.ConsumerNotFound) return undefined
+    throw error
+  })
+  if (!existing) {
+    await jsm.consumers.add(options.stream, {
+      durable_name: options.durable,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.All,
+      ...wanted,
+    })
+    return
+  }
+  const { config } = existing
+  if (
+    config.ack_wait !== wanted.ack_wait ||
+    config.filter_subject !== wanted.filter_subject ||
+    config.max_ack_pending !== wanted.max_ack_pending
+  ) {
+    await jsm.consumers.update(options.stream, options.durable, wanted)
+  }
+}
+
+/**
+ * Pulls batches in a loop until stopped. Any failure (server restart, lost consumer, timeouts
+ * while disconnected) drops the consumer handle and retries with backoff, recreating the
+ * durable through `recover` first; messages lost with a failed fetch come back after ackWait.
+ */
+export function runPullLoop(
+  js: JetStreamClient,
+  options: ConsumeOptions,
+  recover: () => Promise<void>,
+  handler: BatchHandler,
+  onError: (error: unknown) => void,
+): Stoppable {
+  const abort = new AbortController()
+  const { signal } = abort
+  const loop = (async () => {
+    let consumer: Consumer | undefined
+    let failures = 0
+    while (!signal.aborted) {
+      try {
+        if (!consumer) {
+          if (failures > 0) await recover()
+          consumer = await js.consumers.get(options.stream, options.durable)
+        }
+        await drainOneFetch(consumer, options, signal, handler)
+        failures = 0
+      } catch (error) {
+        if (signal.aborted) break
+        onError(error)
+        consumer = undefined
+        failures++
+        await pause(Math.min(200 * 2 ** (failures - 1), 5000), signal)
+      }
+    }
+  })()
+  return {
+    stop: async () => {
+      abort.abort()
+      await loop
+    },
+  }
+}
+
+/**
+ * One pull request, cut into batches: a batch closes when full or `maxWaitMs` after its first
+ * message, as in process. The pull itself stays open (at least a second, the client's minimum)
+ * and what it brings meanwhile starts the next batch.
+ */
+async function drainOneFetch(
+  consumer: Consumer,
+  options: ConsumeOptions,
+  signal: AbortSignal,
+  handler: BatchHandler,
+): Promise<void> {
+  const messages = await consumer.fetch({
+    max_messages: options.maxBatch,
+    expires: Math.max(minExpiresMs, options.maxWaitMs),
+  })
+  const cancel = () => void messages.close()
+  signal.addEventListener('abort', cancel)
+  if (signal.aborted) cancel()
+  try {
+    const incoming = messages[Symbol.asyncIterator]()
+    let next: Promise<IteratorResult<JsMsg>> | undefined
+    let finished = false
+    while (!finished) {
+      const batch: StreamMessage[] = []
+      let timer: NodeJS.Timeout | undefined
+      let windowClosed: Promise<undefined> | undefined
+      try {
+        while (batch.length < options.maxBatch) {
+          next ??= incoming.next()
+          const result = await (windowClosed ? Promise.race([next, windowClosed]) : next)
+          if (!result) break
+          next = undefined
+          if (result.done) {
+            finished = true
+            break
+          }
+          batch.push(toStreamMessage(result.value))
+          windowClosed ??= new Promise((resolve) => {
+            timer = setTimeout(() => resolve(undefined), options.maxWaitMs)
+          })
+        }
+      } finally {
+        clearTimeout(timer)
+      }
+      if (signal.aborted) {
+        // Stopped while filling: give them back now rather than after ackWait.
+        for (const message of batch) await message.nak()
+        return
+      }
+      if (batch.length > 0) await handBatch(batch, handler)
+    }
+  } finally {
+    signal.removeEventListener('abort', cancel)
+  }
+}
+
+function toStreamMessage(message: JsMsg): StreamMessage {
+  return {
+    subject: message.subject,
+    data: message.data,
+    msgId: message.headers?.get('Nats-Msg-Id') || undefined,
+    deliveryCount: message.info.deliveryCount,
+    // Waits for the server to confirm, so an acked message is known not to come back.
+    ack: async () => {
+      await message.ackAck()
+    },
+    nak: async (delayMs) => message.nak(delayMs),
+    term: async () => message.term(),
+  }
+}
+
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer)
+      signal.removeEventListener('abort', done)
+      resolve()
+    }
+    const timer = setTimeout(done, ms)
+    signal.addEventListener('abort', done)
+  })
+}

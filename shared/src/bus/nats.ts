@@ -1,0 +1,176 @@
+import { type JetStreamManager, JetStreamApiCodes, JetStreamApiError, jetstream, jetstreamManager, StorageType } from '@nats-io/jetstream'
+import { connect, Empty, headers, type Msg, nanos, RequestError, TimeoutError } from '@nats-io/transport-node'
+import { errorMessage, noResponders, requestTimedOut, responderFailed } from './errors.ts'
+import { ensureDurable, runPullLoop } from './nats-consumer.ts'
+import { openNatsKv } from './nats-kv.ts'
+import type { Bus, Stoppable, StreamSpec } from './types.ts'
+
+export interface NatsBusOptions {
+  /** One URL or several separated by commas. */
+  servers: string
+  /** Connection name, shown by the server's monitoring. */
+  name: string
+  streams: StreamSpec[]
+  user?: string
+  pass?: string
+  token?: string
+  /**
+   * Told about failures the bus recovers from on its own (a consumer loop retrying, streams
+   * not re-declared after a reconnect), so they show up in the logs instead of nowhere.
+   */
+  onError?: (error: unknown, context: string) => void
+}
+
+// A responder's failure travels back in a header, so the requester fails at once with its message.
+const errorHeader = 'Guard-Responder-Error'
+const drainTimeoutMs = 5000
+
+async function ensureStream(jsm: JetStreamManager, spec: StreamSpec): Promise<void> {
+  const settings = { subjects: spec.subjects, duplicate_window: nanos(spec.duplicateWindowMs) }
+  try {
+    await jsm.streams.info(spec.name)
+  } catch (error) {
+    if (!(error instanceof JetStreamApiError && error.code === JetStreamApiCodes.StreamNotFound)) throw error
+    await jsm.streams.add({ name: spec.name, storage: StorageType.File, ...settings })
+    return
+  }
+  await jsm.streams.update(spec.name, settings)
+}
+
+/** The bus of distributed mode: core NATS for plain subjects and requests, JetStream and KV for the rest. */
+export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
+  const nc = await connect({
+    servers: options.servers.split(',').map((server) => server.trim()),
+    name: options.name,
+    maxReconnectAttempts: -1,
+    ...(options.user !== undefined ? { user: options.user } : {}),
+    ...(options.pass !== undefined ? { pass: options.pass } : {}),
+    ...(options.token !== undefined ? { token: options.token } : {}),
+  })
+  const report = options.onError ?? (() => {})
+  const js = jetstream(nc)
+  let jsm: JetStreamManager
+  try {
+    jsm = await jetstreamManager(nc)
+    for (const spec of options.streams) await ensureStream(jsm, spec)
+  } catch (error) {
+    await nc.close()
+    throw error
+  }
+  const streamsByName = new Map(options.streams.map((spec) => [spec.name, spec]))
+
+  let connected = true
+  void (async () => {
+    for await (const status of nc.status()) {
+      if (status.type === 'disconnect') connected = false
+      if (status.type === 'reconnect') {
+        connected = true
+        // The server may have come back without its store; publishers need the streams.
+        for (const spec of options.streams) {
+          ensureStream(jsm, spec).catch((error: unknown) => report(error, `declaring stream ${spec.name}`))
+        }
+      }
+    }
+  })()
+  void nc.closed().then(() => {
+    connected = false
+  })
+
+  const active = new Set<Stoppable>()
+  const track = (stoppable: Stoppable) => {
+    active.add(stoppable)
+    return () => void active.delete(stoppable)
+  }
+
+  return {
+    async publish(subject, data, { msgId }) {
+      const ack = await js.publish(subject, data, { msgID: msgId })
+      return { duplicate: ack.duplicate, seq: ack.seq }
+    },
+
+    async consume(consumeOptions, handler) {
+      const spec = streamsByName.get(consumeOptions.stream)
+      if (!spec) throw new Error(`unknown stream '${consumeOptions.stream}'`)
+      await ensureDurable(jsm, consumeOptions)
+      const recover = async () => {
+        await ensureStream(jsm, spec)
+        await ensureDurable(jsm, consumeOptions)
+      }
+      const onError = (error: unknown) => report(error, `consuming ${consumeOptions.stream}/${consumeOptions.durable}`)
+      const loop = runPullLoop(js, consumeOptions, recover, handler, onError)
+      const consumer: Stoppable = {
+        stop: async () => {
+          untrack()
+          await loop.stop()
+        },
+      }
+      const untrack = track(consumer)
+      return consumer
+    },
+
+    async emit(subject, data) {
+      nc.publish(subject, data)
+    },
+
+    async subscribe(subject, onMessage) {
+      const subscription = nc.subscribe(subject, {
+        callback: (error, message) => {
+          if (!error) onMessage(message.data, message.subject)
+        },
+      })
+      return { stop: async () => subscription.unsubscribe() }
+    },
+
+    async request(subject, data, { timeoutMs }) {
+      let reply: Awaited<ReturnType<typeof nc.request>>
+      try {
+        reply = await nc.request(subject, data, { timeout: timeoutMs })
+      } catch (error) {
+        if (error instanceof RequestError && error.isNoResponders()) throw noResponders(subject)
+        if (error instanceof TimeoutError) throw requestTimedOut(subject, timeoutMs)
+        throw error
+      }
+      const failure = reply.headers?.get(errorHeader)
+      if (failure) throw responderFailed(subject, failure)
+      return reply.data
+    },
+
+    async respond(subject, queue, responder) {
+      const answer = async (message: Msg) => {
+        try {
+          message.respond(await responder(message.data, message.subject))
+        } catch (failure) {
+          const failed = headers()
+          failed.set(errorHeader, errorMessage(failure).replace(/[\r\n]+/g, ' ') || 'error')
+          message.respond(Empty, { headers: failed })
+        }
+      }
+      const subscription = nc.subscribe(subject, {
+        queue,
+        callback: (error, message) => {
+          // A reply that cannot be sent means the connection is gone: the requester times out.
+          if (!error) answer(message).catch(() => {})
+        },
+      })
+      // Drain rather than unsubscribe: requests already received still get their reply.
+      return { stop: () => subscription.drain() }
+    },
+
+    kv: (bucket) => openNatsKv(js, bucket, track),
+
+    isConnected: () => connected,
+
+    async close() {
+      if (nc.isClosed()) return
+      await Promise.all([...active].map((stoppable) => stoppable.stop()))
+      // Draining flushes what is buffered; during an outage it cannot finish, so close anyway.
+      let timer: NodeJS.Timeout | undefined
+      const timedOut = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, drainTimeoutMs)
+      })
+      await Promise.race([nc.drain().catch(() => {}), timedOut])
+      clearTimeout(timer)
+      if (!nc.isClosed()) await nc.close()
+    },
+  }
+}
