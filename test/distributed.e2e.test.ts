@@ -78,11 +78,15 @@ describe.skipIf(!nats || !postgres)('distributed mode: separate processes over N
     const created = await api.post('/api/domains', { url: fixture.url, name: 'Fixture', checkInterval: 5 })
     expect(created.status).toBe(201)
     const id = (created.body.data as { id: string }).id
-    const locations = await eventually(async () => {
-      const { body } = await api.get(`/api/domains/${id}/monitoring/locations`)
-      const seen = Object.keys(body.data as object).sort()
-      return seen.length === 2 ? seen : undefined
-    }, 'results from fra and iad', 45_000)
+    const locations = await eventually(
+      async () => {
+        const { body } = await api.get(`/api/domains/${id}/monitoring/locations`)
+        const seen = Object.keys(body.data as object).sort()
+        return seen.length === 2 ? seen : undefined
+      },
+      'results from fra and iad',
+      45_000,
+    )
     expect(locations).toEqual(['fra', 'iad'])
   }, 60_000)
 
@@ -120,11 +124,15 @@ describe.skipIf(!nats || !postgres)('distributed mode: separate processes over N
     }
     await startCollector()
 
-    const ids = await eventually(async () => {
-      const { body } = await api.get(`/api/domains/${monitorId}/monitoring/history?range=1h&limit=1000`)
-      const seen = (body.data as Array<{ id: string }>).map((entry) => entry.id)
-      return seen.length >= total ? seen : undefined
-    }, `${total} results after the restart`, 60_000)
+    const ids = await eventually(
+      async () => {
+        const { body } = await api.get(`/api/domains/${monitorId}/monitoring/history?range=1h&limit=1000`)
+        const seen = (body.data as Array<{ id: string }>).map((entry) => entry.id)
+        return seen.length >= total ? seen : undefined
+      },
+      `${total} results after the restart`,
+      60_000,
+    )
     expect(new Set(ids).size).toBe(ids.length)
     expect(ids.sort()).toEqual([...published].sort())
     await publisher.close()

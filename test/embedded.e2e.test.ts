@@ -47,17 +47,23 @@ describe('embedded mode (npm start)', () => {
     const api = collectorClient(`http://127.0.0.1:${env.GUARD_COLLECTOR_PORT}`, apiKey)
 
     expect((await fetch(`http://127.0.0.1:${env.GUARD_IDENTITY_PORT}/api/health`)).status).toBe(200)
-    expect((await collectorClient(`http://127.0.0.1:${env.GUARD_COLLECTOR_PORT}`, 'nope').get('/api/domains')).status).toBe(401)
+    expect(
+      (await collectorClient(`http://127.0.0.1:${env.GUARD_COLLECTOR_PORT}`, 'nope').get('/api/domains')).status,
+    ).toBe(401)
 
     const created = await api.post('/api/domains', { url: fixture.url, name: 'Fixture', checkInterval: 5 })
     expect(created.status).toBe(201)
     const id = (created.body.data as { id: string }).id
 
-    const history = await eventually(async () => {
-      const { body } = await api.get(`/api/domains/${id}/monitoring/history`)
-      const entries = body.data as Array<{ status: string; statusCode: number }>
-      return entries.length > 0 ? entries : undefined
-    }, 'a first check result', 30_000)
+    const history = await eventually(
+      async () => {
+        const { body } = await api.get(`/api/domains/${id}/monitoring/history`)
+        const entries = body.data as Array<{ status: string; statusCode: number }>
+        return entries.length > 0 ? entries : undefined
+      },
+      'a first check result',
+      30_000,
+    )
     expect(history[0]).toMatchObject({ domainId: id, status: 'up', statusCode: 200 })
 
     const locations = await api.get(`/api/domains/${id}/monitoring/locations`)

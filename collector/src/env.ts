@@ -12,7 +12,12 @@ export const collectorEnvSchema = z.object({
   GUARD_DEFAULT_LOCATIONS: z
     .string()
     .default('*')
-    .transform((value) => value.split(',').map((code) => code.trim()).filter(Boolean)),
+    .transform((value) =>
+      value
+        .split(',')
+        .map((code) => code.trim())
+        .filter(Boolean),
+    ),
 })
 
 export type CollectorEnv = z.infer<typeof collectorEnvSchema>

@@ -58,7 +58,13 @@ export async function startProbe(deps: ProbeDeps): Promise<RunningProbe> {
   const watcher = await watchMonitors(await deps.bus.kv(MONITORS_BUCKET), location, scheduler, log)
 
   const heartbeat = setInterval(() => {
-    const beat = { location, monitors: scheduler.size, inFlight: scheduler.inFlight, ...stats, at: new Date().toISOString() }
+    const beat = {
+      location,
+      monitors: scheduler.size,
+      inFlight: scheduler.inFlight,
+      ...stats,
+      at: new Date().toISOString(),
+    }
     deps.bus.emit(probeHeartbeatSubject(location), new TextEncoder().encode(JSON.stringify(beat))).catch(() => {})
   }, HEARTBEAT_MS)
   heartbeat.unref()

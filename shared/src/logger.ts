@@ -1,4 +1,4 @@
-import { pino, type Logger } from 'pino'
+import { type Logger, pino } from 'pino'
 
 export type { Logger }
 
@@ -26,8 +26,6 @@ export function createLogger(options: { name: string; level?: string; pretty?: b
       ],
       censor: '[redacted]',
     },
-    ...(pretty
-      ? { transport: { target: 'pino-pretty', options: { colorize: true, ignore: 'pid,hostname' } } }
-      : {}),
+    ...(pretty ? { transport: { target: 'pino-pretty', options: { colorize: true, ignore: 'pid,hostname' } } } : {}),
   })
 }

@@ -10,7 +10,9 @@ export function errorBody(code: ErrorCode, message: string, extra: Record<string
 }
 
 const zodMessage = (error: ZodError) =>
-  error.issues.map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message)).join('; ')
+  error.issues
+    .map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
+    .join('; ')
 
 /** Maps fastify's own 4xx errors (bad JSON, wrong media type, body too large) onto the closed code set. */
 function codeOfClientError(status: number): ErrorCode {

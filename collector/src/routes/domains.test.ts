@@ -124,7 +124,11 @@ describe('domains API', () => {
     })
 
     const detail = (await app.inject({ method: 'GET', url: `/api/domains/${data.id}`, headers: auth() })).json()
-    expect(detail.data).toMatchObject({ status: 'down', uptimePercentage: 50, lastCheck: new Date(base + 4000).toISOString() })
+    expect(detail.data).toMatchObject({
+      status: 'down',
+      uptimePercentage: 50,
+      lastCheck: new Date(base + 4000).toISOString(),
+    })
 
     const down = (await app.inject({ method: 'GET', url: '/api/domains?status=down', headers: auth() })).json()
     expect(down.data.map((domain: { id: string }) => domain.id)).toEqual([data.id])

@@ -71,7 +71,9 @@ export function domainRoutes(app: GuardFastify, ctx: CollectorContext): void {
     async (request, reply) => {
       const domain = await createDomain(ctx, callerOf(request), request.body)
       const { id, url, name, checkInterval, enabled, createdAt } = domain
-      return reply.status(201).send({ success: true as const, data: { id, url, name, checkInterval, enabled, createdAt } })
+      return reply
+        .status(201)
+        .send({ success: true as const, data: { id, url, name, checkInterval, enabled, createdAt } })
     },
   )
 

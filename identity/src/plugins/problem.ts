@@ -45,7 +45,9 @@ export function sendProblem(reply: FastifyReply, body: Problem): FastifyReply {
 }
 
 const zodDetail = (error: ZodError) =>
-  error.issues.map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message)).join('; ')
+  error.issues
+    .map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
+    .join('; ')
 
 /** Every error leaves identity as problem+json; a 500 never carries internals. */
 export function registerProblemErrors(app: FastifyInstance): void {
@@ -55,29 +57,48 @@ export function registerProblemErrors(app: FastifyInstance): void {
       return sendProblem(reply, problem(error.code, error.status, error.message, hint))
     }
     if (error instanceof ZodError) {
-      return sendProblem(reply, problem('VALIDATION_ERROR', 400, zodDetail(error), 'Check the request against GET /openapi.json'))
+      return sendProblem(
+        reply,
+        problem('VALIDATION_ERROR', 400, zodDetail(error), 'Check the request against GET /openapi.json'),
+      )
     }
     if (error.validation) {
       return sendProblem(
         reply,
-        problem('VALIDATION_ERROR', 400, `${error.validationContext ?? 'request'}: ${error.message}`, 'Check the request against GET /openapi.json'),
+        problem(
+          'VALIDATION_ERROR',
+          400,
+          `${error.validationContext ?? 'request'}: ${error.message}`,
+          'Check the request against GET /openapi.json',
+        ),
       )
     }
     const status = error.statusCode ?? 500
     if (status >= 400 && status < 500) {
-      const code: ErrorCode = status === 413 ? 'PAYLOAD_TOO_LARGE' : status === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : 'VALIDATION_ERROR'
+      const code: ErrorCode =
+        status === 413 ? 'PAYLOAD_TOO_LARGE' : status === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : 'VALIDATION_ERROR'
       return sendProblem(reply, problem(code, status, error.message))
     }
     request.log.error({ err: error }, 'unhandled error')
     return sendProblem(
       reply,
-      problem('INTERNAL_ERROR', 500, 'The server could not complete the request', 'Retry once, then check GET /api/v1/health'),
+      problem(
+        'INTERNAL_ERROR',
+        500,
+        'The server could not complete the request',
+        'Retry once, then check GET /api/v1/health',
+      ),
     )
   })
   app.setNotFoundHandler((request, reply) =>
     sendProblem(
       reply,
-      problem('NOT_FOUND', 404, `No resource at ${request.url.split('?')[0]}`, 'GET /api/v1 lists the available endpoints'),
+      problem(
+        'NOT_FOUND',
+        404,
+        `No resource at ${request.url.split('?')[0]}`,
+        'GET /api/v1 lists the available endpoints',
+      ),
     ),
   )
 }

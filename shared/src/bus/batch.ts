@@ -13,12 +13,10 @@ export function failedBatchDelayMs(deliveryCount: number): number {
 export async function handBatch(batch: StreamMessage[], handler: BatchHandler): Promise<void> {
   const unsettled = new Set<StreamMessage>()
   const wrapped = batch.map((message) => {
-    const once =
-      (settle: () => Promise<void>) =>
-      async (): Promise<void> => {
-        if (!unsettled.delete(view)) return
-        await settle()
-      }
+    const once = (settle: () => Promise<void>) => async (): Promise<void> => {
+      if (!unsettled.delete(view)) return
+      await settle()
+    }
     const view: StreamMessage = {
       subject: message.subject,
       data: message.data,
@@ -34,8 +32,6 @@ export async function handBatch(batch: StreamMessage[], handler: BatchHandler): 
   try {
     await handler(wrapped)
   } catch {
-    await Promise.allSettled(
-      [...unsettled].map((message) => message.nak(failedBatchDelayMs(message.deliveryCount))),
-    )
+    await Promise.allSettled([...unsettled].map((message) => message.nak(failedBatchDelayMs(message.deliveryCount))))
   }
 }

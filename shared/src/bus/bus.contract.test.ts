@@ -444,7 +444,13 @@ function busContract(open: OpenBus) {
       await watch.stop()
       await kv.put('d', bytes('after stop'))
       await sleep(200)
-      expect(seen).toEqual([['b', 'b1', 'PUT'], ['a', 'a2', 'PUT'], 'caught-up', ['c', 'c1', 'PUT'], ['a', null, 'DEL']])
+      expect(seen).toEqual([
+        ['b', 'b1', 'PUT'],
+        ['a', 'a2', 'PUT'],
+        'caught-up',
+        ['c', 'c1', 'PUT'],
+        ['a', null, 'DEL'],
+      ])
     })
 
     it('kv watch on an empty bucket is caught up at once', async () => {
@@ -467,8 +473,7 @@ describe('in-process bus', () => {
 const server = await startNatsServer()
 
 describe.skipIf(!server)('NATS bus', () => {
-  const open: OpenBus = async (streams) =>
-    createNatsBus({ servers: server!.url, name: 'bus-contract-test', streams })
+  const open: OpenBus = async (streams) => createNatsBus({ servers: server!.url, name: 'bus-contract-test', streams })
   afterAll(async () => {
     await server?.stop()
   })

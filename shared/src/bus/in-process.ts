@@ -113,9 +113,9 @@ export function createInProcessBus(options: { streams: StreamSpec[] }): Bus {
             Promise.resolve(data.slice())
               .then((copy) => chosen.responder(copy, subject))
               .then(
-              (reply) => settle(() => resolve(reply)),
-              (error: unknown) => settle(() => reject(responderFailed(subject, errorMessage(error)))),
-            )
+                (reply) => settle(() => resolve(reply)),
+                (error: unknown) => settle(() => reject(responderFailed(subject, errorMessage(error)))),
+              )
           })
         }
       })

@@ -2,9 +2,9 @@ import {
   AckPolicy,
   type Consumer,
   DeliverPolicy,
-  type JetStreamClient,
   JetStreamApiCodes,
   JetStreamApiError,
+  type JetStreamClient,
   type JetStreamManager,
   type JsMsg,
 } from '@nats-io/jetstream'

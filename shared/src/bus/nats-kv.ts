@@ -1,5 +1,5 @@
 import type { JetStreamClient } from '@nats-io/jetstream'
-import { type KvEntry as NatsKvEntry, Kvm } from '@nats-io/kv'
+import { Kvm, type KvEntry as NatsKvEntry } from '@nats-io/kv'
 import type { KvBucket, KvEntry, Stoppable } from './types.ts'
 
 function toEntry(entry: NatsKvEntry): KvEntry {

@@ -1,4 +1,11 @@
-import { type JetStreamManager, JetStreamApiCodes, JetStreamApiError, jetstream, jetstreamManager, StorageType } from '@nats-io/jetstream'
+import {
+  JetStreamApiCodes,
+  JetStreamApiError,
+  type JetStreamManager,
+  jetstream,
+  jetstreamManager,
+  StorageType,
+} from '@nats-io/jetstream'
 import { connect, Empty, headers, type Msg, nanos, RequestError, TimeoutError } from '@nats-io/transport-node'
 import { errorMessage, noResponders, requestTimedOut, responderFailed } from './errors.ts'
 import { ensureDurable, runPullLoop } from './nats-consumer.ts'

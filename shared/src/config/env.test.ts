@@ -13,8 +13,7 @@ describe('parseEnv', () => {
   })
 
   it('fails fast naming every bad variable', () => {
-    const parse = () =>
-      parseEnv('collector', schema, { GUARD_COLLECTOR_PORT: 'eighty', DATABASE_URL: 'mysql://x' })
+    const parse = () => parseEnv('collector', schema, { GUARD_COLLECTOR_PORT: 'eighty', DATABASE_URL: 'mysql://x' })
     expect(parse).toThrow(ConfigError)
     expect(parse).toThrow(/GUARD_COLLECTOR_PORT/)
     expect(parse).toThrow(/DATABASE_URL: must be a postgres:\/\/ URL/)

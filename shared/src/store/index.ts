@@ -1,6 +1,6 @@
 export { migrate } from './migrate.ts'
 export { openTestRelationalStore } from './pglite-template.ts'
 export { openRelationalStore } from './relational.ts'
-export { migrateTimeSeries } from './timeseries-migrate.ts'
 export { openTestTimeSeriesStore, openTimeSeriesStore, type TimeSeriesOptions } from './timeseries.ts'
+export { migrateTimeSeries } from './timeseries-migrate.ts'
 export type { RelationalStore, Sql, SqlResult, TimeSeriesStore } from './types.ts'

@@ -157,7 +157,10 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
 }
 
 /** PostgreSQL when a URL is configured, otherwise PGlite persisted under `<dataDir>/pglite`. */
-export async function openRelationalStore(options: { databaseUrl?: string; dataDir: string }): Promise<RelationalStore> {
+export async function openRelationalStore(options: {
+  databaseUrl?: string
+  dataDir: string
+}): Promise<RelationalStore> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl)
   return openPglite({ dataDir: join(options.dataDir, 'pglite') })
 }

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeEach, expect, test } from 'vitest'
-import { migrateTimeSeries, splitStatements } from './timeseries-migrate.ts'
 import { openTestTimeSeriesStore, openTimeSeriesStore } from './timeseries.ts'
+import { migrateTimeSeries, splitStatements } from './timeseries-migrate.ts'
 import type { TimeSeriesStore } from './types.ts'
 
 const folders: string[] = []

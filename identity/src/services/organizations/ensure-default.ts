@@ -30,11 +30,10 @@ export async function ensureDefaultOrganization(
       `INSERT INTO identity.users (id, email, password_hash, name, role) VALUES ($1, $2, $3, 'Administrator', 'admin')`,
       [userId, admin.email, await hashPassword(password)],
     )
-    await tx.query(`INSERT INTO identity.memberships (id, organization_id, user_id, role) VALUES ($1, $2, $3, 'owner')`, [
-      newId(),
-      DEFAULT_ORGANIZATION.id,
-      userId,
-    ])
+    await tx.query(
+      `INSERT INTO identity.memberships (id, organization_id, user_id, role) VALUES ($1, $2, $3, 'owner')`,
+      [newId(), DEFAULT_ORGANIZATION.id, userId],
+    )
     return { email: admin.email, password }
   })
 }
