@@ -6,6 +6,7 @@ const usage = `Usage: guard <command> [options]
 Commands:
   start                      identity, collector and one probe in one process (embedded mode)
   identity                   the identity provider on its own
+  identity <group> <action>  identity admin commands (users, orgs, clients, keys, catalog, changelog)
   collector                  the collector on its own (needs NATS_URL)
   probe --location CODE      a probe for one location (needs NATS_URL)
   agent                      the device agent
@@ -15,7 +16,10 @@ Configuration comes from environment variables; see the README's configuration t
 
 const commands: Record<string, (args: string[]) => Promise<void>> = {
   start: async () => (await import('./commands/start.ts')).runStart(),
-  identity: async () => (await import('./commands/identity.ts')).runIdentity(),
+  identity: async (args) =>
+    args.length === 0
+      ? (await import('./commands/identity.ts')).runIdentity()
+      : (await import('./commands/identity-admin/index.ts')).runIdentityAdmin(args),
   collector: async () => (await import('./commands/collector.ts')).runCollector(),
   probe: async (args) => {
     const { values } = parseArgs({ args, options: { location: { type: 'string', short: 'l' } } })

@@ -11,8 +11,14 @@ export interface CollectorContext {
   monitors: KvBucket
 }
 
-/** Who is calling: every query is scoped to this organization. */
+/** Who is calling, resolved from an API key or a user's access token. */
 export interface Caller {
+  /** What rate limits and audit trails count against. */
+  principal: { kind: 'api_key' | 'user'; id: string }
+  /** Every query of this request is scoped to this organization. */
   organizationId: string
-  apiKeyId: string
+  /** All organizations the caller belongs to; a request may name any of them. */
+  organizationIds: string[]
+  /** Granted `<resource>:<action>` permissions; `*` stands for any resource or action. */
+  permissions: string[]
 }

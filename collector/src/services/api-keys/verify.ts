@@ -9,8 +9,14 @@ const invalid = () => new GuardError('UNAUTHORIZED', 'Invalid or missing authent
 export async function verifyApiKey(sql: Sql, presented: string): Promise<Caller> {
   if (!looksLikeApiKey(presented)) throw invalid()
   const hash = hashApiKey(presented)
-  const { rows } = await sql.query<{ id: string; organization_id: string; key_hash: string; expires_at: Date | null }>(
-    'SELECT id, organization_id, key_hash, expires_at FROM monitoring.api_keys WHERE key_hash = $1',
+  const { rows } = await sql.query<{
+    id: string
+    organization_id: string
+    key_hash: string
+    permissions: string[]
+    expires_at: Date | null
+  }>(
+    'SELECT id, organization_id, key_hash, permissions, expires_at FROM monitoring.api_keys WHERE key_hash = $1',
     [hash],
   )
   const row = rows[0]
@@ -20,5 +26,10 @@ export async function verifyApiKey(sql: Sql, presented: string): Promise<Caller>
   }
   // Last-used time is informational: losing one update is harmless, waiting for it is not.
   sql.query('UPDATE monitoring.api_keys SET last_used_at = now() WHERE id = $1', [row.id]).catch(() => {})
-  return { organizationId: row.organization_id, apiKeyId: row.id }
+  return {
+    principal: { kind: 'api_key', id: row.id },
+    organizationId: row.organization_id,
+    organizationIds: [row.organization_id],
+    permissions: row.permissions,
+  }
 }
