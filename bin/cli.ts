@@ -10,6 +10,7 @@ Commands:
   collector                  the collector on its own (needs NATS_URL)
   probe --location CODE      a probe for one location (needs NATS_URL)
   agent                      the device agent
+  bench [NAME]               run bench/NAME/run.ts, or every benchmark; each prints JSON
   help                       this text
 
 Configuration comes from environment variables; see the README's configuration table.`
@@ -26,6 +27,7 @@ const commands: Record<string, (args: string[]) => Promise<void>> = {
     await (await import('./commands/probe.ts')).runProbe(values.location)
   },
   agent: async () => (await import('./commands/agent.ts')).runAgent(),
+  bench: async (args) => (await import('./commands/bench.ts')).runBench(args),
 }
 
 const [name, ...rest] = process.argv.slice(2)
