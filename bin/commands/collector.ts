@@ -6,6 +6,7 @@ import {
   openBus,
   openRelationalStore,
   openTimeSeriesStore,
+  redactConfig,
 } from '@guard/shared'
 import { announce } from './announce.ts'
 import { requireNats } from './requires-nats.ts'
@@ -14,6 +15,7 @@ export async function runCollector(env: NodeJS.ProcessEnv = process.env) {
   const config = parseCollectorEnv(env)
   requireNats('collector', config.NATS_URL)
   const log = createLogger({ name: 'collector', level: config.LOG_LEVEL })
+  log.info({ config: redactConfig(config) }, 'configuration')
   const bus = await openBus(config, 'collector')
   const sql = await openRelationalStore({ databaseUrl: config.DATABASE_URL, dataDir: config.GUARD_DATA_DIR })
   const timeseries = await openTimeSeriesStore({

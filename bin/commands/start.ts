@@ -8,6 +8,7 @@ import {
   openBus,
   openRelationalStore,
   openTimeSeriesStore,
+  redactConfig,
 } from '@guard/shared'
 import { announce } from './announce.ts'
 
@@ -22,6 +23,7 @@ export async function runStart(env: NodeJS.ProcessEnv = process.env) {
   const probeEnv = parseProbeEnv(env)
   const log = createLogger({ name: 'guard', level: collectorEnv.LOG_LEVEL })
   const dataDir = collectorEnv.GUARD_DATA_DIR
+  log.info({ config: redactConfig({ ...identityEnv, ...collectorEnv, ...probeEnv }) }, 'configuration')
 
   const bus = await openBus(collectorEnv, 'guard')
   const sql = await openRelationalStore({ databaseUrl: collectorEnv.DATABASE_URL, dataDir })
