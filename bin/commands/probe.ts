@@ -1,15 +1,27 @@
 import { parseProbeEnv, startProbe } from '@guard/probe'
-import { closeAll, closeOnSignals, createLogger, openBus, redactConfig } from '@guard/shared'
+import { closeAll, closeOnSignals, createLogger, openBus } from '@guard/shared'
 import { requireNats } from './requires-nats.ts'
+
+/** Port of /healthz and /metrics when GUARD_PROBE_METRICS_PORT is unset. */
+const DEFAULT_METRICS_PORT = 9464
 
 export async function runProbe(location: string | undefined, env: NodeJS.ProcessEnv = process.env) {
   const config = parseProbeEnv(location ? { ...env, GUARD_PROBE_LOCATION: location } : env)
   requireNats('probe', config.NATS_URL)
   const log = createLogger({ name: 'probe', level: config.LOG_LEVEL })
-  log.info({ config: redactConfig(config) }, 'configuration')
-  const bus = await openBus(config, `probe-${config.GUARD_PROBE_LOCATION}`)
-  const probe = await startProbe({ env: config, log, bus })
-  process.stdout.write(`probe: ${probe.location}\n`)
+  // A probe starts even while NATS is away: it checks and keeps results in its outbox meanwhile.
+  const bus = await openBus(config, `probe-${config.GUARD_PROBE_LOCATION}`, {
+    connectInBackground: true,
+    onError: (error, context) => log.warn({ err: error }, context),
+  })
+  const metricsPort = config.GUARD_PROBE_METRICS_PORT ?? DEFAULT_METRICS_PORT
+  const probe = await startProbe({
+    env: config,
+    log,
+    bus,
+    ...(metricsPort > 0 ? { ops: { host: config.GUARD_PROBE_METRICS_HOST, port: metricsPort } } : {}),
+  })
+  process.stdout.write(`probe: ${probe.location}${probe.opsUrl ? ` (metrics ${probe.opsUrl}/metrics)` : ''}\n`)
   closeOnSignals(log, () =>
     closeAll(log, [
       ['probe', () => probe.close()],

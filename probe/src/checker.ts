@@ -1,14 +1,30 @@
-import type { CheckResult, MonitorConfig } from '@guard/shared'
+import type { CheckResult, MonitorTarget } from '@guard/shared'
 
 /** What a checker measures; the scheduler adds identity, location and time. */
 export type CheckOutcome = Pick<
   CheckResult,
-  'status' | 'responseTimeMs' | 'statusCode' | 'error' | 'phases' | 'certificate'
+  | 'status'
+  | 'responseTimeMs'
+  | 'statusCode'
+  | 'error'
+  | 'phases'
+  | 'certificate'
+  | 'address'
+  | 'answers'
+  | 'packetLossPercent'
 >
 
+export interface CheckContext {
+  timeoutMs: number
+  /** Aborts when the check's timeout has passed; every network step listens to it. */
+  signal: AbortSignal
+  /** GUARD_ALLOW_PRIVATE_TARGETS: whether the target guard lets private addresses through. */
+  allowPrivate: boolean
+}
+
 /** One implementation per check type, each in its own folder under checkers/. */
-export interface Checker<Target = MonitorConfig['target']> {
-  readonly kind: CheckResult['kind']
+export interface Checker<Kind extends MonitorTarget['kind'] = MonitorTarget['kind']> {
+  readonly kind: Kind
   /** Never throws: a failure is an outcome with status `down` and an error text. */
-  check(target: Target, options: { timeoutMs: number; signal?: AbortSignal }): Promise<CheckOutcome>
+  check(target: Extract<MonitorTarget, { kind: Kind }>, context: CheckContext): Promise<CheckOutcome>
 }

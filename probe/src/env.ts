@@ -9,6 +9,18 @@ export const probeEnvSchema = z.object({
     .default('local'),
   GUARD_PROBE_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(50),
   GUARD_ALLOW_PRIVATE_TARGETS: envTypes.flag,
+  /** Outbox and monitor cache; default GUARD_DATA_DIR/probe-<location>. */
+  GUARD_PROBE_STATE_DIR: z.string().min(1).optional(),
+  GUARD_PROBE_OUTBOX_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(64 * 1024)
+    .default(256 * 1024 * 1024),
+  GUARD_PROBE_OUTBOX_MAX_AGE_SECONDS: z.coerce.number().int().min(60).default(86_400),
+  GUARD_PROBE_HEARTBEAT_SECONDS: z.coerce.number().int().min(1).max(300).default(5),
+  /** /healthz and /metrics; unset: 9464 for `guard probe`, off in `guard start`; 0 turns it off. */
+  GUARD_PROBE_METRICS_PORT: envTypes.port.optional(),
+  GUARD_PROBE_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
 })
 
 export type ProbeEnv = z.infer<typeof probeEnvSchema>

@@ -1,10 +1,11 @@
 import { type CheckResult, type MonitorConfig, newId } from '@guard/shared'
-import { httpChecker } from './checkers/http/check.ts'
+import { checkTarget } from './checkers/index.ts'
 
-/** Runs one monitor's check and stamps the result with its identity, location and start time. */
-export async function runCheck(monitor: MonitorConfig, location: string): Promise<CheckResult> {
+/** Runs one monitor's check within its timeout and stamps the result with its identity, location and start time. */
+export async function runCheck(monitor: MonitorConfig, location: string, allowPrivate: boolean): Promise<CheckResult> {
   const startedAt = new Date().toISOString()
-  const outcome = await httpChecker.check(monitor.target, { timeoutMs: monitor.timeoutSeconds * 1000 })
+  const timeoutMs = monitor.timeoutSeconds * 1000
+  const outcome = await checkTarget(monitor.target, { timeoutMs, signal: AbortSignal.timeout(timeoutMs), allowPrivate })
   return {
     v: 1,
     id: newId(),

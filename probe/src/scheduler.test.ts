@@ -35,6 +35,27 @@ describe('Scheduler', () => {
     await scheduler.stop()
   })
 
+  it('spreads monitors added together across the whole interval with the real random source', async () => {
+    vi.useFakeTimers({ now: 0 })
+    const firstStart = new Map<string, number>()
+    const scheduler = new Scheduler({
+      concurrency: 1000,
+      run: async (config) => {
+        if (!firstStart.has(config.id)) firstStart.set(config.id, Date.now())
+      },
+    })
+    for (let index = 0; index < 200; index++) scheduler.upsert(monitor(`m${index}`, 10))
+    await vi.advanceTimersByTimeAsync(10_000)
+    const perSecond = Array.from({ length: 10 }, (_, second) =>
+      [...firstStart.values()].filter((at) => Math.floor(at / 1000) === second),
+    ).map((starts) => starts.length)
+    expect(firstStart.size).toBe(200)
+    // Uniform would be 20 a second; no second may hold a burst, none may stay empty.
+    expect(Math.max(...perSecond)).toBeLessThan(50)
+    expect(Math.min(...perSecond)).toBeGreaterThan(0)
+    await scheduler.stop()
+  })
+
   it('runs each monitor once per interval after the first run', async () => {
     vi.useFakeTimers({ now: 0 })
     let runs = 0

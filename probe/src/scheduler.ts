@@ -58,6 +58,11 @@ export class Scheduler {
     this.entries.delete(id)
   }
 
+  /** The monitors scheduled now, for the on-disk cache. */
+  monitors(): MonitorConfig[] {
+    return [...this.entries.values()].map((entry) => entry.monitor)
+  }
+
   get size(): number {
     return this.entries.size
   }

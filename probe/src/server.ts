@@ -1,12 +1,26 @@
+import { randomUUID } from 'node:crypto'
+import { join } from 'node:path'
 import {
   type Bus,
   encodeCheckResult,
+  encodeJson,
   type Logger,
   MONITORS_BUCKET,
+  monitorRunsAt,
   probeHeartbeatSubject,
   resultSubject,
+  type Stoppable,
 } from '@guard/shared'
+import probePackage from '../package.json' with { type: 'json' }
 import type { ProbeEnv } from './env.ts'
+import { heartbeats } from './heartbeat.ts'
+import { LagWindow } from './lag-window.ts'
+import { createProbeMetrics } from './metrics.ts'
+import { MonitorCache } from './monitor-cache.ts'
+import { type OpsServer, startOpsServer } from './ops-server.ts'
+import { Outbox } from './outbox/outbox.ts'
+import { ResultPublisher } from './outbox/publisher.ts'
+import { answerRequests } from './requests.ts'
 import { runCheck } from './run-check.ts'
 import { Scheduler } from './scheduler.ts'
 import { watchMonitors } from './watch-monitors.ts'
@@ -15,68 +29,158 @@ export interface ProbeDeps {
   env: ProbeEnv
   log: Logger
   bus: Bus
+  /** Where /healthz and /metrics listen (port 0: any free port); undefined: not served. */
+  ops?: { host: string; port: number }
 }
 
 export interface ProbeStats {
   checks: number
   published: number
-  publishFailures: number
-  lastLagMs: number
+  replayed: number
 }
 
 export interface RunningProbe {
   location: string
   stats: ProbeStats
-  /** Stops scheduling and waits for checks in flight to publish. */
+  /** Base URL of /healthz and /metrics when served. */
+  opsUrl: string | undefined
+  outboxDepth(): number
+  /** Stops scheduling, waits for checks in flight and hands their results to the stream or the outbox. */
   close(): Promise<void>
 }
 
-const HEARTBEAT_MS = 5000
+/** How long close waits for the outbox to empty when NATS is there; the rest stays on disk. */
+const CLOSE_FLUSH_MS = 2000
 
 export async function startProbe(deps: ProbeDeps): Promise<RunningProbe> {
-  const location = deps.env.GUARD_PROBE_LOCATION
+  const { env, bus } = deps
+  const location = env.GUARD_PROBE_LOCATION
+  const allowPrivate = env.GUARD_ALLOW_PRIVATE_TARGETS
   const log = deps.log.child({ location })
-  const stats: ProbeStats = { checks: 0, published: 0, publishFailures: 0, lastLagMs: 0 }
+  const stateDir = env.GUARD_PROBE_STATE_DIR ?? join(env.GUARD_DATA_DIR, `probe-${location}`)
+  const stats: ProbeStats = { checks: 0, published: 0, replayed: 0 }
+  const lags = new LagWindow()
 
-  const scheduler = new Scheduler({
-    concurrency: deps.env.GUARD_PROBE_CONCURRENCY,
+  const outbox = await Outbox.open({
+    dir: join(stateDir, 'outbox'),
+    maxBytes: env.GUARD_PROBE_OUTBOX_MAX_BYTES,
+    maxAgeMs: env.GUARD_PROBE_OUTBOX_MAX_AGE_SECONDS * 1000,
+  })
+  if (outbox.depth > 0) log.info({ outboxDepth: outbox.depth }, 'replaying results stored by an earlier run')
+
+  // Metrics are only collected on a scrape, once `running` below exists.
+  const metrics = createProbeMetrics(location, {
+    outbox,
+    monitors: () => running.size,
+    inFlight: () => running.inFlight,
+    connected: () => bus.isConnected(),
+  })
+  const publisher = new ResultPublisher({
+    bus,
+    outbox,
+    log,
+    onPublished: (_entry, replayed) => {
+      stats.published += 1
+      if (replayed) stats.replayed += 1
+      metrics.observePublished(replayed)
+    },
+  })
+
+  const running = new Scheduler({
+    concurrency: env.GUARD_PROBE_CONCURRENCY,
     onLag: (lagMs) => {
-      stats.lastLagMs = lagMs
+      lags.add(lagMs)
+      metrics.observeLag(lagMs)
     },
     run: async (monitor) => {
-      const result = await runCheck(monitor, location)
+      const result = await runCheck(monitor, location, allowPrivate)
       stats.checks += 1
+      metrics.observeCheck(result)
       try {
-        await deps.bus.publish(resultSubject(location), encodeCheckResult(result), { msgId: result.id })
-        stats.published += 1
+        await publisher.deliver({
+          id: result.id,
+          key: monitor.id,
+          subject: resultSubject(location),
+          data: encodeCheckResult(result),
+          at: Date.now(),
+        })
       } catch (error) {
-        stats.publishFailures += 1
-        log.warn({ monitorId: monitor.id, err: error }, 'could not publish result')
+        // Only a failing disk gets here (NATS away is what the outbox is for): say so loudly.
+        log.error(
+          { err: error, monitorId: monitor.id, resultId: result.id },
+          'result lost: the outbox could not store it',
+        )
       }
     },
   })
-  const watcher = await watchMonitors(await deps.bus.kv(MONITORS_BUCKET), location, scheduler, log)
 
+  const cache = new MonitorCache(join(stateDir, 'monitors.json'))
+  for (const monitor of await cache.load()) if (monitorRunsAt(monitor, location)) running.upsert(monitor)
+
+  // Everything that needs NATS attaches in the background: a probe started during an outage
+  // checks its cached monitors and spools results until the bus comes back.
+  const attachments: Stoppable[] = []
+  let closing = false
+  const keep = async (stoppables: Stoppable[]) => {
+    if (closing) await Promise.all(stoppables.map((stoppable) => stoppable.stop()))
+    else attachments.push(...stoppables)
+  }
+  void (async () => {
+    const kv = await bus.kv(MONITORS_BUCKET)
+    if (closing) return
+    await keep([await watchMonitors(kv, location, running, log, () => cache.saveSoon(() => running.monitors()))])
+    if (closing) return
+    await keep(await answerRequests(bus, location, allowPrivate, log))
+    log.info('probe watching monitors and answering requests')
+  })().catch((error: unknown) => {
+    if (!closing) log.error({ err: error }, 'could not attach to the bus')
+  })
+
+  const nextHeartbeat = heartbeats({
+    location,
+    instance: randomUUID(),
+    version: probePackage.version,
+    outbox,
+    lags,
+    monitors: () => running.size,
+    inFlight: () => running.inFlight,
+    checksDone: () => stats.checks,
+  })
   const heartbeat = setInterval(() => {
-    const beat = {
-      location,
-      monitors: scheduler.size,
-      inFlight: scheduler.inFlight,
-      ...stats,
-      at: new Date().toISOString(),
-    }
-    deps.bus.emit(probeHeartbeatSubject(location), new TextEncoder().encode(JSON.stringify(beat))).catch(() => {})
-  }, HEARTBEAT_MS)
+    bus.emit(probeHeartbeatSubject(location), encodeJson(nextHeartbeat())).catch(() => {})
+  }, env.GUARD_PROBE_HEARTBEAT_SECONDS * 1000)
   heartbeat.unref()
-  log.info('probe watching monitors')
+
+  let ops: OpsServer | undefined
+  if (deps.ops) {
+    try {
+      ops = await startOpsServer(deps.ops.host, deps.ops.port, metrics.registry, () => ({
+        location,
+        busConnected: bus.isConnected(),
+        monitors: running.size,
+        outboxDepth: outbox.depth,
+      }))
+    } catch (error) {
+      // Metrics are for operators; a taken port must not stop the checks.
+      log.error({ err: error, port: deps.ops.port }, 'could not serve /healthz and /metrics')
+    }
+  }
 
   return {
     location,
     stats,
+    opsUrl: ops?.url,
+    outboxDepth: () => outbox.depth,
     async close() {
+      closing = true
       clearInterval(heartbeat)
-      await watcher.stop()
-      await scheduler.stop()
+      await Promise.all(attachments.map((attachment) => attachment.stop()))
+      const scheduled = running.monitors()
+      await running.stop()
+      await cache.close(scheduled)
+      if (bus.isConnected()) await publisher.flush(CLOSE_FLUSH_MS)
+      await publisher.close()
+      await ops?.close()
     },
   }
 }

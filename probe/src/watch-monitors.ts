@@ -1,25 +1,44 @@
 import { decodeMonitorConfig, type KvBucket, type Logger, monitorRunsAt, type Stoppable } from '@guard/shared'
 import type { Scheduler } from './scheduler.ts'
 
-/** Follows the `monitors` bucket: additions, updates, pauses and deletions reach the scheduler live. */
+/**
+ * Follows the `monitors` bucket: additions, updates, pauses and deletions reach the scheduler
+ * live. Once the watch has caught up, monitors scheduled from the disk cache that the bucket no
+ * longer has are dropped. `onChange` runs after every change to the schedule.
+ */
 export async function watchMonitors(
   monitors: KvBucket,
   location: string,
   scheduler: Scheduler,
   log: Logger,
+  onChange: () => void = () => {},
 ): Promise<Stoppable> {
-  return monitors.watch((entry) => {
-    if (entry.operation === 'DEL' || entry.value === null) {
-      scheduler.remove(entry.key)
-      return
-    }
-    try {
-      const monitor = decodeMonitorConfig(entry.value)
-      if (monitorRunsAt(monitor, location)) scheduler.upsert(monitor)
-      else scheduler.remove(monitor.id)
-    } catch (error) {
-      log.warn({ key: entry.key, err: error }, 'monitor config breaks the wire contract: not scheduled')
-      scheduler.remove(entry.key)
-    }
-  })
+  const seen = new Set<string>()
+  let caughtUp = false
+  return monitors.watch(
+    (entry) => {
+      if (!caughtUp) seen.add(entry.key)
+      if (entry.operation === 'DEL' || entry.value === null) {
+        scheduler.remove(entry.key)
+      } else {
+        try {
+          const monitor = decodeMonitorConfig(entry.value)
+          if (monitorRunsAt(monitor, location)) scheduler.upsert(monitor)
+          else scheduler.remove(monitor.id)
+        } catch (error) {
+          log.warn({ key: entry.key, err: error }, 'monitor config breaks the wire contract: not scheduled')
+          scheduler.remove(entry.key)
+        }
+      }
+      onChange()
+    },
+    {
+      onCaughtUp: () => {
+        caughtUp = true
+        for (const monitor of scheduler.monitors()) if (!seen.has(monitor.id)) scheduler.remove(monitor.id)
+        seen.clear()
+        onChange()
+      },
+    },
+  )
 }

@@ -181,3 +181,69 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
     },
   }
 }
+
+const firstConnectRetryMs = { initial: 250, max: 5000 }
+
+/**
+ * The NATS bus for a process that must start while NATS is away (a probe keeps checking and
+ * spools results to its outbox). It returns at once and keeps trying to connect in the
+ * background; until then `publish` and `request` reject, `emit` drops the message, and
+ * `subscribe`, `respond`, `consume` and `kv` wait for the connection.
+ */
+export function createNatsBusInBackground(options: NatsBusOptions): Bus {
+  const report = options.onError ?? (() => {})
+  let inner: Bus | undefined
+  let closed = false
+  let wake: (() => void) | undefined
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms)
+      wake = () => {
+        clearTimeout(timer)
+        resolve()
+      }
+    })
+  const ready = (async () => {
+    for (let delay = firstConnectRetryMs.initial; !closed; delay = Math.min(delay * 2, firstConnectRetryMs.max)) {
+      try {
+        const bus = await createNatsBus(options)
+        if (closed) {
+          await bus.close()
+          break
+        }
+        inner = bus
+        return bus
+      } catch (error) {
+        report(error, 'connecting to NATS (retrying)')
+        await pause(delay)
+      }
+    }
+    throw new Error('bus closed before NATS could be reached')
+  })()
+  ready.catch(() => {})
+  const connected = async () => inner ?? ready
+
+  return {
+    async publish(subject, data, publishOptions) {
+      if (!inner) throw new Error('not connected to NATS yet')
+      return inner.publish(subject, data, publishOptions)
+    },
+    consume: async (consumeOptions, handler) => (await connected()).consume(consumeOptions, handler),
+    async emit(subject, data) {
+      await inner?.emit(subject, data)
+    },
+    subscribe: async (subject, onMessage) => (await connected()).subscribe(subject, onMessage),
+    async request(subject, data, requestOptions) {
+      if (!inner) throw noResponders(subject)
+      return inner.request(subject, data, requestOptions)
+    },
+    respond: async (subject, queue, responder) => (await connected()).respond(subject, queue, responder),
+    kv: async (bucket) => (await connected()).kv(bucket),
+    isConnected: () => inner?.isConnected() ?? false,
+    async close() {
+      closed = true
+      wake?.()
+      await inner?.close()
+    },
+  }
+}

@@ -19,6 +19,8 @@ export const certificateInfo = z.object({
   expiresAt: z.iso.datetime(),
   issuer: z.string(),
   subject: z.string(),
+  validFrom: z.iso.datetime().optional(),
+  fingerprint256: z.string().optional(),
 })
 
 export const checkResultV1 = z.object({
@@ -36,6 +38,12 @@ export const checkResultV1 = z.object({
   error: z.string().max(2000).optional(),
   phases: timingPhases.optional(),
   certificate: certificateInfo.optional(),
+  /** The IP address the check connected to, after the target guard vetted it. */
+  address: z.string().optional(),
+  /** DNS checks: the answers received, as text. */
+  answers: z.array(z.string().max(1000)).max(100).optional(),
+  /** ICMP checks: share of echo requests without a reply. */
+  packetLossPercent: z.number().min(0).max(100).optional(),
 })
 
 export type CheckResult = z.infer<typeof checkResultV1>

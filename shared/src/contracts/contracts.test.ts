@@ -46,3 +46,40 @@ describe('monitor config v1 wire contract', () => {
     expect(monitorRunsAt({ ...monitor, enabled: false }, 'fra')).toBe(false)
   })
 })
+
+describe('check result v1 optional additions', () => {
+  it('round-trips a result carrying the optional address, answers, packet loss and certificate dates', () => {
+    const result = decodeCheckResult(golden('check-result.v1.1.golden.json'))
+    expect(result.answers).toEqual(['93.184.216.34'])
+    expect(canonical(encodeCheckResult(result))).toEqual(canonical(golden('check-result.v1.1.golden.json')))
+  })
+})
+
+describe('monitor config v1 targets', () => {
+  const targets = JSON.parse(golden('monitor.v1.targets.golden.json').toString()) as unknown[]
+
+  it('round-trips every target kind unchanged', () => {
+    for (const target of targets) {
+      const bytes = new TextEncoder().encode(JSON.stringify(target))
+      expect(canonical(encodeMonitorConfig(decodeMonitorConfig(bytes)))).toEqual(target)
+    }
+  })
+
+  it('defaults the method of an http target written without one', () => {
+    const old = { ...canonical(golden('monitor.v1.golden.json')), target: { kind: 'http', url: 'http://example.org/' } }
+    const monitor = decodeMonitorConfig(new TextEncoder().encode(JSON.stringify(old)))
+    expect(monitor.target).toEqual({ kind: 'http', url: 'http://example.org/', method: 'GET' })
+  })
+
+  it('refuses an unknown target kind, an invalid regex and a port out of range', () => {
+    const base = canonical(golden('monitor.v1.golden.json'))
+    const bad = [
+      { kind: 'smtp', host: 'example.org' },
+      { kind: 'http', url: 'https://example.org/', regex: '(' },
+      { kind: 'tcp', host: 'example.org', port: 70_000 },
+    ]
+    for (const target of bad) {
+      expect(() => decodeMonitorConfig(new TextEncoder().encode(JSON.stringify({ ...base, target })))).toThrow()
+    }
+  })
+})

@@ -1,41 +1,95 @@
-import type { MonitorConfig } from '@guard/shared'
-import type { Checker, CheckOutcome } from '../../checker.ts'
+import type { CheckResult, HttpTarget } from '@guard/shared'
+import { resolveAllowedTarget } from '@guard/shared'
+import type { CheckContext, Checker, CheckOutcome } from '../../checker.ts'
+import { elapsedSince, failed, roundMs } from '../outcome.ts'
+import { bodyProblem, statusExpected } from './assertions.ts'
+import { type ExchangeResponse, exchange } from './exchange.ts'
 
-type HttpTarget = Extract<MonitorConfig['target'], { kind: 'http' }>
+const MAX_REDIRECTS = 10
+const REDIRECTS = new Set([301, 302, 303, 307, 308])
 
-const describe = (error: unknown, timeoutMs: number): string => {
-  if (error instanceof DOMException && error.name === 'TimeoutError') return `timed out after ${timeoutMs} ms`
-  const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : ''
-  return `${error instanceof Error ? error.message : String(error)}${cause}`
+const CREDENTIAL_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization'])
+
+const withoutCredentials = (headers: Record<string, string>) =>
+  Object.fromEntries(Object.entries(headers).filter(([name]) => !CREDENTIAL_HEADERS.has(name.toLowerCase())))
+
+interface Hop {
+  response: ExchangeResponse
+  address: string
+  dnsMs: number
 }
 
-/** An HTTP(S) request; any status below 400 is up. */
-export const httpChecker: Checker<HttpTarget> = {
+/** Follows redirects hop by hop, vetting every new host, so a redirect cannot lead into the private network. */
+async function fetchFollowing(target: HttpTarget, context: CheckContext): Promise<Hop> {
+  let url = new URL(target.url)
+  let method: string = target.method
+  let body = target.body
+  let headers = target.headers ?? {}
+  for (let hop = 0; ; hop++) {
+    const vetted = await resolveAllowedTarget(url.hostname, {
+      allowPrivate: context.allowPrivate,
+      signal: context.signal,
+    })
+    const response = await exchange({
+      url,
+      address: vetted.address,
+      method,
+      headers,
+      body,
+      signal: context.signal,
+    })
+    const location = response.headers.location
+    const follow = target.followRedirects !== false && REDIRECTS.has(response.statusCode) && location
+    if (!follow) return { response, address: vetted.address, dnsMs: roundMs(vetted.lookupMs) }
+    if (hop + 1 >= MAX_REDIRECTS) throw new Error(`more than ${MAX_REDIRECTS} redirects`)
+    const next = new URL(location, url)
+    // As browsers do: credentials meant for one origin are not handed to another.
+    if (next.origin !== url.origin) headers = withoutCredentials(headers)
+    url = next
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`redirect to ${url.protocol} refused`)
+    if (
+      response.statusCode === 303 ||
+      ((response.statusCode === 301 || response.statusCode === 302) && method === 'POST')
+    ) {
+      method = 'GET'
+      body = undefined
+    }
+  }
+}
+
+function judge(target: HttpTarget, hop: Hop, responseTimeMs: number): Pick<CheckResult, 'status' | 'error'> {
+  const { response } = hop
+  if (response.certificateProblem && !target.ignoreTlsErrors)
+    return { status: 'down', error: response.certificateProblem }
+  if (!statusExpected(response.statusCode, target.expectedStatus)) {
+    return { status: 'down', error: `HTTP ${response.statusCode}` }
+  }
+  const problem = bodyProblem(target, response.body)
+  if (problem) return { status: 'down', error: problem }
+  if (target.degradedAboveMs !== undefined && responseTimeMs > target.degradedAboveMs) {
+    return { status: 'degraded', error: `responded in ${responseTimeMs} ms, above ${target.degradedAboveMs} ms` }
+  }
+  return { status: 'up' }
+}
+
+/** An HTTP(S) request on a fresh connection, with its timing phases and, for https, the certificate. */
+export const httpChecker: Checker<'http'> = {
   kind: 'http',
-  async check(target, { timeoutMs }): Promise<CheckOutcome> {
+  async check(target, context): Promise<CheckOutcome> {
     const started = performance.now()
     try {
-      const response = await fetch(target.url, {
-        method: target.method,
-        redirect: 'follow',
-        signal: AbortSignal.timeout(timeoutMs),
-        headers: { 'user-agent': 'Guard-Probe/0.1 (+https://github.com/guard-monitoring)' },
-      })
-      await response.arrayBuffer()
-      const responseTimeMs = Math.round(performance.now() - started)
-      const up = response.status < 400
+      const hop = await fetchFollowing(target, context)
+      const responseTimeMs = elapsedSince(started)
       return {
-        status: up ? 'up' : 'down',
+        ...judge(target, hop, responseTimeMs),
         responseTimeMs,
-        statusCode: response.status,
-        ...(up ? {} : { error: `HTTP ${response.status}` }),
+        statusCode: hop.response.statusCode,
+        phases: { dnsMs: hop.dnsMs, ...hop.response.phases },
+        address: hop.address,
+        ...(hop.response.certificate ? { certificate: hop.response.certificate } : {}),
       }
     } catch (error) {
-      return {
-        status: 'down',
-        responseTimeMs: Math.round(performance.now() - started),
-        error: describe(error, timeoutMs),
-      }
+      return failed(error, context, started)
     }
   },
 }

@@ -1,0 +1,36 @@
+import type { PeerCertificate, TLSSocket } from 'node:tls'
+import type { CheckResult } from '@guard/shared'
+
+type CertificateInfo = NonNullable<CheckResult['certificate']>
+
+const distinguishedName = (name: PeerCertificate['subject'] | undefined) =>
+  name
+    ? Object.entries(name)
+        .map(([key, value]) => `${key}=${Array.isArray(value) ? value.join('+') : value}`)
+        .join(', ')
+    : ''
+
+const isoDate = (text: string) => new Date(text).toISOString()
+
+/** The leaf certificate of a TLS connection, and whether the chain and hostname verified. */
+export function certificateOf(socket: TLSSocket): CertificateInfo | undefined {
+  const peer = socket.getPeerCertificate()
+  if (!peer?.valid_to) return undefined
+  return {
+    valid: socket.authorized,
+    expiresAt: isoDate(peer.valid_to),
+    issuer: distinguishedName(peer.issuer),
+    subject: distinguishedName(peer.subject),
+    validFrom: isoDate(peer.valid_from),
+    fingerprint256: peer.fingerprint256,
+  }
+}
+
+/** Why the certificate did not verify, e.g. `DEPTH_ZERO_SELF_SIGNED_CERT` or `CERT_HAS_EXPIRED`. */
+export function certificateProblem(socket: TLSSocket): string | undefined {
+  if (socket.authorized) return undefined
+  const reason = socket.authorizationError
+  return `certificate not valid: ${reason instanceof Error ? reason.message : String(reason ?? 'unknown')}`
+}
+
+export const daysUntil = (iso: string) => (Date.parse(iso) - Date.now()) / 86_400_000

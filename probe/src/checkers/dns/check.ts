@@ -1,0 +1,40 @@
+import type { Checker, CheckOutcome } from '../../checker.ts'
+import { elapsedSince, failed, untilAborted } from '../outcome.ts'
+import { resolveRecords } from './resolve-records.ts'
+import { resolverFor } from './resolver.ts'
+
+const normalize = (value: string) => value.trim().toLowerCase().replace(/\.$/, '')
+
+/** Resolves one record type; up when there are answers and, if given, one equals the expected value. */
+export const dnsChecker: Checker<'dns'> = {
+  kind: 'dns',
+  async check(target, context): Promise<CheckOutcome> {
+    const started = performance.now()
+    try {
+      const resolver = resolverFor(target.server, context.timeoutMs, context.allowPrivate)
+      context.signal.addEventListener('abort', () => resolver.cancel(), { once: true })
+      const records = await untilAborted(resolveRecords(resolver, target.hostname, target.recordType), context.signal)
+      const answers = records.map((record) => record.value)
+      const responseTimeMs = elapsedSince(started)
+      const base = { responseTimeMs, phases: { dnsMs: responseTimeMs }, answers: answers.slice(0, 100) }
+      if (answers.length === 0) return { ...base, status: 'down', error: `no ${target.recordType} records` }
+      if (target.expected !== undefined) {
+        const expected = normalize(target.expected)
+        // MX and SRV answers carry priorities in front; the expected value may name just the host.
+        const found = answers.some(
+          (answer) => normalize(answer) === expected || normalize(answer).endsWith(` ${expected}`),
+        )
+        if (!found) {
+          return {
+            ...base,
+            status: 'down',
+            error: `expected ${target.expected}, got ${answers.join(', ').slice(0, 500)}`,
+          }
+        }
+      }
+      return { ...base, status: 'up' }
+    } catch (error) {
+      return failed(error, context, started)
+    }
+  },
+}

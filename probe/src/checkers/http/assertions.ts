@@ -1,0 +1,46 @@
+import { isDeepStrictEqual } from 'node:util'
+import type { HttpTarget } from '@guard/shared'
+import { JSONPath } from 'jsonpath-plus'
+
+const DEFAULT_EXPECTED: NonNullable<HttpTarget['expectedStatus']> = ['200-399']
+
+export function statusExpected(status: number, expected = DEFAULT_EXPECTED): boolean {
+  return expected.some((entry) => {
+    if (typeof entry === 'number') return entry === status
+    const [from, to] = entry.split('-').map(Number)
+    return from !== undefined && to !== undefined && status >= from && status <= to
+  })
+}
+
+/** The first body assertion that fails, as the result's error text; undefined when all hold. */
+export function bodyProblem(target: HttpTarget, body: Buffer): string | undefined {
+  if (target.keyword === undefined && target.regex === undefined && target.jsonPath === undefined) return undefined
+  const text = body.toString('utf8')
+  if (target.keyword !== undefined && !text.includes(target.keyword)) {
+    return `keyword ${JSON.stringify(target.keyword)} not found in the body`
+  }
+  if (target.regex !== undefined && !new RegExp(target.regex).test(text)) {
+    return `body does not match /${target.regex}/`
+  }
+  if (target.jsonPath !== undefined) return jsonPathProblem(target.jsonPath, text)
+  return undefined
+}
+
+function jsonPathProblem(assertion: NonNullable<HttpTarget['jsonPath']>, text: string): string | undefined {
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch {
+    return `body is not JSON, cannot evaluate ${assertion.path}`
+  }
+  let matches: unknown[]
+  try {
+    matches = JSONPath({ path: assertion.path, json: json as object, wrap: true }) as unknown[]
+  } catch (error) {
+    return `JSONPath ${assertion.path} failed: ${error instanceof Error ? error.message : String(error)}`
+  }
+  if (matches.length === 0) return `JSONPath ${assertion.path} matched nothing`
+  if (assertion.equals === undefined) return undefined
+  if (matches.some((match) => isDeepStrictEqual(match, assertion.equals))) return undefined
+  return `JSONPath ${assertion.path} is ${JSON.stringify(matches[0]).slice(0, 200)}, expected ${JSON.stringify(assertion.equals).slice(0, 200)}`
+}

@@ -1,0 +1,7 @@
+export {
+  type AllowedTarget,
+  forbiddenAddressReason,
+  type ResolveTargetOptions,
+  resolveAllowedTarget,
+  TargetRefusedError,
+} from './target-guard.ts'

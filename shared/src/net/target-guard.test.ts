@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest'
+import { forbiddenAddressReason, resolveAllowedTarget, TargetRefusedError } from './target-guard.ts'
+
+describe('resolveAllowedTarget', () => {
+  it('refuses a hostname resolving to 127.0.0.1 without the allow flag, naming the address', async () => {
+    const refused = resolveAllowedTarget('localhost', { allowPrivate: false })
+    await expect(refused).rejects.toBeInstanceOf(TargetRefusedError)
+    await expect(refused).rejects.toThrow(/localhost resolves to (127\.0\.0\.1|::1), a loopback address/)
+  })
+
+  it('returns the vetted loopback address when private targets are allowed', async () => {
+    const target = await resolveAllowedTarget('localhost', { allowPrivate: true })
+    expect(['127.0.0.1', '::1']).toContain(target.address)
+    expect(target.lookupMs).toBeGreaterThanOrEqual(0)
+  })
+
+  it('refuses IP literals in private, metadata, CGNAT, unique-local and IPv4-mapped ranges', async () => {
+    for (const address of ['10.0.0.1', '169.254.169.254', '100.100.100.200', '[fd00:ec2::254]', '::ffff:127.0.0.1']) {
+      await expect(resolveAllowedTarget(address, { allowPrivate: false })).rejects.toThrow(/refused/)
+    }
+  })
+
+  it('passes a public IP literal through without a lookup', async () => {
+    expect(await resolveAllowedTarget('93.184.216.34', { allowPrivate: false })).toEqual({
+      hostname: '93.184.216.34',
+      address: '93.184.216.34',
+      family: 4,
+      lookupMs: 0,
+    })
+  })
+})
+
+describe('forbiddenAddressReason', () => {
+  it('tells public addresses from the ranges around the process', () => {
+    expect(forbiddenAddressReason('8.8.8.8')).toBeUndefined()
+    expect(forbiddenAddressReason('2606:4700::1111')).toBeUndefined()
+    expect(forbiddenAddressReason('127.0.0.1')).toBe('loopback')
+    expect(forbiddenAddressReason('::1')).toBe('loopback')
+    expect(forbiddenAddressReason('fe80::1')).toBe('link-local')
+    expect(forbiddenAddressReason('172.20.0.1')).toBe('private')
+    expect(forbiddenAddressReason('::ffff:8.8.8.8')).toBe('IPv4-mapped')
+  })
+})

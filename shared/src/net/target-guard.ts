@@ -1,0 +1,110 @@
+import { lookup } from 'node:dns/promises'
+import { BlockList, isIP } from 'node:net'
+
+/**
+ * Keeps checks, toolbox scans and the collector's page fetches away from the networks around
+ * the process: private, loopback, link-local (cloud metadata), CGNAT, unique-local, multicast
+ * and reserved ranges. Callers connect to the address returned here, never to the name again,
+ * so a DNS answer that changes between the check and the connection cannot slip through.
+ */
+export class TargetRefusedError extends Error {
+  override name = 'TargetRefusedError'
+  readonly code = 'TARGET_REFUSED'
+}
+
+export interface AllowedTarget {
+  hostname: string
+  /** The vetted IP address to connect to. */
+  address: string
+  family: 4 | 6
+  /** Time spent resolving the name; 0 for an IP literal. */
+  lookupMs: number
+}
+
+export interface ResolveTargetOptions {
+  /** Operator's opt-in (GUARD_ALLOW_PRIVATE_TARGETS=1) to reach private and loopback addresses. */
+  allowPrivate: boolean
+  signal?: AbortSignal
+}
+
+type Family = 'ipv4' | 'ipv6'
+const ranges: Array<[string, number, Family, string]> = [
+  ['0.0.0.0', 8, 'ipv4', 'this-network'],
+  ['10.0.0.0', 8, 'ipv4', 'private'],
+  ['100.64.0.0', 10, 'ipv4', 'carrier-grade NAT'],
+  ['127.0.0.0', 8, 'ipv4', 'loopback'],
+  ['169.254.0.0', 16, 'ipv4', 'link-local (cloud metadata)'],
+  ['172.16.0.0', 12, 'ipv4', 'private'],
+  ['192.0.0.0', 24, 'ipv4', 'IETF protocol assignments'],
+  ['192.168.0.0', 16, 'ipv4', 'private'],
+  ['198.18.0.0', 15, 'ipv4', 'benchmarking'],
+  ['224.0.0.0', 4, 'ipv4', 'multicast'],
+  ['240.0.0.0', 4, 'ipv4', 'reserved'],
+  ['::', 128, 'ipv6', 'unspecified'],
+  ['::1', 128, 'ipv6', 'loopback'],
+  ['::ffff:0:0', 96, 'ipv6', 'IPv4-mapped'],
+  ['::', 96, 'ipv6', 'IPv4-compatible'],
+  ['64:ff9b::', 96, 'ipv6', 'NAT64'],
+  ['64:ff9b:1::', 48, 'ipv6', 'NAT64'],
+  ['fc00::', 7, 'ipv6', 'unique-local'],
+  ['fe80::', 10, 'ipv6', 'link-local'],
+  ['fec0::', 10, 'ipv6', 'site-local'],
+  ['ff00::', 8, 'ipv6', 'multicast'],
+]
+// One list per range and family: a BlockList also matches IPv4 addresses against IPv6 rules
+// (and back) through the IPv4-mapped form, which would make every IPv4 address "mapped".
+const rules = ranges.map(([network, prefix, family, reason]) => {
+  const list = new BlockList()
+  list.addSubnet(network, prefix, family)
+  return { list, family, reason }
+})
+
+/** Why this IP address is off limits, or undefined when it is a public address. */
+export function forbiddenAddressReason(address: string): string | undefined {
+  const version = isIP(address)
+  if (version === 0) return 'not an IP address'
+  const family: Family = version === 4 ? 'ipv4' : 'ipv6'
+  return rules.find((rule) => rule.family === family && rule.list.check(address, family))?.reason
+}
+
+const unbracket = (hostname: string) => hostname.replace(/^\[(.*)\]$/, '$1')
+
+function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work
+  signal.throwIfAborted()
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason)
+    signal.addEventListener('abort', onAbort, { once: true })
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort))
+  })
+}
+
+/**
+ * Resolves `hostname` and returns the address to connect to. Refuses with a TargetRefusedError
+ * when any address it resolves to is forbidden (a name with one private answer among public
+ * ones is refused as a whole), unless `allowPrivate` is set.
+ */
+export async function resolveAllowedTarget(hostname: string, options: ResolveTargetOptions): Promise<AllowedTarget> {
+  const name = unbracket(hostname)
+  const literal = isIP(name)
+  const started = performance.now()
+  const addresses =
+    literal !== 0
+      ? [{ address: name, family: literal }]
+      : await abortable(lookup(name, { all: true, verbatim: true }), options.signal)
+  const lookupMs = literal !== 0 ? 0 : performance.now() - started
+  const first = addresses[0]
+  if (!first) throw new Error(`${name} did not resolve to any address`)
+  if (!options.allowPrivate) {
+    for (const { address } of addresses) {
+      const reason = forbiddenAddressReason(address)
+      if (reason) {
+        const via = literal !== 0 ? address : `${name} resolves to ${address}`
+        throw new TargetRefusedError(
+          `refused: ${via}, a ${reason} address; set GUARD_ALLOW_PRIVATE_TARGETS=1 to allow private targets`,
+        )
+      }
+    }
+  }
+  return { hostname: name, address: first.address, family: first.family === 6 ? 6 : 4, lookupMs }
+}
