@@ -1,11 +1,27 @@
 import { createFastify, type Logger } from '@guard/shared'
+import type { OAuthContext } from './oauth/context.ts'
+import { oauthRoutes } from './oauth/routes.ts'
+import { registerDeprecations } from './plugins/deprecation.ts'
+import { registerOpenApi } from './plugins/openapi.ts'
 import { registerProblemErrors } from './plugins/problem.ts'
+import { registerRateLimit } from './plugins/rate-limit.ts'
 import { healthRoutes } from './routes/health.ts'
+import { type PlatformOptions, platformRoutes } from './routes/platform.ts'
 
-/** Builds identity's HTTP app without listening, so tests can inject requests. */
-export async function buildIdentityApp(deps: { log: Logger }) {
-  const app = createFastify({ logger: deps.log })
+/**
+ * Builds identity's HTTP app without listening, so tests can inject requests. Without `oauth`
+ * (tests of the stateless routes) the OpenID provider is not mounted; without `platform`, the
+ * catalog, changelog, discovery and MCP routes are not.
+ */
+export async function buildIdentityApp(deps: { log: Logger; oauth?: OAuthContext; platform?: PlatformOptions }) {
+  const app = createFastify({ logger: deps.log, trustProxy: deps.platform?.trustedProxies ?? false })
   registerProblemErrors(app)
+  const deprecations = registerDeprecations(app)
+  registerRateLimit(app, deps.platform?.rateLimit)
+  // Before every route, so each one (OAuth's too) lands in the OpenAPI document.
+  await registerOpenApi(app)
   healthRoutes(app)
+  if (deps.platform) platformRoutes(app, deps.platform, { log: deps.log, deprecations })
+  if (deps.oauth) await oauthRoutes(app, deps.oauth)
   return app
 }

@@ -1,5 +1,25 @@
+import { isIP } from 'node:net'
 import { commonEnv, envTypes, parseEnv, storeEnv } from '@guard/shared'
 import { z } from 'zod'
+
+const commaList = z
+  .string()
+  .default('')
+  .transform((value) =>
+    value
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean),
+  )
+
+function isAddressOrCidr(value: string): boolean {
+  const [address = '', bits, ...rest] = value.split('/')
+  const family = isIP(address)
+  if (!family || rest.length > 0) return false
+  if (bits === undefined) return true
+  const n = Number(bits)
+  return Number.isInteger(n) && n >= 0 && n <= (family === 4 ? 32 : 128)
+}
 
 export const identityEnvSchema = z.object({
   ...commonEnv,
@@ -9,6 +29,21 @@ export const identityEnvSchema = z.object({
   GUARD_ADMIN_EMAIL: z.email().default('admin@guard.local'),
   /** A random password is generated on the first start when unset. */
   GUARD_ADMIN_PASSWORD: z.string().min(12, 'must be at least 12 characters').optional(),
+  /** The public issuer URL (what clients and the collector see); defaults to the listening address. */
+  GUARD_IDENTITY_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s):// URL' })
+    .transform((url) => url.replace(/\/+$/, ''))
+    .optional(),
+  /** Encrypts signing keys at rest and signs cookies; generated into the data directory when unset. */
+  GUARD_SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** Comma-separated proxy addresses or CIDRs whose X-Forwarded-For names the client (rate limits). */
+  GUARD_TRUSTED_PROXIES: commaList.pipe(
+    z.array(z.string().refine(isAddressOrCidr, 'must list IP addresses or CIDR ranges, comma-separated')),
+  ),
+  /** Comma-separated browser origins, besides GUARD_IDENTITY_URL's and loopback, allowed to call the MCP server. */
+  GUARD_MCP_ALLOWED_ORIGINS: commaList.pipe(
+    z.array(z.url({ protocol: /^https?$/ }).transform((url) => new URL(url).origin)),
+  ),
 })
 
 export type IdentityEnv = z.infer<typeof identityEnvSchema>

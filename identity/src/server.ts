@@ -1,7 +1,11 @@
 import { fileURLToPath } from 'node:url'
-import { type Logger, listeningUrl, migrate, type RelationalStore } from '@guard/shared'
+import { type Logger, listeningUrl, migrate, openRelationalStore, type RelationalStore } from '@guard/shared'
 import { buildIdentityApp } from './app.ts'
 import type { IdentityEnv } from './env.ts'
+import { prepareOAuth } from './oauth/setup.ts'
+import { platformOptionsFromEnv } from './routes/platform.ts'
+import { seedCatalog } from './services/catalog/seed.ts'
+import { seedChangelog } from './services/changelog/seed.ts'
 import { type BootstrapAdmin, ensureDefaultOrganization } from './services/organizations/ensure-default.ts'
 
 export interface IdentityDeps {
@@ -12,22 +16,40 @@ export interface IdentityDeps {
 
 export interface RunningIdentity {
   url: string
+  /** The OpenID issuer: GUARD_IDENTITY_URL, or `url` when that is unset. */
+  issuer: string
   bootstrapAdmin: BootstrapAdmin | undefined
   close(): Promise<void>
 }
 
+export const migrateIdentity = (sql: RelationalStore) =>
+  migrate(sql, { service: 'identity', directory: fileURLToPath(new URL('../migrations/postgres', import.meta.url)) })
+
+/** For admin commands: the migrated identity store, closed after `work`. */
+export async function withIdentityStore<T>(env: IdentityEnv, work: (sql: RelationalStore) => Promise<T>): Promise<T> {
+  const sql = await openRelationalStore({ databaseUrl: env.DATABASE_URL, dataDir: env.GUARD_DATA_DIR })
+  try {
+    await migrateIdentity(sql)
+    return await work(sql)
+  } finally {
+    await sql.close()
+  }
+}
+
 export async function startIdentity(deps: IdentityDeps): Promise<RunningIdentity> {
-  await migrate(deps.sql, {
-    service: 'identity',
-    directory: fileURLToPath(new URL('../migrations/postgres', import.meta.url)),
-  })
+  await migrateIdentity(deps.sql)
   const bootstrapAdmin = await ensureDefaultOrganization(deps.sql, {
     email: deps.env.GUARD_ADMIN_EMAIL,
     password: deps.env.GUARD_ADMIN_PASSWORD,
   })
-  const app = await buildIdentityApp(deps)
+  await seedCatalog(deps.sql)
+  await seedChangelog(deps.sql)
+  const oauth = await prepareOAuth({ ...deps, issuer: deps.env.GUARD_IDENTITY_URL ?? '' })
+  const app = await buildIdentityApp({ ...deps, oauth, platform: platformOptionsFromEnv(deps.sql, deps.env) })
   await app.listen({ host: deps.env.GUARD_IDENTITY_HOST, port: deps.env.GUARD_IDENTITY_PORT })
   const url = listeningUrl(app)
+  // Without GUARD_IDENTITY_URL the issuer is the address just bound (port 0 picks one at listen).
+  oauth.issuer ||= url
   deps.log.info({ url }, 'identity listening')
-  return { url, bootstrapAdmin, close: () => app.close() }
+  return { url, issuer: oauth.issuer, bootstrapAdmin, close: () => app.close() }
 }

@@ -4,7 +4,14 @@
  */
 export type AdminCommand = (args: string[]) => Promise<void>
 
-export const identityAdminGroups: Record<string, AdminCommand> = {}
+export const identityAdminGroups: Record<string, AdminCommand> = {
+  users: async (args) => (await import('./users.ts')).usersCommand(args),
+  orgs: async (args) => (await import('./orgs.ts')).orgsCommand(args),
+  clients: async (args) => (await import('./clients.ts')).clientsCommand(args),
+  keys: async (args) => (await import('./keys.ts')).keysCommand(args),
+  catalog: async (args) => (await import('./catalog.ts')).catalogCommand(args),
+  changelog: async (args) => (await import('./changelog.ts')).changelogCommand(args),
+}
 
 export async function runIdentityAdmin(args: string[]): Promise<void> {
   const [group, ...rest] = args

@@ -40,8 +40,12 @@ export function problem(code: ErrorCode, status: number, detail: string, hint?: 
   }
 }
 
+/**
+ * Serialized here, not by the route's response schema: a route may document another body for the
+ * same status (an HTML page), and a serializer mismatch would turn any error into fastify's own 500.
+ */
 export function sendProblem(reply: FastifyReply, body: Problem): FastifyReply {
-  return reply.status(body.status).type('application/problem+json').send(body)
+  return reply.status(body.status).type('application/problem+json').serializer(JSON.stringify).send(body)
 }
 
 const zodDetail = (error: ZodError) =>
@@ -51,6 +55,7 @@ const zodDetail = (error: ZodError) =>
 
 /** Every error leaves identity as problem+json; a 500 never carries internals. */
 export function registerProblemErrors(app: FastifyInstance): void {
+  const methodsByPath = collectMethods(app)
   app.setErrorHandler((error: FastifyError | GuardError | ZodError, request, reply) => {
     if (error instanceof GuardError) {
       const hint = typeof error.details?.hint === 'string' ? error.details.hint : undefined
@@ -90,15 +95,35 @@ export function registerProblemErrors(app: FastifyInstance): void {
       ),
     )
   })
-  app.setNotFoundHandler((request, reply) =>
-    sendProblem(
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/'
+    const allowed = methodsByPath.get(path)
+    if (allowed) {
+      const allow = [...allowed].sort().join(', ')
+      reply.header('Allow', allow)
+      return sendProblem(
+        reply,
+        problem('METHOD_NOT_ALLOWED', 405, `${request.method} is not allowed on ${path}`, `Allowed methods: ${allow}`),
+      )
+    }
+    return sendProblem(
       reply,
-      problem(
-        'NOT_FOUND',
-        404,
-        `No resource at ${request.url.split('?')[0]}`,
-        'GET /api/v1 lists the available endpoints',
-      ),
-    ),
-  )
+      problem('NOT_FOUND', 404, `No resource at ${path}`, 'GET /api/v1 lists the available endpoints'),
+    )
+  })
+}
+
+/**
+ * fastify answers a known path with an unrouted method as not found; remembering each path's
+ * methods lets that case be a 405 with Allow. Identity's paths have no parameters, so the path
+ * itself is the key.
+ */
+function collectMethods(app: FastifyInstance): Map<string, Set<string>> {
+  const methodsByPath = new Map<string, Set<string>>()
+  app.addHook('onRoute', (route) => {
+    const methods = methodsByPath.get(route.url) ?? new Set<string>()
+    for (const method of [route.method].flat()) methods.add(method)
+    methodsByPath.set(route.url, methods)
+  })
+  return methodsByPath
 }

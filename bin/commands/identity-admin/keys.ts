@@ -1,0 +1,21 @@
+import {
+  deriveSecrets,
+  parseIdentityEnv,
+  resolveSecretKey,
+  rotateSigningKeys,
+  withIdentityStore,
+} from '@guard/identity'
+import { printJson, usageError } from './output.ts'
+
+const USAGE = 'guard identity keys rotate'
+
+/**
+ * Signs new tokens with a fresh key; the old key stays in the JWKS as `previous`, so tokens it
+ * signed verify until they expire. Rotate again no sooner than the access token lifetime (15 min).
+ */
+export async function keysCommand(args: string[]): Promise<void> {
+  if (args[0] !== 'rotate' || args.length > 1) usageError(USAGE)
+  const env = parseIdentityEnv()
+  const secrets = deriveSecrets(await resolveSecretKey(env))
+  printJson(await withIdentityStore(env, (sql) => rotateSigningKeys(sql, secrets.keyEncryption)))
+}

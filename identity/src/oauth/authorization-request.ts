@@ -1,0 +1,102 @@
+import type { Sql } from '@guard/shared'
+import { type Client, findClient } from '../services/clients/client.ts'
+import { isRegisteredRedirectUri } from '../services/clients/redirect-uri.ts'
+import { CODE_CHALLENGE } from '../services/tokens/pkce.ts'
+import { OAuthError } from './oauth-error.ts'
+import type { AuthorizeQuery } from './schemas.ts'
+import { DEFAULT_SCOPES, isScope, parseScope } from './scopes.ts'
+
+export interface AuthorizationRequest {
+  client: Client
+  redirectUri: string
+  scopes: string[]
+  state: string | undefined
+  codeChallenge: string | undefined
+  nonce: string | undefined
+  /** prompt=none: answer login_required / consent_required instead of showing a page. */
+  promptNone: boolean
+}
+
+/**
+ * Step one: who is asking and where the answer goes. A failure here must not redirect (RFC 6749
+ * §4.1.2.1): the redirect target is unknown or untrusted, so the user gets an error page.
+ */
+export async function resolveClient(
+  sql: Sql,
+  query: AuthorizeQuery,
+): Promise<{ client: Client; redirectUri: string } | { failure: string }> {
+  const client = query.client_id ? await findClient(sql, query.client_id) : undefined
+  if (!client) return { failure: 'The application asking you to sign in is not registered (unknown client_id).' }
+  if (!query.redirect_uri || !isRegisteredRedirectUri(client, query.redirect_uri)) {
+    return { failure: 'The application asked to send you to an address it has not registered (redirect_uri).' }
+  }
+  return { client, redirectUri: query.redirect_uri }
+}
+
+/** Step two: everything else. A failure here goes back to the client as `error=…`. */
+export function validateAuthorization(
+  client: Client,
+  redirectUri: string,
+  query: AuthorizeQuery,
+): AuthorizationRequest {
+  if (query.response_type !== 'code') {
+    throw new OAuthError('unsupported_response_type', 'response_type must be code')
+  }
+  const scopes =
+    query.scope === undefined
+      ? DEFAULT_SCOPES.filter((scope) => client.allowedScopes.includes(scope))
+      : parseScope(query.scope)
+  const unsupported = scopes.filter((scope) => !isScope(scope) || !client.allowedScopes.includes(scope))
+  if (unsupported.length > 0) throw new OAuthError('invalid_scope', `scope not allowed: ${unsupported.join(' ')}`)
+  if (scopes.length === 0) throw new OAuthError('invalid_scope', 'no scope requested')
+
+  const challenge = query.code_challenge
+  if (challenge !== undefined || query.code_challenge_method !== undefined) {
+    // RFC 7636 defaults a missing method to plain, which offers no protection: only S256 passes.
+    if (query.code_challenge_method !== 'S256') {
+      throw new OAuthError(
+        'invalid_request',
+        'code_challenge_method must be S256 (plain and a missing method are refused)',
+      )
+    }
+    if (challenge === undefined || !CODE_CHALLENGE.test(challenge)) {
+      throw new OAuthError('invalid_request', 'code_challenge must be a base64url SHA-256 (43 characters)')
+    }
+  } else if (client.requirePkce) {
+    throw new OAuthError('invalid_request', 'PKCE is required for this client: send code_challenge with S256')
+  }
+  const prompts = query.prompt?.split(' ').filter(Boolean) ?? []
+  if (prompts.includes('none') && prompts.length > 1) {
+    throw new OAuthError('invalid_request', 'prompt=none cannot be combined with other prompt values')
+  }
+  return {
+    client,
+    redirectUri,
+    scopes,
+    state: query.state,
+    codeChallenge: challenge,
+    nonce: query.nonce,
+    promptNone: prompts.includes('none'),
+  }
+}
+
+/** The client's redirect URI with the response added, `iss` always included (RFC 9207). */
+export function authorizationResponseUrl(
+  redirectUri: string,
+  issuer: string,
+  state: string | undefined,
+  params: Record<string, string>,
+): string {
+  const url = new URL(redirectUri)
+  for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value)
+  if (state !== undefined) url.searchParams.set('state', state)
+  url.searchParams.set('iss', issuer)
+  return url.href
+}
+
+export function errorResponseUrl(redirectUri: string, issuer: string, state: string | undefined, error: OAuthError) {
+  return authorizationResponseUrl(redirectUri, issuer, state, {
+    error: error.error,
+    error_description: error.description,
+  })
+}

@@ -1,0 +1,75 @@
+import type { GuardFastify } from '@guard/shared'
+import { CONSENT_PATH } from '../pages/consent.ts'
+import { sendErrorPage } from '../pages/html.ts'
+import { currentSession } from '../pages/session.ts'
+import { SIGN_IN_PATH } from '../pages/sign-in.ts'
+import { createAuthorizationCode } from '../services/codes/create.ts'
+import { hasConsent } from '../services/consent/find.ts'
+import {
+  authorizationResponseUrl,
+  errorResponseUrl,
+  resolveClient,
+  validateAuthorization,
+} from './authorization-request.ts'
+import type { OAuthContext } from './context.ts'
+import { OAuthError } from './oauth-error.ts'
+import { authorizeQuery, htmlOrProblemResponse, redirect } from './schemas.ts'
+
+export function authorizeRoute(app: GuardFastify, ctx: OAuthContext): void {
+  app.get(
+    '/api/oauth/authorize',
+    {
+      schema: {
+        summary: 'Authorization endpoint (code flow with PKCE S256)',
+        description:
+          'Redirects to the sign-in page, the consent page, or the client redirect_uri with code, state and iss. ' +
+          'An unknown client_id or unregistered redirect_uri gets an HTML error page, never a redirect.',
+        tags: ['oauth'],
+        querystring: authorizeQuery,
+        response: {
+          302: redirect,
+          303: redirect,
+          400: htmlOrProblemResponse(
+            'HTML error page for an unknown client_id or unregistered redirect_uri; problem details for a malformed query (a repeated parameter)',
+          ),
+        },
+      },
+    },
+    async (request, reply) => {
+      const query = request.query
+      const resolved = await resolveClient(ctx.sql, query)
+      if ('failure' in resolved) return sendErrorPage(reply, 400, resolved.failure)
+      const back = (error: OAuthError) =>
+        reply.redirect(errorResponseUrl(resolved.redirectUri, ctx.issuer, query.state, error), 302)
+      try {
+        const authorization = validateAuthorization(resolved.client, resolved.redirectUri, query)
+        const session = await currentSession(ctx, request)
+        const here = request.url
+        if (!session) {
+          if (authorization.promptNone) return back(new OAuthError('login_required', 'the user is not signed in'))
+          return reply.redirect(`${SIGN_IN_PATH}?${new URLSearchParams({ return_to: here })}`, 303)
+        }
+        const consented =
+          resolved.client.firstParty ||
+          (await hasConsent(ctx.sql, session.userId, resolved.client.id, authorization.scopes))
+        if (!consented) {
+          if (authorization.promptNone) return back(new OAuthError('consent_required', 'the user has not consented'))
+          return reply.redirect(`${CONSENT_PATH}?${here.split('?')[1] ?? ''}`, 303)
+        }
+        const code = await createAuthorizationCode(ctx.sql, {
+          clientId: resolved.client.id,
+          userId: session.userId,
+          redirectUri: resolved.redirectUri,
+          scopes: authorization.scopes,
+          codeChallenge: authorization.codeChallenge,
+          nonce: authorization.nonce,
+          authTime: session.authTime,
+        })
+        return reply.redirect(authorizationResponseUrl(resolved.redirectUri, ctx.issuer, query.state, { code }), 302)
+      } catch (error) {
+        if (error instanceof OAuthError) return back(error)
+        throw error
+      }
+    },
+  )
+}

@@ -1,0 +1,19 @@
+import type { Logger, Sql } from '@guard/shared'
+import type { KeyRing } from '../services/keys/key-ring.ts'
+import type { Secrets } from '../services/keys/secret-key.ts'
+
+/** What the OAuth routes and pages work with; built once at start. */
+export interface OAuthContext {
+  sql: Sql
+  log: Logger
+  /**
+   * The public issuer URL without a trailing slash. When GUARD_IDENTITY_URL is unset it is the
+   * listening address, known only after listen, which is why it is a field and not a constant.
+   */
+  issuer: string
+  secrets: Secrets
+  keys: KeyRing
+}
+
+/** Session cookies get `Secure` exactly when the public address is https. */
+export const isSecureIssuer = (ctx: OAuthContext) => ctx.issuer.startsWith('https:')

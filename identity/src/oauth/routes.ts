@@ -1,0 +1,29 @@
+import type { GuardFastify } from '@guard/shared'
+import { consentPages } from '../pages/consent.ts'
+import { signInPages } from '../pages/sign-in.ts'
+import { authorizeRoute } from './authorize.ts'
+import type { OAuthContext } from './context.ts'
+import { discoveryRoute } from './discovery.ts'
+import { registerFormBody } from './form-body.ts'
+import { jwksRoute } from './jwks.ts'
+import { schedulePruning } from './prune-schedule.ts'
+import { revokeRoute } from './revoke.ts'
+import { tokenRoute } from './token.ts'
+import { userinfoRoutes } from './userinfo.ts'
+
+/** The OpenID provider: discovery, keys, the protocol endpoints and the sign-in and consent pages. */
+export async function oauthRoutes(app: GuardFastify, ctx: OAuthContext): Promise<void> {
+  // Encapsulated, so the form parser applies to these routes only.
+  await app.register(async (oauth) => {
+    registerFormBody(oauth)
+    discoveryRoute(oauth, ctx)
+    jwksRoute(oauth, ctx)
+    authorizeRoute(oauth, ctx)
+    tokenRoute(oauth, ctx)
+    userinfoRoutes(oauth, ctx)
+    revokeRoute(oauth, ctx)
+    signInPages(oauth, ctx)
+    consentPages(oauth, ctx)
+    schedulePruning(oauth, ctx)
+  })
+}

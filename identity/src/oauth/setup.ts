@@ -1,0 +1,20 @@
+import type { Logger, Sql } from '@guard/shared'
+import { ensureSigningKey } from '../services/keys/ensure.ts'
+import { createKeyRing } from '../services/keys/key-ring.ts'
+import { deriveSecrets, resolveSecretKey } from '../services/keys/secret-key.ts'
+import type { OAuthContext } from './context.ts'
+
+/** Resolves the secret key, makes sure a signing key exists, and builds the OAuth context. */
+export async function prepareOAuth(deps: {
+  sql: Sql
+  log: Logger
+  env: { GUARD_SECRET_KEY?: string | undefined; GUARD_DATA_DIR: string }
+  issuer: string
+}): Promise<OAuthContext> {
+  const secrets = deriveSecrets(await resolveSecretKey(deps.env))
+  await ensureSigningKey(deps.sql, secrets.keyEncryption)
+  const keys = createKeyRing(deps.sql, secrets.keyEncryption)
+  // Fails at start, not at the first sign-in, when GUARD_SECRET_KEY is not the one the keys were sealed with.
+  await keys.signing()
+  return { sql: deps.sql, log: deps.log, issuer: deps.issuer.replace(/\/+$/, ''), secrets, keys }
+}

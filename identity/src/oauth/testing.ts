@@ -1,0 +1,227 @@
+import { createHash, randomBytes } from 'node:crypto'
+import type { RelationalStore } from '@guard/shared'
+import { createLogger, listeningUrl, openTestRelationalStore } from '@guard/shared'
+import { buildIdentityApp } from '../app.ts'
+import { migrateIdentity } from '../server.ts'
+import { type CreatedClient, createClient, type NewClient } from '../services/clients/create.ts'
+import { addMember } from '../services/organizations/add-member.ts'
+import { createOrganization } from '../services/organizations/create.ts'
+import { createUser } from '../services/users/create.ts'
+import type { OAuthContext } from './context.ts'
+import { prepareOAuth } from './setup.ts'
+
+export const TEST_PASSWORD = 'correct horse battery staple'
+
+export interface TestIdentity {
+  url: string
+  sql: RelationalStore
+  ctx: OAuthContext
+  user: { id: string; email: string }
+  organization: { id: string; slug: string }
+  client(input: Partial<NewClient>): Promise<CreatedClient>
+  close(): Promise<void>
+}
+
+/** A listening identity on 127.0.0.1 over an in-memory PGlite, with one user in one organization. */
+export async function startTestIdentity(): Promise<TestIdentity> {
+  const sql = await openTestRelationalStore()
+  await migrateIdentity(sql)
+  const log = createLogger({ name: 'identity-test', level: 'silent' })
+  const ctx = await prepareOAuth({
+    sql,
+    log,
+    env: { GUARD_SECRET_KEY: 'test-secret-key-test-secret-key-test', GUARD_DATA_DIR: '/nonexistent' },
+    issuer: '',
+  })
+  const app = await buildIdentityApp({ log, oauth: ctx })
+  await app.listen({ host: '127.0.0.1', port: 0 })
+  const url = listeningUrl(app)
+  ctx.issuer = url
+  const organization = await createOrganization(sql, { name: 'Acme', slug: 'acme' })
+  const user = await createUser(sql, { email: 'ann@example.org', password: TEST_PASSWORD, name: 'Ann', role: 'admin' })
+  await addMember(sql, { organizationSlug: 'acme', userId: user.id, role: 'owner' })
+  return {
+    url,
+    sql,
+    ctx,
+    user,
+    organization,
+    client: (input) =>
+      createClient(sql, {
+        name: 'Test app',
+        redirectUris: ['http://127.0.0.1:9/callback'],
+        isPublic: false,
+        requirePkce: true,
+        firstParty: false,
+        ...input,
+      }),
+    async close() {
+      await app.close()
+      await sql.close()
+    },
+  }
+}
+
+/** A browser without a browser: cookies kept per host, redirects followed by hand. */
+export class HttpBrowser {
+  private readonly cookies = new Map<string, string>()
+
+  async request(url: string, init: { method?: string; form?: Record<string, string> } = {}): Promise<Response> {
+    const headers: Record<string, string> = {}
+    const cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ')
+    if (cookie) headers.cookie = cookie
+    if (init.form) headers['content-type'] = 'application/x-www-form-urlencoded'
+    const response = await fetch(url, {
+      method: init.method ?? (init.form ? 'POST' : 'GET'),
+      headers,
+      redirect: 'manual',
+      ...(init.form ? { body: new URLSearchParams(init.form).toString() } : {}),
+    })
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(';')
+      const [name, ...value] = (pair ?? '').split('=')
+      if (name) this.cookies.set(name.trim(), value.join('='))
+    }
+    return response
+  }
+
+  /**
+   * Follows redirects from `url` through the sign-in and consent pages, filling them in, until
+   * the provider redirects outside itself; returns that final address.
+   */
+  async authorize(
+    url: string,
+    credentials: { email: string; password: string },
+    decision: 'allow' | 'deny' = 'allow',
+  ): Promise<URL> {
+    let next = new URL(url)
+    const origin = next.origin
+    for (let step = 0; step < 12; step++) {
+      if (next.origin !== origin) return next
+      let response = await this.request(next.href)
+      if (response.status === 200 && next.pathname === '/sign-in') {
+        const page = await response.text()
+        response = await this.request(new URL('/sign-in', origin).href, {
+          form: {
+            csrf: hiddenField(page, 'csrf'),
+            return_to: hiddenField(page, 'return_to'),
+            email: credentials.email,
+            password: credentials.password,
+          },
+        })
+      } else if (response.status === 200 && next.pathname === '/consent') {
+        const page = await response.text()
+        response = await this.request(new URL('/consent', origin).href, {
+          form: { csrf: hiddenField(page, 'csrf'), request: hiddenField(page, 'request'), decision },
+        })
+      }
+      const location = response.headers.get('location')
+      if (!location) throw new Error(`no redirect from ${next.href}: ${response.status} ${await response.text()}`)
+      next = new URL(location, next)
+    }
+    throw new Error('too many redirects')
+  }
+}
+
+const decodeEntities = (value: string) =>
+  value
+    .replaceAll('&quot;', '"')
+    .replaceAll('&#39;', "'")
+    .replaceAll('&lt;', '<')
+    .replaceAll('&gt;', '>')
+    .replaceAll('&amp;', '&')
+
+export function hiddenField(page: string, name: string): string {
+  const match = page.match(new RegExp(`name="${name}" value="([^"]*)"`))
+  if (match?.[1] === undefined) throw new Error(`no ${name} field in page`)
+  return decodeEntities(match[1])
+}
+
+/** A PKCE verifier and its S256 challenge. */
+export function pkcePair() {
+  const verifier = randomBytes(32).toString('base64url')
+  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') }
+}
+
+export function authorizeUrl(identity: TestIdentity, params: Record<string, string>): string {
+  return `${identity.url}/api/oauth/authorize?${new URLSearchParams({ response_type: 'code', ...params })}`
+}
+
+export async function postForm(url: string, form: Record<string, string>, headers: Record<string, string> = {}) {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: new URLSearchParams(form).toString(),
+  })
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: (await response.json()) as Record<string, unknown>,
+  }
+}
+
+export interface IssuedTokens {
+  access_token: string
+  refresh_token: string
+  id_token?: string
+  scope: string
+}
+
+/** Signs in through the pages with a fresh browser and exchanges the code (client_secret_post). */
+export async function obtainTokens(
+  identity: TestIdentity,
+  client: CreatedClient,
+  options: { scope?: string; redirectUri?: string } = {},
+): Promise<IssuedTokens> {
+  const redirectUri = options.redirectUri ?? client.redirect_uris[0] ?? ''
+  const pkce = pkcePair()
+  const callback = await new HttpBrowser().authorize(
+    authorizeUrl(identity, {
+      client_id: client.client_id,
+      redirect_uri: redirectUri,
+      scope: options.scope ?? 'openid email',
+      code_challenge: pkce.challenge,
+      code_challenge_method: 'S256',
+    }),
+    { email: identity.user.email, password: TEST_PASSWORD },
+  )
+  const { status, body } = await postForm(`${identity.url}/api/oauth/token`, {
+    grant_type: 'authorization_code',
+    code: callback.searchParams.get('code') ?? '',
+    redirect_uri: redirectUri,
+    code_verifier: pkce.verifier,
+    client_id: client.client_id,
+    ...(client.client_secret ? { client_secret: client.client_secret } : {}),
+  })
+  if (status !== 200) throw new Error(`token exchange failed: ${JSON.stringify(body)}`)
+  return body as unknown as IssuedTokens
+}
+
+/** The code flow of a public client against any running identity, signing in as `credentials`. */
+export async function signInPublicClient(input: {
+  identityUrl: string
+  clientId: string
+  redirectUri: string
+  scope: string
+  credentials: { email: string; password: string }
+}): Promise<IssuedTokens> {
+  const pkce = pkcePair()
+  const url = `${input.identityUrl}/api/oauth/authorize?${new URLSearchParams({
+    response_type: 'code',
+    client_id: input.clientId,
+    redirect_uri: input.redirectUri,
+    scope: input.scope,
+    code_challenge: pkce.challenge,
+    code_challenge_method: 'S256',
+  })}`
+  const callback = await new HttpBrowser().authorize(url, input.credentials)
+  const { status, body } = await postForm(`${input.identityUrl}/api/oauth/token`, {
+    grant_type: 'authorization_code',
+    code: callback.searchParams.get('code') ?? '',
+    redirect_uri: input.redirectUri,
+    code_verifier: pkce.verifier,
+    client_id: input.clientId,
+  })
+  if (status !== 200) throw new Error(`token exchange failed: ${JSON.stringify(body)}`)
+  return body as unknown as IssuedTokens
+}

@@ -1,0 +1,115 @@
+import type { GuardFastify } from '@guard/shared'
+import { z } from 'zod'
+import { errorResponseUrl, resolveClient, validateAuthorization } from '../oauth/authorization-request.ts'
+import { isSecureIssuer, type OAuthContext } from '../oauth/context.ts'
+import { OAuthError } from '../oauth/oauth-error.ts'
+import { authorizeQuery, htmlOrProblemResponse, htmlResponse, redirect } from '../oauth/schemas.ts'
+import { grantConsent } from '../services/consent/grant.ts'
+import { csrfToken, csrfValid } from './cookies.ts'
+import { html, sendErrorPage, sendPage } from './html.ts'
+import { currentSession } from './session.ts'
+
+export const CONSENT_PATH = '/consent'
+
+const SCOPE_TEXT: Record<string, string> = {
+  openid: 'Know who you are (your user id)',
+  email: 'See your email address',
+  profile: 'See your name, picture and role',
+  organizations: 'See your organizations and your role in each, and act in them',
+}
+
+const authorizeUrl = (query: string) => `/api/oauth/authorize?${query}`
+
+/** The authorize endpoint refuses a bad request before sending anyone here; this page just shows why. */
+function validated(...args: Parameters<typeof validateAuthorization>) {
+  try {
+    return validateAuthorization(...args)
+  } catch (error) {
+    if (error instanceof OAuthError) return error
+    throw error
+  }
+}
+
+export function consentPages(app: GuardFastify, ctx: OAuthContext): void {
+  /** The consent page receives the authorization request itself, and re-validates it. */
+  app.get(
+    CONSENT_PATH,
+    {
+      schema: {
+        summary: 'Consent page (HTML form)',
+        tags: ['pages'],
+        querystring: authorizeQuery,
+        response: {
+          200: htmlResponse('The consent form'),
+          303: redirect,
+          400: htmlOrProblemResponse(
+            'HTML error page for an invalid authorization request; problem details for a malformed query (a repeated parameter)',
+          ),
+        },
+      },
+    },
+    async (request, reply) => {
+      const query = request.query
+      const resolved = await resolveClient(ctx.sql, query)
+      if ('failure' in resolved) return sendErrorPage(reply, 400, resolved.failure)
+      const authorization = validated(resolved.client, resolved.redirectUri, query)
+      if (authorization instanceof OAuthError) return sendErrorPage(reply, 400, authorization.description)
+      const original = new URLSearchParams(request.url.split('?')[1] ?? '').toString()
+      const session = await currentSession(ctx, request)
+      if (!session) return reply.redirect(authorizeUrl(original), 303)
+      const csrf = csrfToken(request, reply, ctx.secrets.cookieSigning, isSecureIssuer(ctx))
+      const items = authorization.scopes.map((scope) => html`<li>${SCOPE_TEXT[scope] ?? scope}</li>`)
+      return sendPage(
+        reply,
+        200,
+        'Allow access',
+        html`<h1>Allow ${resolved.client.name} to access your Guard account?</h1>
+<p>${resolved.client.name} is asking to:</p><ul>${items}</ul>
+<form method="post" action="${CONSENT_PATH}">
+<input type="hidden" name="csrf" value="${csrf}">
+<input type="hidden" name="request" value="${original}">
+<button type="submit" name="decision" value="allow">Allow</button>
+<button type="submit" name="decision" value="deny">Deny</button>
+</form>`,
+      )
+    },
+  )
+
+  app.post(
+    CONSENT_PATH,
+    {
+      schema: {
+        summary: 'Consent form submission',
+        tags: ['pages'],
+        consumes: ['application/x-www-form-urlencoded'],
+        body: z.object({ csrf: z.string(), request: z.string().max(8192), decision: z.enum(['allow', 'deny']) }),
+        response: {
+          303: redirect,
+          400: htmlOrProblemResponse(
+            'HTML error page for an invalid authorization request; problem details for a missing, invalid or repeated form field',
+          ),
+          403: htmlResponse('HTML error page: the CSRF token is missing or invalid'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const form = request.body
+      if (!csrfValid(request, ctx.secrets.cookieSigning, form.csrf)) {
+        return sendErrorPage(reply, 403, 'The form expired or came from another site. Start the sign-in again.')
+      }
+      const query = authorizeQuery.parse(Object.fromEntries(new URLSearchParams(form.request)))
+      const resolved = await resolveClient(ctx.sql, query)
+      if ('failure' in resolved) return sendErrorPage(reply, 400, resolved.failure)
+      const authorization = validated(resolved.client, resolved.redirectUri, query)
+      if (authorization instanceof OAuthError) return sendErrorPage(reply, 400, authorization.description)
+      const session = await currentSession(ctx, request)
+      if (!session) return reply.redirect(authorizeUrl(form.request), 303)
+      if (form.decision === 'deny') {
+        const denied = new OAuthError('access_denied', 'the user denied the request')
+        return reply.redirect(errorResponseUrl(authorization.redirectUri, ctx.issuer, authorization.state, denied), 303)
+      }
+      await grantConsent(ctx.sql, session.userId, resolved.client.id, authorization.scopes)
+      return reply.redirect(authorizeUrl(form.request), 303)
+    },
+  )
+}

@@ -1,0 +1,148 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  authorizeUrl,
+  HttpBrowser,
+  hiddenField,
+  pkcePair,
+  startTestIdentity,
+  TEST_PASSWORD,
+  type TestIdentity,
+} from '../oauth/testing.ts'
+import type { CreatedClient } from '../services/clients/create.ts'
+
+const REDIRECT = 'http://127.0.0.1:9/callback'
+let identity: TestIdentity
+let thirdParty: CreatedClient
+let firstParty: CreatedClient
+
+beforeAll(async () => {
+  identity = await startTestIdentity()
+  thirdParty = await identity.client({ name: 'Dashboard <beta>', redirectUris: [REDIRECT] })
+  firstParty = await identity.client({ redirectUris: [REDIRECT], firstParty: true })
+})
+afterAll(() => identity?.close())
+
+const credentials = () => ({ email: identity.user.email, password: TEST_PASSWORD })
+
+function requestFor(client: CreatedClient, scope = 'openid email') {
+  const pkce = pkcePair()
+  return authorizeUrl(identity, {
+    client_id: client.client_id,
+    redirect_uri: REDIRECT,
+    scope,
+    code_challenge: pkce.challenge,
+    code_challenge_method: 'S256',
+  })
+}
+
+/** Opens the sign-in page the authorize endpoint sends a new browser to. */
+async function openSignIn(browser: HttpBrowser) {
+  const redirect = await browser.request(requestFor(firstParty))
+  const response = await browser.request(new URL(redirect.headers.get('location') ?? '', identity.url).href)
+  return { response, page: await response.text() }
+}
+
+describe('sign-in and consent pages', () => {
+  it('the sign-in page is a plain labelled form that cannot be framed', async () => {
+    const { response, page } = await openSignIn(new HttpBrowser())
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/)
+    expect(response.headers.get('content-security-policy')).toContain("frame-ancestors 'none'")
+    expect(response.headers.get('x-frame-options')).toBe('DENY')
+    expect(page).toContain('<label for="email">')
+    expect(page).toContain('<label for="password">')
+    expect(page).toContain('<form method="post" action="/sign-in">')
+    expect(page).not.toContain('<script')
+  })
+
+  it('wrong credentials show an error on the page, never a stack trace', async () => {
+    const browser = new HttpBrowser()
+    const { page } = await openSignIn(browser)
+    const response = await browser.request(`${identity.url}/sign-in`, {
+      form: {
+        csrf: hiddenField(page, 'csrf'),
+        return_to: hiddenField(page, 'return_to'),
+        email: identity.user.email,
+        password: 'wrong password!',
+      },
+    })
+    expect(response.status).toBe(401)
+    const body = await response.text()
+    expect(body).toContain('Wrong email or password.')
+    expect(body).not.toMatch(/at .*\.ts:\d+/)
+    expect(response.headers.get('set-cookie') ?? '').not.toContain('guard_session')
+  })
+
+  it('a sign-in without the CSRF token of this browser is refused', async () => {
+    const victim = new HttpBrowser()
+    const { page } = await openSignIn(new HttpBrowser())
+    const response = await victim.request(`${identity.url}/sign-in`, {
+      form: { csrf: hiddenField(page, 'csrf'), return_to: hiddenField(page, 'return_to'), ...credentials() },
+    })
+    expect(response.status).toBe(403)
+  })
+
+  it('the session cookie is signed, HttpOnly and SameSite=Lax', async () => {
+    const browser = new HttpBrowser()
+    const { page } = await openSignIn(browser)
+    const response = await browser.request(`${identity.url}/sign-in`, {
+      form: { csrf: hiddenField(page, 'csrf'), return_to: hiddenField(page, 'return_to'), ...credentials() },
+    })
+    expect(response.status).toBe(303)
+    const cookie = response.headers.getSetCookie().find((line) => line.startsWith('guard_session='))
+    expect(cookie).toMatch(/^guard_session=[A-Za-z0-9_-]{43}\.[A-Za-z0-9_-]{43}; /)
+    expect(cookie).toContain('HttpOnly')
+    expect(cookie).toContain('SameSite=Lax')
+    expect(cookie).not.toContain('Secure')
+  })
+
+  it('cookies are Secure when the issuer is https', async () => {
+    const issuer = identity.ctx.issuer
+    identity.ctx.issuer = 'https://id.example'
+    try {
+      const { response } = await openSignIn(new HttpBrowser())
+      expect(response.headers.getSetCookie().find((line) => line.startsWith('guard_csrf='))).toContain('; Secure')
+    } finally {
+      identity.ctx.issuer = issuer
+    }
+  })
+
+  it('the sign-in page only returns into the authorization flow', async () => {
+    const response = await fetch(`${identity.url}/sign-in?return_to=${encodeURIComponent('https://evil.example/')}`)
+    expect(response.status).toBe(400)
+  })
+
+  it('consent is shown once, then remembered per user, client and scopes', async () => {
+    const browser = new HttpBrowser()
+    const first = await browser.authorize(requestFor(thirdParty), credentials())
+    expect(first.searchParams.get('code')).toBeTruthy()
+    // Same scopes again: straight back with a code.
+    const again = await browser.request(requestFor(thirdParty))
+    expect(again.headers.get('location')).toMatch(/^http:\/\/127\.0\.0\.1:9\/callback\?code=/)
+    // A wider request asks again, and the page names the client, escaped.
+    const wider = await browser.request(requestFor(thirdParty, 'openid email organizations'))
+    expect(wider.headers.get('location')).toMatch(/^\/consent\?/)
+    const page = await (await browser.request(new URL(wider.headers.get('location') ?? '', identity.url).href)).text()
+    expect(page).toContain('Dashboard &lt;beta&gt;')
+    expect(page).toContain('See your organizations')
+  })
+
+  it('first-party clients skip consent', async () => {
+    const browser = new HttpBrowser()
+    const signIn = await browser.request(requestFor(firstParty))
+    expect(signIn.headers.get('location')).toMatch(/^\/sign-in/)
+    const callback = await browser.authorize(requestFor(firstParty), credentials())
+    expect(callback.searchParams.get('code')).toBeTruthy()
+    const { rows } = await identity.sql.query('SELECT 1 FROM identity.consents WHERE client_id = $1', [
+      firstParty.client_id,
+    ])
+    expect(rows).toHaveLength(0)
+  })
+
+  it('denying consent sends the client access_denied', async () => {
+    const other = await identity.client({ redirectUris: [REDIRECT] })
+    const callback = await new HttpBrowser().authorize(requestFor(other), credentials(), 'deny')
+    expect(callback.searchParams.get('error')).toBe('access_denied')
+    expect(callback.searchParams.get('iss')).toBe(identity.url)
+  })
+})

@@ -1,0 +1,78 @@
+import { GuardError, newId, type Sql } from '@guard/shared'
+import { SUPPORTED_SCOPES } from '../../oauth/scopes.ts'
+import { hashToken, randomToken } from '../tokens/secret.ts'
+import { isLoopbackRedirect } from './redirect-uri.ts'
+
+export interface NewClient {
+  name: string
+  redirectUris: string[]
+  isPublic: boolean
+  requirePkce: boolean
+  firstParty: boolean
+  allowedScopes?: string[] | undefined
+}
+
+export interface CreatedClient {
+  client_id: string
+  /** Present for confidential clients only, and only in this answer: just its hash is stored. */
+  client_secret?: string
+  name: string
+  redirect_uris: string[]
+  public: boolean
+  require_pkce: boolean
+  first_party: boolean
+  allowed_scopes: string[]
+}
+
+/** Redirect URIs are compared exactly later, so they are checked strictly now. */
+function checkRedirectUri(uri: string, isPublic: boolean): void {
+  let url: URL
+  try {
+    url = new URL(uri)
+  } catch {
+    throw new GuardError('VALIDATION_ERROR', `redirect URI ${uri} is not an absolute URL`)
+  }
+  if (url.hash) throw new GuardError('VALIDATION_ERROR', `redirect URI ${uri} must not have a fragment`)
+  const nativeScheme = isPublic && url.protocol.slice(0, -1).includes('.')
+  if (url.protocol !== 'https:' && !isLoopbackRedirect(url) && !nativeScheme) {
+    throw new GuardError(
+      'VALIDATION_ERROR',
+      `redirect URI ${uri} must use https, http on a loopback address, or (public clients) a reverse-domain scheme`,
+    )
+  }
+}
+
+export async function createClient(sql: Sql, input: NewClient): Promise<CreatedClient> {
+  if (input.redirectUris.length === 0) throw new GuardError('VALIDATION_ERROR', 'at least one redirect URI is required')
+  for (const uri of input.redirectUris) checkRedirectUri(uri, input.isPublic)
+  const allowedScopes = input.allowedScopes ?? [...SUPPORTED_SCOPES]
+  const unknown = allowedScopes.filter((scope) => !(SUPPORTED_SCOPES as readonly string[]).includes(scope))
+  if (unknown.length > 0) throw new GuardError('VALIDATION_ERROR', `unsupported scopes: ${unknown.join(', ')}`)
+  // A public client cannot keep a secret, so PKCE is what binds its code to it.
+  const requirePkce = input.isPublic || input.requirePkce
+  const id = newId()
+  const secret = input.isPublic ? undefined : randomToken()
+  await sql.query(
+    `INSERT INTO identity.clients (id, name, secret_hash, redirect_uris, require_pkce, allowed_scopes, first_party)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    [
+      id,
+      input.name,
+      secret ? hashToken(secret) : null,
+      input.redirectUris,
+      requirePkce,
+      allowedScopes,
+      input.firstParty,
+    ],
+  )
+  return {
+    client_id: id,
+    ...(secret ? { client_secret: secret } : {}),
+    name: input.name,
+    redirect_uris: input.redirectUris,
+    public: input.isPublic,
+    require_pkce: requirePkce,
+    first_party: input.firstParty,
+    allowed_scopes: allowedScopes,
+  }
+}

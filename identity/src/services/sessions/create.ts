@@ -1,0 +1,16 @@
+import type { Sql } from '@guard/shared'
+import { hashToken, randomToken } from '../tokens/secret.ts'
+
+/** How long a sign-in lasts before the pages ask for the password again. */
+export const SESSION_SECONDS = 12 * 60 * 60
+
+/** Returns the new session id, which only the cookie holds; the table keeps its hash. */
+export async function createSession(sql: Sql, userId: string): Promise<string> {
+  const id = randomToken()
+  await sql.query(
+    `INSERT INTO identity.sessions (id_hash, user_id, auth_time, expires_at)
+     VALUES ($1, $2, now(), now() + make_interval(secs => $3))`,
+    [hashToken(id), userId, SESSION_SECONDS],
+  )
+  return id
+}

@@ -1,0 +1,71 @@
+import type { Sql } from '@guard/shared'
+import { formatScope } from '../../oauth/scopes.ts'
+import { userClaims } from '../users/claims.ts'
+import { ACCESS_TOKEN_SECONDS, REFRESH_TOKEN_SECONDS } from './lifetimes.ts'
+import { hashToken, randomToken } from './secret.ts'
+import { type Signer, signAccessToken, signIdToken } from './sign.ts'
+
+export interface TokenResponse {
+  access_token: string
+  token_type: 'Bearer'
+  expires_in: number
+  refresh_token: string
+  id_token?: string
+  scope: string
+}
+
+export interface IssueInput {
+  grantId: string
+  clientId: string
+  userId: string
+  /** What this access token may do: the grant's scopes or, on refresh, a subset. */
+  scopes: string[]
+  /** The scopes the new refresh token carries: always the grant's, never widened or narrowed. */
+  refreshScopes: string[]
+  authTime: Date
+  /** Only on the code exchange: a refreshed ID token carries no nonce (OIDC Core §12.2). */
+  nonce: string | undefined
+}
+
+/** Signs the access (and ID) token and stores the access token's id and the refresh token's hash. */
+export async function issueTokens(sql: Sql, signer: Signer, input: IssueInput): Promise<TokenResponse> {
+  const claims = await userClaims(sql, input.userId, input.scopes)
+  if (!claims) throw new Error(`user ${input.userId} of grant ${input.grantId} is gone`)
+  const { sub: _sub, ...scoped } = claims
+  const scope = formatScope(input.scopes)
+  const access = await signAccessToken(signer, {
+    userId: input.userId,
+    clientId: input.clientId,
+    scope,
+    extra: scoped.organizations ? { organizations: scoped.organizations } : {},
+  })
+  await sql.query('INSERT INTO identity.access_tokens (jti, grant_id, expires_at) VALUES ($1, $2, $3)', [
+    access.jti,
+    input.grantId,
+    access.expiresAt,
+  ])
+  const refreshToken = randomToken()
+  await sql.query(
+    `INSERT INTO identity.refresh_tokens (token_hash, grant_id, scopes, expires_at)
+     VALUES ($1, $2, $3, now() + make_interval(secs => $4))`,
+    [hashToken(refreshToken), input.grantId, input.refreshScopes, REFRESH_TOKEN_SECONDS],
+  )
+  const idToken = input.scopes.includes('openid')
+    ? await signIdToken(signer, {
+        userId: input.userId,
+        clientId: input.clientId,
+        authTime: input.authTime,
+        nonce: input.nonce,
+        accessToken: access.token,
+        claims: scoped,
+      })
+    : undefined
+  return {
+    access_token: access.token,
+    token_type: 'Bearer',
+    expires_in: ACCESS_TOKEN_SECONDS,
+    refresh_token: refreshToken,
+    ...(idToken ? { id_token: idToken } : {}),
+    scope,
+  }
+}

@@ -1,0 +1,11 @@
+import { createHash, timingSafeEqual } from 'node:crypto'
+
+/** RFC 7636 §4.1: 43 to 128 unreserved characters. A S256 challenge is 43 base64url characters. */
+export const CODE_VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/
+export const CODE_CHALLENGE = /^[A-Za-z0-9_-]{43}$/
+
+export function verifierMatches(verifier: string, challenge: string): boolean {
+  const computed = Buffer.from(createHash('sha256').update(verifier).digest('base64url'))
+  const expected = Buffer.from(challenge)
+  return computed.length === expected.length && timingSafeEqual(computed, expected)
+}
