@@ -36,13 +36,21 @@ export async function runStart(env: NodeJS.ProcessEnv = process.env) {
   })
   const identity = await startIdentity({ env: identityEnv, log: log.child({ service: 'identity' }), sql })
   const collector = await startCollector({
-    env: collectorEnv,
+    // The collector accepts access tokens of the identity it runs beside, unless told otherwise.
+    env: { ...collectorEnv, GUARD_IDENTITY_URL: collectorEnv.GUARD_IDENTITY_URL ?? identity.issuer },
     log: log.child({ service: 'collector' }),
     sql,
     timeseries,
     bus,
   })
-  const probe = await startProbe({ env: probeEnv, log: log.child({ service: 'probe' }), bus })
+  const probeMetricsPort = probeEnv.GUARD_PROBE_METRICS_PORT
+  const probe = await startProbe({
+    env: probeEnv,
+    log: log.child({ service: 'probe' }),
+    bus,
+    // Off unless asked for: one laptop process does not need a second metrics port.
+    ...(probeMetricsPort ? { ops: { host: probeEnv.GUARD_PROBE_METRICS_HOST, port: probeMetricsPort } } : {}),
+  })
 
   await announce(
     dataDir,

@@ -1,20 +1,45 @@
 import { createFastify } from '@guard/shared'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import type { CollectorContext } from './context.ts'
+import { createIngestMetrics } from './ingest/metrics.ts'
+import { authorize, rateLimit } from './plugins/access.ts'
 import { authenticate } from './plugins/authenticate.ts'
 import { registerErrorHandling } from './plugins/errors.ts'
+import { apiKeyRoutes } from './routes/api-keys.ts'
 import { domainRoutes } from './routes/domains.ts'
 import { healthRoutes } from './routes/health.ts'
+import { metricsRoutes } from './routes/metrics.ts'
+import { openApiRoute, registerOpenApi } from './routes/openapi.ts'
+import { serviceRoutes } from './routes/services.ts'
 
-/** Builds the collector's HTTP app without listening, so tests can inject requests. */
-export async function buildCollectorApp(ctx: CollectorContext) {
+export interface CollectorAppOptions {
+  /** The registry GET /metrics serves; the running collector passes its ingest's. */
+  metrics?: ReturnType<typeof createIngestMetrics>['registry']
+  /** Replaces how callers are resolved: the seam tests use to act as a signed-in user. */
+  authenticate?: ReturnType<typeof authenticate>
+}
+
+/**
+ * Builds the collector's HTTP app without listening, so tests can inject requests. Authentication,
+ * rate limiting and authorization run on request, before the body is parsed and validated, so a
+ * caller without access learns nothing from validation errors.
+ */
+export async function buildCollectorApp(ctx: CollectorContext, options: CollectorAppOptions = {}) {
   const app = createFastify({ logger: ctx.log })
   app.decorateRequest('caller', undefined)
   registerErrorHandling(app)
+  await registerOpenApi(app)
   healthRoutes(app)
+  openApiRoute(app)
   await app.register(async (secured) => {
-    secured.addHook('preHandler', authenticate(ctx))
-    domainRoutes(secured.withTypeProvider<ZodTypeProvider>(), ctx)
+    secured.addHook('onRequest', options.authenticate ?? authenticate(ctx))
+    secured.addHook('onRequest', rateLimit(ctx))
+    secured.addHook('onRequest', authorize)
+    const routes = secured.withTypeProvider<ZodTypeProvider>()
+    domainRoutes(routes, ctx)
+    serviceRoutes(routes, ctx)
+    apiKeyRoutes(routes, ctx)
+    metricsRoutes(routes, options.metrics ?? createIngestMetrics().registry)
   })
   return app
 }

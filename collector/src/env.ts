@@ -8,6 +8,30 @@ export const collectorEnvSchema = z.object({
   GUARD_COLLECTOR_PORT: envTypes.port.default(4001),
   GUARD_INGEST_MAX_BATCH: z.coerce.number().int().min(1).max(100_000).default(1000),
   GUARD_INGEST_MAX_WAIT_MS: z.coerce.number().int().min(10).max(60_000).default(500),
+  /** A batch not acked within this time (a crashed replica's) is delivered again, to any replica. */
+  GUARD_INGEST_ACK_WAIT_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
+  /** Days each ClickHouse table keeps its rows (raw results, per-minute and per-hour rollups). */
+  GUARD_RETENTION_RAW_DAYS: z.coerce.number().int().min(1).max(3650).default(35),
+  GUARD_RETENTION_MINUTE_DAYS: z.coerce.number().int().min(1).max(3650).default(35),
+  GUARD_RETENTION_HOUR_DAYS: z.coerce.number().int().min(1).max(3650).default(400),
+  /** Requests per principal and hour, per class (see README "Rate limits"). */
+  GUARD_RATE_LIMIT_READ: z.coerce.number().int().min(1).default(1000),
+  GUARD_RATE_LIMIT_WRITE: z.coerce.number().int().min(1).default(100),
+  GUARD_RATE_LIMIT_BULK: z.coerce.number().int().min(1).default(10),
+  /** `1` lets fetch-title and icon reach private and loopback addresses, as the probe's flag does. */
+  GUARD_ALLOW_PRIVATE_TARGETS: envTypes.flag,
+  /** Seconds the manual check of a service may wait for a probe's reply. */
+  GUARD_MANUAL_CHECK_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(300).default(35),
+  /**
+   * Identity's issuer URL: Bearer values that are not API keys are verified as user access
+   * tokens against its JWKS. Unset: only API keys are accepted (`guard start` sets it itself).
+   */
+  GUARD_IDENTITY_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s):// URL' })
+    .transform((url) => url.replace(/\/+$/, ''))
+    .optional(),
+  /** Where to fetch identity's keys when not at `<GUARD_IDENTITY_URL>/.well-known/jwks.json`. */
+  GUARD_IDENTITY_JWKS_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s):// URL' }).optional(),
   /** Location codes new domains are checked from; `*` means every probe. */
   GUARD_DEFAULT_LOCATIONS: z
     .string()

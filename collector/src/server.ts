@@ -14,8 +14,10 @@ import { buildCollectorApp } from './app.ts'
 import type { CollectorContext } from './context.ts'
 import type { CollectorEnv } from './env.ts'
 import { consumeResults, type IngestStats } from './ingest/consume-results.ts'
+import { createIngestMetrics } from './ingest/metrics.ts'
 import { ensureBootstrapApiKey } from './services/api-keys/ensure-bootstrap.ts'
 import { syncSchedules } from './services/domains/sync-schedules.ts'
+import { applyRetention } from './services/results/retention.ts'
 
 export interface CollectorDeps {
   env: CollectorEnv
@@ -40,6 +42,7 @@ const migrations = (engine: string) => fileURLToPath(new URL(`../migrations/${en
 export async function prepareCollector(deps: CollectorDeps) {
   await migrate(deps.sql, { service: 'collector', directory: migrations('postgres') })
   await migrateTimeSeries(deps.timeseries, { service: 'collector', directory: migrations('clickhouse') })
+  await applyRetention(deps.timeseries, deps.env)
   const ctx: CollectorContext = { ...deps, monitors: await deps.bus.kv(MONITORS_BUCKET) }
   const created = await ensureBootstrapApiKey(ctx.sql, DEFAULT_ORGANIZATION.id)
   const scheduled = await syncSchedules(ctx)
@@ -49,9 +52,10 @@ export async function prepareCollector(deps: CollectorDeps) {
 export async function startCollector(deps: CollectorDeps): Promise<RunningCollector> {
   const { ctx, created, scheduled } = await prepareCollector(deps)
   const ingest: IngestStats = { stored: 0, deadLettered: 0, batches: 0 }
-  const consumer = await consumeResults(ctx, ingest)
+  const metrics = createIngestMetrics()
+  const consumer = await consumeResults(ctx, ingest, metrics)
 
-  const app = await buildCollectorApp(ctx)
+  const app = await buildCollectorApp(ctx, { metrics: metrics.registry })
   await app.listen({ host: deps.env.GUARD_COLLECTOR_HOST, port: deps.env.GUARD_COLLECTOR_PORT })
   const url = listeningUrl(app)
   deps.log.info({ url, scheduled }, 'collector listening')

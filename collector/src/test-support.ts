@@ -1,14 +1,17 @@
 import { createInProcessBus, createLogger, guardStreams } from '@guard/shared'
 import { openTestRelationalStore, openTestTimeSeriesStore } from '@guard/shared/testing'
+import type { FastifyRequest } from 'fastify'
+import type { Caller, CollectorContext } from './context.ts'
 import { collectorEnvSchema } from './env.ts'
+import { authenticate } from './plugins/authenticate.ts'
 import { prepareCollector } from './server.ts'
 
 /** A collector context on real engines (PGlite from a template, a fresh chDB database), in process. */
-export async function collectorForTest() {
+export async function collectorForTest(envOverrides: Record<string, string> = {}) {
   const sql = await openTestRelationalStore()
   const timeseries = await openTestTimeSeriesStore()
   const bus = createInProcessBus({ streams: guardStreams })
-  const env = collectorEnvSchema.parse({ GUARD_INGEST_MAX_WAIT_MS: '50' })
+  const env = collectorEnvSchema.parse({ GUARD_INGEST_MAX_WAIT_MS: '50', ...envOverrides })
   const log = createLogger({ name: 'collector-test', level: 'silent', pretty: false })
   const prepared = await prepareCollector({ env, log, sql, timeseries, bus })
   return {
@@ -19,5 +22,27 @@ export async function collectorForTest() {
       await timeseries.close()
       await sql.close()
     },
+  }
+}
+
+/** A signed-in user of `organizationIds` (the first is their current one), as the JWT branch resolves them. */
+export function userCaller(id: string, organizationIds: string[], permissions: string[] = ['*:*']): Caller {
+  return { principal: { kind: 'user', id }, organizationId: organizationIds[0]!, organizationIds, permissions }
+}
+
+/**
+ * The auth seam of buildCollectorApp: `Bearer user:<name>` resolves to the user registered under
+ * that name, anything else goes through the production authentication.
+ */
+export function authenticateWithUsers(ctx: CollectorContext, users: Record<string, Caller>) {
+  const production = authenticate(ctx)
+  return async (request: FastifyRequest) => {
+    const name = request.headers.authorization?.match(/^Bearer user:(\S+)$/)?.[1]
+    const user = name ? users[name] : undefined
+    if (user) {
+      request.caller = user
+      return
+    }
+    await production(request)
   }
 }

@@ -1,8 +1,11 @@
 import { type CheckResult, DEFAULT_ORGANIZATION, encodeCheckResult, newId, resultSubject } from '@guard/shared'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createDomain } from '../services/domains/create.ts'
+import { readMonitorStates } from '../services/monitor-state/read.ts'
 import { selectRows } from '../services/results/query.ts'
 import { collectorForTest } from '../test-support.ts'
 import { consumeResults, DEAD_LETTER_SUBJECT, type IngestStats } from './consume-results.ts'
+import { createIngestMetrics } from './metrics.ts'
 
 const waitUntil = async (condition: () => boolean | Promise<boolean>, what: string) => {
   for (let attempt = 0; attempt < 200; attempt += 1) {
@@ -94,5 +97,53 @@ describe('result ingest', () => {
     const healthy = await consumeResults(harness.ctx, stats)
     await waitUntil(async () => (await countRows(monitorId)) === 1, 'the redelivered result stored')
     await healthy.stop()
+  })
+
+  it('drives the monitor state from ingested results and counts a redelivery once in the rollups', async () => {
+    const caller = {
+      principal: { kind: 'api_key' as const, id: 'test' },
+      organizationId: DEFAULT_ORGANIZATION.id,
+      organizationIds: [DEFAULT_ORGANIZATION.id],
+      permissions: ['*:*'],
+    }
+    const domain = await createDomain(harness.ctx, caller, { url: 'https://state.example' })
+    const metrics = createIngestMetrics()
+    const consumer = await consumeResults(harness.ctx, stats, metrics)
+    const failures = [1, 2].map((second) => ({
+      ...result(domain.id),
+      status: 'down' as const,
+      startedAt: new Date(Date.now() - 10_000 + second * 1000).toISOString(),
+    }))
+    for (const failure of failures) {
+      await harness.ctx.bus.publish(resultSubject('fra'), encodeCheckResult(failure), { msgId: failure.id })
+    }
+    // The first failure again, as a redelivery after a crash would bring it.
+    await harness.ctx.bus.publish(resultSubject('fra'), encodeCheckResult(failures[0]!), {
+      msgId: `${failures[0]!.id}-again`,
+    })
+    await waitUntil(
+      async () => (await readMonitorStates(harness.ctx.sql, [domain.id])).get(domain.id)?.status === 'down',
+      'the domain down',
+    )
+    await waitUntil(() => metrics.duplicates.get().then((m) => m.values[0]?.value === 1), 'the duplicate counted')
+    await consumer.stop()
+
+    for (const table of ['check_results_1m', 'check_results_1h']) {
+      const [row] = await selectRows<{ checks: number; failures: number }>(
+        harness.ctx.timeseries,
+        `SELECT sum(checks) AS checks, sum(failures) AS failures FROM ${table} WHERE monitor_id = {id:String}`,
+        { id: domain.id },
+      )
+      expect(row, table).toEqual({ checks: 2, failures: 2 })
+    }
+    const { rows } = await harness.ctx.sql.query<{ resolved_at: Date | null }>(
+      'SELECT resolved_at FROM monitoring.monitor_incidents WHERE monitor_id = $1',
+      [domain.id],
+    )
+    expect(rows).toEqual([{ resolved_at: null }])
+    const exposition = await metrics.registry.metrics()
+    expect(exposition).toMatch(/guard_ingest_batch_size_count [1-9]/)
+    expect(exposition).toMatch(/guard_ingest_lag_seconds_count [1-9]/)
+    expect(exposition).toMatch(/guard_ingest_results_stored_total 2/)
   })
 })

@@ -1,6 +1,8 @@
 import { type CheckResult, decodeCheckResult, type Stoppable, type StreamMessage } from '@guard/shared'
 import type { CollectorContext } from '../context.ts'
+import { applyResultsToState } from '../services/monitor-state/apply-results.ts'
 import { storeResults } from '../services/results/store.ts'
+import { createIngestMetrics, type IngestMetrics } from './metrics.ts'
 
 export const RESULTS_STREAM = 'RESULTS'
 export const INGEST_DURABLE = 'collector-ingest'
@@ -13,11 +15,16 @@ export interface IngestStats {
 }
 
 /**
- * Stores probe results in ClickHouse and acks them only after the insert succeeded, so a crash
- * before the ack redelivers them (ClickHouse collapses the repeat). A message that breaks the wire
+ * Stores probe results in ClickHouse, feeds them to the monitor state machine, and acks them only
+ * after both succeeded, so a crash before the ack redelivers them (the store skips results it
+ * already holds, the state machine ignores results it has seen). A message that breaks the wire
  * contract is copied to the dead-letter subject and terminated, so it never blocks the stream.
  */
-export async function consumeResults(ctx: CollectorContext, stats: IngestStats): Promise<Stoppable> {
+export async function consumeResults(
+  ctx: CollectorContext,
+  stats: IngestStats,
+  metrics: IngestMetrics = createIngestMetrics(),
+): Promise<Stoppable> {
   return ctx.bus.consume(
     {
       stream: RESULTS_STREAM,
@@ -25,9 +32,10 @@ export async function consumeResults(ctx: CollectorContext, stats: IngestStats):
       filterSubject: 'results.>',
       maxBatch: ctx.env.GUARD_INGEST_MAX_BATCH,
       maxWaitMs: ctx.env.GUARD_INGEST_MAX_WAIT_MS,
-      ackWaitMs: 30_000,
+      ackWaitMs: Math.max(ctx.env.GUARD_INGEST_ACK_WAIT_MS, ctx.env.GUARD_INGEST_MAX_WAIT_MS + 1000),
     },
     async (batch) => {
+      metrics.batchSize.observe(batch.length)
       const valid: Array<{ message: StreamMessage; result: CheckResult }> = []
       for (const message of batch) {
         try {
@@ -37,13 +45,29 @@ export async function consumeResults(ctx: CollectorContext, stats: IngestStats):
           await ctx.bus.emit(DEAD_LETTER_SUBJECT, message.data)
           await message.term()
           stats.deadLettered += 1
+          metrics.deadLettered.inc()
         }
       }
-      await storeResults(
-        ctx.timeseries,
-        valid.map((entry) => entry.result),
-      )
+      const results = valid.map((entry) => entry.result)
+      try {
+        // Independent writes, each safe to repeat on redelivery, so they run side by side.
+        const [fresh] = await Promise.all([
+          storeResults(ctx.timeseries, results),
+          applyResultsToState(ctx.sql, results),
+        ])
+        metrics.duplicates.inc(results.length - fresh.length)
+        metrics.stored.inc(fresh.length)
+      } catch (error) {
+        ctx.log.error({ err: error, results: results.length }, 'storing a batch failed: it will be redelivered')
+        throw error
+      }
       await Promise.all(valid.map((entry) => entry.message.ack()))
+      const now = Date.now()
+      if (results.length > 0) {
+        const oldest = Math.min(...results.map((result) => Date.parse(result.startedAt)))
+        metrics.lastLag.set((now - oldest) / 1000)
+        for (const result of results) metrics.lag.observe((now - Date.parse(result.startedAt)) / 1000)
+      }
       stats.stored += valid.length
       stats.batches += 1
     },

@@ -1,5 +1,6 @@
 import { newId } from '@guard/shared'
 import type { Caller, CollectorContext } from '../../context.ts'
+import { organizationScope } from '../access/organization.ts'
 import { DOMAIN_COLUMNS, toDomainRecord } from './find.ts'
 import { scheduleDomain } from './schedule.ts'
 import { type CreateDomainInput, createDomainInput, type DomainRecord } from './schemas.ts'
@@ -12,16 +13,18 @@ export async function createDomain(
   ctx: CollectorContext,
   caller: Caller,
   body: CreateDomainInput,
+  organization?: string,
 ): Promise<DomainRecord> {
   const input = createDomainInput.parse(body)
   const { rows } = await ctx.sql.query<Parameters<typeof toDomainRecord>[0]>(
     `INSERT INTO monitoring.domains
-       (id, organization_id, url, name, check_interval, timeout_seconds, is_api, auth_type, locations)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+       (id, organization_id, url, name, check_interval, timeout_seconds, is_api, auth_type, locations, tags,
+        failure_threshold, quorum_percent)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
      RETURNING ${DOMAIN_COLUMNS}`,
     [
       newId(),
-      caller.organizationId,
+      organizationScope(caller, organization),
       input.url,
       input.name ?? new URL(input.url).hostname,
       input.checkInterval,
@@ -29,6 +32,9 @@ export async function createDomain(
       input.isApi,
       input.authType,
       ctx.env.GUARD_DEFAULT_LOCATIONS,
+      input.tags,
+      input.failureThreshold,
+      input.quorumPercent,
     ],
   )
   const domain = toDomainRecord(rows[0]!)

@@ -2,7 +2,7 @@ import { notFound, type Sql } from '@guard/shared'
 import type { Caller } from '../../context.ts'
 import type { DomainRecord } from './schemas.ts'
 
-interface DomainRow {
+export interface DomainRow {
   id: string
   organization_id: string
   url: string
@@ -11,11 +11,13 @@ interface DomainRow {
   timeout_seconds: number
   enabled: boolean
   locations: string[]
+  tags: string[]
   created_at: Date
+  updated_at: Date
 }
 
 export const DOMAIN_COLUMNS =
-  'id, organization_id, url, name, check_interval, timeout_seconds, enabled, locations, created_at'
+  'id, organization_id, url, name, check_interval, timeout_seconds, enabled, locations, tags, created_at, updated_at'
 
 export function toDomainRecord(row: DomainRow): DomainRecord {
   return {
@@ -27,33 +29,20 @@ export function toDomainRecord(row: DomainRow): DomainRecord {
     timeout: row.timeout_seconds,
     enabled: row.enabled,
     locations: row.locations,
+    tags: row.tags,
     createdAt: new Date(row.created_at).toISOString(),
+    updatedAt: new Date(row.updated_at).toISOString(),
   }
 }
 
-/** A domain of the caller's organization; another organization's domain is simply not found. */
+/** A domain of one of the caller's organizations; any other domain is simply not found. */
 export async function findDomain(sql: Sql, caller: Caller, id: string): Promise<DomainRecord> {
   const { rows } = await sql.query<DomainRow>(
-    `SELECT ${DOMAIN_COLUMNS} FROM monitoring.domains WHERE id = $1 AND organization_id = $2`,
-    [id, caller.organizationId],
+    `SELECT ${DOMAIN_COLUMNS} FROM monitoring.domains WHERE id = $1 AND organization_id = ANY($2)`,
+    [id, caller.organizationIds],
   )
   if (!rows[0]) throw notFound('Domain')
   return toDomainRecord(rows[0])
-}
-
-export async function findDomains(
-  sql: Sql,
-  caller: Caller,
-  filter: { search?: string | undefined },
-): Promise<DomainRecord[]> {
-  const { rows } = await sql.query<DomainRow>(
-    `SELECT ${DOMAIN_COLUMNS} FROM monitoring.domains
-      WHERE organization_id = $1
-        AND ($2::text IS NULL OR name ILIKE '%' || $2 || '%' OR url ILIKE '%' || $2 || '%')
-      ORDER BY created_at DESC, id DESC`,
-    [caller.organizationId, filter.search ?? null],
-  )
-  return rows.map(toDomainRecord)
 }
 
 /** Every domain of every organization, for re-publishing schedules at start. */

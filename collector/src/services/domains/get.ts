@@ -1,14 +1,11 @@
 import type { Caller, CollectorContext } from '../../context.ts'
 import { findDomain } from './find.ts'
-import { domainMetrics, latestCertificate, noMetrics } from './metrics.ts'
+import { domainMetrics, noMetrics } from './metrics.ts'
 import type { DomainDetail } from './schemas.ts'
 
 export async function getDomain(ctx: CollectorContext, caller: Caller, id: string): Promise<DomainDetail> {
   const domain = await findDomain(ctx.sql, caller, id)
-  const [metrics, certificate] = await Promise.all([
-    domainMetrics(ctx.timeseries, caller.organizationId, [id]),
-    latestCertificate(ctx.timeseries, caller.organizationId, id),
-  ])
+  const metrics = await domainMetrics(ctx.sql, ctx.timeseries, [domain.organizationId], [id])
   return {
     id: domain.id,
     url: domain.url,
@@ -17,6 +14,5 @@ export async function getDomain(ctx: CollectorContext, caller: Caller, id: strin
     checkInterval: domain.checkInterval,
     enabled: domain.enabled,
     ...(metrics.get(id) ?? noMetrics),
-    certificate,
   }
 }

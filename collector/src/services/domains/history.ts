@@ -18,7 +18,7 @@ export async function domainHistory(
   id: string,
   query: { range: TimeRange; limit: number },
 ) {
-  await findDomain(ctx.sql, caller, id)
+  const domain = await findDomain(ctx.sql, caller, id)
   const rows = await selectRows<HistoryRow>(
     ctx.timeseries,
     `SELECT id, status, response_time_ms, status_code, toUnixTimestamp64Milli(started_at) AS ts
@@ -27,7 +27,7 @@ export async function domainHistory(
         AND started_at >= now64(3) - toIntervalSecond({window:UInt32})
       ORDER BY started_at DESC, id DESC
       LIMIT {limit:UInt32}`,
-    { org: caller.organizationId, id, window: rangeSeconds[query.range], limit: query.limit },
+    { org: domain.organizationId, id, window: rangeSeconds[query.range], limit: query.limit },
   )
   return rows.map((row) => ({
     id: row.id,

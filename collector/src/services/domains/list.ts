@@ -1,30 +1,119 @@
+import { GuardError } from '@guard/shared'
 import type { Caller, CollectorContext } from '../../context.ts'
-import { findDomains } from './find.ts'
+import { organizationScope } from '../access/organization.ts'
+import { DOMAIN_COLUMNS, type DomainRow, toDomainRecord } from './find.ts'
 import { domainMetrics, noMetrics } from './metrics.ts'
-import type { DomainListItem } from './schemas.ts'
+import type { AlternativeListItem, DomainListItem } from './schemas.ts'
 
 export interface ListDomainsQuery {
   page: number
   limit: number
+  offset?: number | undefined
   search?: string | undefined
-  status?: DomainListItem['status'] | undefined
+  status?: string | undefined
+  organization?: string | undefined
 }
 
-export interface DomainPage {
-  items: DomainListItem[]
-  pagination: { page: number; limit: number; total: number; totalPages: number }
+export type DomainPage =
+  | {
+      shape: 'standard'
+      items: DomainListItem[]
+      pagination: { page: number; limit: number; total: number; totalPages: number }
+    }
+  | {
+      shape: 'alternative'
+      items: AlternativeListItem[]
+      pagination: { total: number; limit: number; offset: number; has_more: boolean }
+    }
+
+const STANDARD_STATUSES = ['up', 'down', 'unknown']
+const ALTERNATIVE_STATUSES = ['active', 'inactive', 'pending']
+
+/**
+ * Status filters run in SQL against the state machine's table, so paging happens in PostgreSQL
+ * and ClickHouse is asked about one page only. `unknown` and `pending` mean "no result yet",
+ * `inactive` a disabled domain (README "API decisions").
+ */
+function statusCondition(status: string | undefined): string {
+  switch (status) {
+    case 'up':
+    case 'down':
+      return 's.status = $3'
+    case 'unknown':
+      return 's.status IS NULL'
+    case 'active':
+      return 'd.enabled AND s.status IS NOT NULL'
+    case 'inactive':
+      return 'NOT d.enabled'
+    case 'pending':
+      return 'd.enabled AND s.status IS NULL'
+    default:
+      return 'TRUE'
+  }
 }
 
-/** Status lives in ClickHouse and the rows in PostgreSQL, so the status filter applies before paging. */
+/** Search is a substring match: LIKE's wildcards in it match themselves. */
+const likePattern = (search: string | undefined) => (search ? search.replace(/[\\%_]/g, '\\$&') : null)
+
+/** The standard shape unless the request carries `offset`, which selects the alternative one. */
 export async function listDomains(ctx: CollectorContext, caller: Caller, query: ListDomainsQuery): Promise<DomainPage> {
-  const domains = await findDomains(ctx.sql, caller, { search: query.search })
+  const alternative = query.offset !== undefined
+  const allowed = alternative ? ALTERNATIVE_STATUSES : STANDARD_STATUSES
+  if (query.status !== undefined && !allowed.includes(query.status)) {
+    throw new GuardError(
+      'VALIDATION_ERROR',
+      `status: must be one of ${allowed.join(', ')}${alternative ? ' when offset is given' : ' (active, inactive and pending go with offset)'}`,
+    )
+  }
+  const organizationId = organizationScope(caller, query.organization)
+  const offset = alternative ? (query.offset ?? 0) : (query.page - 1) * query.limit
+  const columns = DOMAIN_COLUMNS.split(', ')
+    .map((column) => `d.${column}`)
+    .join(', ')
+  const { rows } = await ctx.sql.query<DomainRow & { total: string }>(
+    `SELECT ${columns}, count(*) OVER () AS total
+       FROM monitoring.domains d LEFT JOIN monitoring.monitor_state s ON s.monitor_id = d.id
+      WHERE d.organization_id = $1
+        AND ($2::text IS NULL OR d.name ILIKE '%' || $2 || '%' OR d.url ILIKE '%' || $2 || '%')
+        AND ($3::text IS NULL OR ${statusCondition(query.status)})
+      ORDER BY d.created_at DESC, d.id DESC
+      LIMIT $4 OFFSET $5`,
+    [organizationId, likePattern(query.search), query.status ?? null, query.limit, offset],
+  )
+  const total = rows[0] ? Number(rows[0].total) : await countDomains(ctx, organizationId, query)
+  const domains = rows.map(toDomainRecord)
   const metrics = await domainMetrics(
+    ctx.sql,
     ctx.timeseries,
-    caller.organizationId,
+    [organizationId],
     domains.map((domain) => domain.id),
   )
-  const items = domains
-    .map((domain) => {
+  if (alternative) {
+    return {
+      shape: 'alternative',
+      items: domains.map((domain) => {
+        const m = metrics.get(domain.id) ?? noMetrics
+        return {
+          id: domain.id,
+          url: domain.url,
+          name: domain.name,
+          status: !domain.enabled ? 'inactive' : m.status === 'unknown' ? 'pending' : 'active',
+          check_interval: domain.checkInterval,
+          last_check: m.lastCheck,
+          uptime_percentage: m.uptimePercentage,
+          response_time_ms: m.responseTime,
+          ssl_expires_at: m.certificate?.expiresAt ?? null,
+          tags: domain.tags,
+          created_at: domain.createdAt,
+          updated_at: domain.updatedAt,
+        }
+      }),
+      pagination: { total, limit: query.limit, offset, has_more: offset + rows.length < total },
+    }
+  }
+  return {
+    shape: 'standard',
+    items: domains.map((domain) => {
       const { status, uptimePercentage, responseTime } = metrics.get(domain.id) ?? noMetrics
       return {
         id: domain.id,
@@ -35,16 +124,20 @@ export async function listDomains(ctx: CollectorContext, caller: Caller, query: 
         responseTime,
         createdAt: domain.createdAt,
       }
-    })
-    .filter((item) => query.status === undefined || item.status === query.status)
-  const start = (query.page - 1) * query.limit
-  return {
-    items: items.slice(start, start + query.limit),
-    pagination: {
-      page: query.page,
-      limit: query.limit,
-      total: items.length,
-      totalPages: Math.ceil(items.length / query.limit),
-    },
+    }),
+    pagination: { page: query.page, limit: query.limit, total, totalPages: Math.ceil(total / query.limit) },
   }
+}
+
+/** A page past the end has no rows to carry the window count, so the total is asked for apart. */
+async function countDomains(ctx: CollectorContext, organizationId: string, query: ListDomainsQuery): Promise<number> {
+  const { rows } = await ctx.sql.query<{ total: string }>(
+    `SELECT count(*) AS total
+       FROM monitoring.domains d LEFT JOIN monitoring.monitor_state s ON s.monitor_id = d.id
+      WHERE d.organization_id = $1
+        AND ($2::text IS NULL OR d.name ILIKE '%' || $2 || '%' OR d.url ILIKE '%' || $2 || '%')
+        AND ($3::text IS NULL OR ${statusCondition(query.status)})`,
+    [organizationId, likePattern(query.search), query.status ?? null],
+  )
+  return Number(rows[0]?.total ?? 0)
 }

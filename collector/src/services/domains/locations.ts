@@ -19,7 +19,7 @@ export async function domainLocations(
   id: string,
   query: { range: TimeRange; limit: number },
 ): Promise<Record<string, Point[]>> {
-  await findDomain(ctx.sql, caller, id)
+  const domain = await findDomain(ctx.sql, caller, id)
   const rows = await selectRows<LocationRow>(
     ctx.timeseries,
     `SELECT location, status, response_time_ms, toUnixTimestamp64Milli(started_at) AS ts
@@ -28,7 +28,7 @@ export async function domainLocations(
         AND started_at >= now64(3) - toIntervalSecond({window:UInt32})
       ORDER BY location, started_at DESC, id DESC
       LIMIT {limit:UInt32} BY location`,
-    { org: caller.organizationId, id, window: rangeSeconds[query.range], limit: query.limit },
+    { org: domain.organizationId, id, window: rangeSeconds[query.range], limit: query.limit },
   )
   const byLocation: Record<string, Point[]> = {}
   for (const row of rows) {

@@ -1,4 +1,5 @@
 import type { CheckResult, TimeSeriesStore } from '@guard/shared'
+import { selectRows } from './query.ts'
 
 const toRow = (result: CheckResult) => ({
   id: result.id,
@@ -22,12 +23,45 @@ const toRow = (result: CheckResult) => ({
   cert_subject: result.certificate?.subject ?? '',
 })
 
-/** One INSERT per batch: ClickHouse wants few large inserts, not many small ones. */
-export async function storeResults(timeseries: TimeSeriesStore, results: CheckResult[]): Promise<void> {
-  if (results.length === 0) return
-  await timeseries.client.insert({
-    table: 'check_results',
-    values: results.map(toRow),
-    format: 'JSONEachRow',
-  })
+/**
+ * Ids of `results` already stored. The filter on monitor and time range lets ClickHouse read only
+ * the granules of the primary key that can hold them, however large the table is.
+ */
+async function storedIds(timeseries: TimeSeriesStore, results: CheckResult[]): Promise<Set<string>> {
+  const times = results.map((result) => Date.parse(result.startedAt))
+  const rows = await selectRows<{ id: string }>(
+    timeseries,
+    `SELECT id FROM check_results
+      WHERE organization_id IN {orgs:Array(String)} AND monitor_id IN {monitors:Array(String)}
+        AND started_at BETWEEN fromUnixTimestamp64Milli({from:Int64}) AND fromUnixTimestamp64Milli({to:Int64})
+        AND id IN {ids:Array(String)}`,
+    {
+      orgs: [...new Set(results.map((result) => result.organizationId))],
+      monitors: [...new Set(results.map((result) => result.monitorId))],
+      from: Math.min(...times),
+      to: Math.max(...times),
+      ids: results.map((result) => result.id),
+    },
+  )
+  return new Set(rows.map((row) => row.id))
+}
+
+/**
+ * One INSERT per batch: ClickHouse wants few large inserts, not many small ones. Results already
+ * stored (a redelivery after a crash) and repeats inside the batch are left out, because the
+ * rollup views would count them again; the raw table would collapse them anyway (ReplacingMergeTree
+ * read with FINAL). Returns the results inserted now.
+ */
+export async function storeResults(timeseries: TimeSeriesStore, results: CheckResult[]): Promise<CheckResult[]> {
+  if (results.length === 0) return []
+  const known = await storedIds(timeseries, results)
+  const fresh: CheckResult[] = []
+  for (const result of results) {
+    if (known.has(result.id)) continue
+    known.add(result.id)
+    fresh.push(result)
+  }
+  if (fresh.length === 0) return []
+  await timeseries.client.insert({ table: 'check_results', values: fresh.map(toRow), format: 'JSONEachRow' })
+  return fresh
 }

@@ -1,0 +1,137 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { collectorEnvSchema, prepareCollector } from '@guard/collector'
+import {
+  type CheckResult,
+  createLogger,
+  createNatsBus,
+  DEFAULT_ORGANIZATION,
+  encodeCheckResult,
+  guardStreams,
+  newId,
+  openRelationalStore,
+  openTimeSeriesStore,
+  type RelationalStore,
+  resultSubject,
+} from '@guard/shared'
+import { startNatsServer, startPostgres } from '@guard/shared/testing'
+import { consumeResults, type IngestStats } from '../../collector/src/ingest/consume-results.ts'
+
+/**
+ * bench/ingest: BENCH_RESULTS results (20000) for BENCH_MONITORS domains (1000) at three
+ * locations are published to a real nats-server; then a bare JetStream durable consumes and acks
+ * them all (the ceiling), then the collector's own ingest (decode, dedupe check, chDB insert
+ * feeding both rollup views, the monitor state machine in PostgreSQL, ack) stores them all.
+ * Prints JSON with both rates and their ratio. PostgreSQL is a real server when one is installed,
+ * PGlite otherwise (named in the output).
+ */
+const total = Number(process.env.BENCH_RESULTS ?? 20_000)
+const monitors = Number(process.env.BENCH_MONITORS ?? 1000)
+const maxBatch = Number(process.env.BENCH_BATCH ?? 1000)
+const locations = ['fra', 'iad', 'sin']
+
+const round = (value: number) => Number(value.toPrecision(4))
+
+async function waitFor(condition: () => boolean, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('bench timed out')
+    await new Promise((resolve) => setTimeout(resolve, 5))
+  }
+}
+
+const nats = await startNatsServer()
+if (!nats) throw new Error('bench/ingest needs nats-server (apt-get install nats-server)')
+const postgres = await startPostgres()
+const dataDir = await mkdtemp(join(tmpdir(), 'guard-bench-ingest-'))
+const bus = await createNatsBus({ servers: nats.url, name: 'bench-ingest', streams: guardStreams })
+let sql: RelationalStore | undefined
+try {
+  sql = await openRelationalStore({ databaseUrl: postgres?.url, dataDir })
+  const timeseries = await openTimeSeriesStore({ database: 'bench', dataDir })
+  const env = collectorEnvSchema.parse({ GUARD_INGEST_MAX_BATCH: String(maxBatch), GUARD_INGEST_MAX_WAIT_MS: '50' })
+  const log = createLogger({ name: 'bench', level: 'silent', pretty: false })
+  const { ctx } = await prepareCollector({ env, log, sql, timeseries, bus })
+  const ids = Array.from({ length: monitors }, () => newId())
+  await sql.query(
+    `INSERT INTO monitoring.domains (id, organization_id, url, name, check_interval, timeout_seconds)
+     SELECT id, $2, 'https://' || id || '.example', id, 60, 30 FROM unnest($1::text[]) AS id`,
+    [ids, DEFAULT_ORGANIZATION.id],
+  )
+
+  const started = Date.now() - total * 10
+  const publishStart = performance.now()
+  const pending: Promise<unknown>[] = []
+  for (let index = 0; index < total; index += 1) {
+    const location = locations[index % locations.length]!
+    const result: CheckResult = {
+      v: 1,
+      id: newId(),
+      monitorId: ids[Math.floor(index / locations.length) % monitors]!,
+      organizationId: DEFAULT_ORGANIZATION.id,
+      location,
+      kind: 'http',
+      status: index % 50 === 0 ? 'down' : 'up',
+      startedAt: new Date(started + index * 10).toISOString(),
+      responseTimeMs: 50 + (index % 200),
+      statusCode: 200,
+      phases: { dnsMs: 1, connectMs: 2, tlsMs: 3, firstByteMs: 20, transferMs: 1 },
+    }
+    pending.push(bus.publish(resultSubject(location), encodeCheckResult(result), { msgId: result.id }))
+    if (pending.length >= 500) await Promise.all(pending.splice(0))
+  }
+  await Promise.all(pending)
+  const publishSeconds = (performance.now() - publishStart) / 1000
+
+  // The ceiling: a durable that only acks, reading the same stream with the same batching.
+  let acked = 0
+  const rawStart = performance.now()
+  const raw = await bus.consume(
+    { stream: 'RESULTS', durable: 'bench-raw', filterSubject: 'results.>', maxBatch, maxWaitMs: 50, ackWaitMs: 30_000 },
+    async (batch) => {
+      await Promise.all(batch.map((message) => message.ack()))
+      acked += batch.length
+    },
+  )
+  await waitFor(() => acked >= total, 300_000)
+  const rawSeconds = (performance.now() - rawStart) / 1000
+  await raw.stop()
+
+  const stats: IngestStats = { stored: 0, deadLettered: 0, batches: 0 }
+  const ingestStart = performance.now()
+  const ingest = await consumeResults(ctx, stats)
+  await waitFor(() => stats.stored >= total, 600_000)
+  const ingestSeconds = (performance.now() - ingestStart) / 1000
+  await ingest.stop()
+
+  const rawRate = total / rawSeconds
+  const ingestRate = total / ingestSeconds
+  process.stdout.write(
+    `${JSON.stringify(
+      {
+        bench: 'ingest',
+        results: total,
+        monitors,
+        maxBatch,
+        relational: sql.engine,
+        timeseries: timeseries.engine,
+        publishPerSecond: round(total / publishSeconds),
+        rawConsumeAckPerSecond: round(rawRate),
+        collectorIngestPerSecond: round(ingestRate),
+        batches: stats.batches,
+        meanBatchSize: round(total / stats.batches),
+        ratio: round(ingestRate / rawRate),
+      },
+      null,
+      2,
+    )}\n`,
+  )
+  await timeseries.close()
+} finally {
+  await bus.close()
+  await sql?.close()
+  await nats.stop()
+  await postgres?.stop()
+  await rm(dataDir, { recursive: true, force: true })
+}

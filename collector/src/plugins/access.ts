@@ -1,0 +1,67 @@
+import { GuardError } from '@guard/shared'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { CollectorContext } from '../context.ts'
+import { hasPermission, type Permission } from '../services/access/permissions.ts'
+import { consumeRateLimit, type RateClass } from '../services/rate-limits/consume.ts'
+import { callerOf } from './authenticate.ts'
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** What the caller must hold; `user` routes accept only a signed-in user, never an API key. */
+    access?: { permission: Permission } | { user: true }
+    /** Counts against the bulk limit instead of the read or write one (README "Rate limits"). */
+    bulk?: boolean
+  }
+}
+
+/**
+ * Counts the request against the caller's hourly limit and sets the X-RateLimit-* headers, which
+ * therefore travel on every authenticated response, errors included.
+ */
+export function rateLimit(ctx: CollectorContext) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const caller = callerOf(request)
+    const rateClass: RateClass = request.routeOptions.config.bulk
+      ? 'bulk'
+      : request.method === 'GET' || request.method === 'HEAD'
+        ? 'read'
+        : 'write'
+    const limits = {
+      read: ctx.env.GUARD_RATE_LIMIT_READ,
+      write: ctx.env.GUARD_RATE_LIMIT_WRITE,
+      bulk: ctx.env.GUARD_RATE_LIMIT_BULK,
+    }
+    const principal = `${caller.principal.kind}:${caller.principal.id}`
+    const decision = await consumeRateLimit(ctx.sql, principal, rateClass, limits[rateClass])
+    reply.header('X-RateLimit-Limit', decision.limit)
+    reply.header('X-RateLimit-Remaining', decision.remaining)
+    reply.header('X-RateLimit-Reset', decision.reset)
+    if (!decision.allowed) {
+      const retryAfter = Math.max(1, decision.reset - Math.floor(Date.now() / 1000))
+      reply.header('Retry-After', retryAfter)
+      throw new GuardError(
+        'RATE_LIMIT_EXCEEDED',
+        `Rate limit of ${decision.limit} ${rateClass} requests per hour exceeded`,
+        {
+          retry_after: retryAfter,
+        },
+      )
+    }
+  }
+}
+
+/** Refuses with 403 a caller who lacks the route's permission. */
+export async function authorize(request: FastifyRequest): Promise<void> {
+  const caller = callerOf(request)
+  const access = request.routeOptions.config.access
+  if (!access) throw new GuardError('INTERNAL_ERROR', `route ${request.routeOptions.url} declares no access rule`)
+  if ('user' in access) {
+    if (caller.principal.kind !== 'user') {
+      throw new GuardError('FORBIDDEN', 'API keys are managed with a user token, not with an API key')
+    }
+    return
+  }
+  if (!hasPermission(caller.permissions, access.permission)) {
+    throw new GuardError('FORBIDDEN', `Missing permission ${access.permission}`)
+  }
+}

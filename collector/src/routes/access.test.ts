@@ -1,0 +1,216 @@
+import { DEFAULT_ORGANIZATION } from '@guard/shared'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildCollectorApp } from '../app.ts'
+import { createApiKey } from '../services/api-keys/create.ts'
+import { authenticateWithUsers, collectorForTest, userCaller } from '../test-support.ts'
+
+type Harness = Awaited<ReturnType<typeof collectorForTest>>
+const ORG = DEFAULT_ORGANIZATION.id
+
+describe('API keys and permissions', () => {
+  let harness: Harness
+  let app: Awaited<ReturnType<typeof buildCollectorApp>>
+  const users = {
+    alice: userCaller('alice', [ORG]),
+    reader: userCaller('reader', [ORG], ['domains:read']),
+  }
+  const as = (token: string) => ({ authorization: `Bearer ${token}` })
+
+  beforeAll(async () => {
+    harness = await collectorForTest()
+    app = await buildCollectorApp(harness.ctx, { authenticate: authenticateWithUsers(harness.ctx, users) })
+  })
+  afterAll(async () => {
+    await app.close()
+    await harness.close()
+  })
+
+  it('shows a new key once, stores only its hash, and lists it without the secret', async () => {
+    const created = await app.inject({
+      method: 'POST',
+      url: '/api-keys',
+      headers: as('user:alice'),
+      payload: { name: 'ci', scopes: ['read:domains'], expires_at: new Date(Date.now() + 86_400_000).toISOString() },
+    })
+    expect(created.statusCode).toBe(201)
+    const key = created.json().data
+    expect(key).toMatchObject({ name: 'ci', permissions: ['domains:read'], last_used_at: null })
+    expect(key.key).toMatch(/^guard_/)
+    const { rows } = await harness.ctx.sql.query<{ key_hash: string }>(
+      'SELECT key_hash FROM monitoring.api_keys WHERE id = $1',
+      [key.id],
+    )
+    expect(rows[0]!.key_hash).not.toContain(key.key)
+
+    expect((await app.inject({ method: 'GET', url: '/api/domains', headers: as(key.key) })).statusCode).toBe(200)
+    const listed = (await app.inject({ method: 'GET', url: '/api-keys', headers: as('user:alice') })).json().data
+    const entry = listed.find((item: { id: string }) => item.id === key.id)
+    expect(entry).toEqual({
+      id: key.id,
+      name: 'ci',
+      prefix: key.prefix,
+      permissions: ['domains:read'],
+      created_at: key.created_at,
+      expires_at: key.expires_at,
+      last_used_at: expect.any(String),
+    })
+    expect(JSON.stringify(listed)).not.toContain(key.key)
+  })
+
+  it('answers 403 when a key lacks the permission a route needs', async () => {
+    const reader = await createApiKey(harness.ctx.sql, {
+      organizationId: ORG,
+      name: 'r',
+      permissions: ['domains:read'],
+    })
+    const checks: Array<[string, string, number]> = [
+      ['GET', '/api/domains', 200],
+      ['POST', '/api/domains', 403],
+      ['GET', '/api/services', 403],
+      ['GET', '/metrics', 403],
+      ['GET', '/api-keys', 403],
+    ]
+    for (const [method, url, status] of checks) {
+      const response = await app.inject({
+        method: method as 'GET',
+        url,
+        headers: as(reader.key),
+        ...(method === 'POST' ? { payload: { url: 'https://example.org' } } : {}),
+      })
+      expect(response.statusCode, `${method} ${url}`).toBe(status)
+      if (status === 403) expect(response.json()).toMatchObject({ success: false, error: 'FORBIDDEN' })
+    }
+  })
+
+  it('lets only signed-in users manage keys and never beyond their own permissions', async () => {
+    const beyond = await app.inject({
+      method: 'POST',
+      url: '/api-keys',
+      headers: as('user:reader'),
+      payload: { name: 'escalate', permissions: ['domains:write'] },
+    })
+    expect(beyond.statusCode).toBe(403)
+    const wildcard = await app.inject({
+      method: 'POST',
+      url: '/api-keys',
+      headers: as('user:reader'),
+      payload: { name: 'wild', permissions: ['*:read'] },
+    })
+    expect(wildcard.statusCode).toBe(403)
+    const fine = await app.inject({
+      method: 'POST',
+      url: '/api-keys',
+      headers: as('user:reader'),
+      payload: { name: 'ok', permissions: ['domains:read'] },
+    })
+    expect(fine.statusCode).toBe(201)
+  })
+
+  it('stops accepting a key once it is revoked or expired', async () => {
+    const created = (
+      await app.inject({
+        method: 'POST',
+        url: '/api-keys',
+        headers: as('user:alice'),
+        payload: { name: 'short', permissions: ['*:*'] },
+      })
+    ).json().data
+    const removed = await app.inject({ method: 'DELETE', url: `/api-keys/${created.id}`, headers: as('user:alice') })
+    expect(removed.statusCode).toBe(200)
+    expect((await app.inject({ method: 'GET', url: '/api/domains', headers: as(created.key) })).statusCode).toBe(401)
+    expect(
+      (await app.inject({ method: 'DELETE', url: `/api-keys/${created.id}`, headers: as('user:alice') })).statusCode,
+    ).toBe(404)
+
+    const expiring = await createApiKey(harness.ctx.sql, {
+      organizationId: ORG,
+      name: 'old',
+      permissions: ['*:*'],
+      expiresAt: new Date(Date.now() + 50).toISOString(),
+    })
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    const expired = await app.inject({ method: 'GET', url: '/api/domains', headers: as(expiring.key) })
+    expect(expired.statusCode).toBe(401)
+    expect(expired.json()).toEqual({ error: 'UNAUTHORIZED', message: expect.any(String) })
+  })
+
+  it('refuses an organization the caller does not belong to and accepts one they do', async () => {
+    const member = userCaller('member', ['org-a', 'org-b'])
+    const multi = await buildCollectorApp(harness.ctx, { authenticate: authenticateWithUsers(harness.ctx, { member }) })
+    try {
+      const mine = await multi.inject({
+        method: 'GET',
+        url: '/api/domains?organization=org-b',
+        headers: as('user:member'),
+      })
+      expect(mine.statusCode).toBe(200)
+      const theirs = await multi.inject({
+        method: 'GET',
+        url: `/api/domains?organization=${ORG}`,
+        headers: as('user:member'),
+      })
+      expect(theirs.statusCode).toBe(403)
+    } finally {
+      await multi.close()
+    }
+  })
+})
+
+describe('rate limits', () => {
+  let harness: Harness
+
+  beforeAll(async () => {
+    harness = await collectorForTest({
+      GUARD_RATE_LIMIT_READ: '3',
+      GUARD_RATE_LIMIT_WRITE: '2',
+      GUARD_RATE_LIMIT_BULK: '1',
+    })
+  })
+  afterAll(() => harness.close())
+
+  it('sets X-RateLimit headers on every response and answers 429 with retry_after past the limit, across replicas', async () => {
+    // Two apps on one PostgreSQL stand for two collector replicas behind a load balancer.
+    const replicas = [await buildCollectorApp(harness.ctx), await buildCollectorApp(harness.ctx)]
+    try {
+      const headers = { authorization: `Bearer ${harness.apiKey}` }
+      const statuses: number[] = []
+      for (let index = 0; index < 4; index += 1) {
+        const response = await replicas[index % 2]!.inject({ method: 'GET', url: '/api/domains', headers })
+        statuses.push(response.statusCode)
+        expect(response.headers['x-ratelimit-limit']).toBe('3')
+        expect(response.headers['x-ratelimit-remaining']).toBe(String(Math.max(0, 2 - index)))
+        const reset = Number(response.headers['x-ratelimit-reset'])
+        expect(reset).toBeGreaterThan(Date.now() / 1000)
+        expect(reset).toBeLessThanOrEqual(Date.now() / 1000 + 3600)
+        if (response.statusCode === 429) {
+          expect(response.json()).toEqual({
+            error: 'RATE_LIMIT_EXCEEDED',
+            message: expect.any(String),
+            retry_after: expect.any(Number),
+          })
+          expect(response.headers['retry-after']).toBe(String(response.json().retry_after))
+        }
+      }
+      expect(statuses).toEqual([200, 200, 200, 429])
+
+      // Writes and bulk operations have their own budgets; a 404 still carries the headers.
+      const write = await replicas[0]!.inject({ method: 'DELETE', url: '/api/domains/nope', headers })
+      expect(write.statusCode).toBe(404)
+      expect(write.headers['x-ratelimit-limit']).toBe('2')
+      const bulk = await replicas[1]!.inject({
+        method: 'GET',
+        url: '/api/domains/fetch-title?url=http%3A%2F%2F127.0.0.1%3A1',
+        headers,
+      })
+      expect(bulk.headers['x-ratelimit-limit']).toBe('1')
+      const bulkAgain = await replicas[0]!.inject({
+        method: 'GET',
+        url: '/api/domains/fetch-title?url=http%3A%2F%2F127.0.0.1%3A1',
+        headers,
+      })
+      expect(bulkAgain.statusCode).toBe(429)
+    } finally {
+      await Promise.all(replicas.map((replica) => replica.close()))
+    }
+  })
+})

@@ -1,0 +1,267 @@
+import { DEFAULT_ORGANIZATION } from '@guard/shared'
+import fc from 'fast-check'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildCollectorApp } from '../app.ts'
+import { authenticateWithUsers, collectorForTest, userCaller } from '../test-support.ts'
+
+type Harness = Awaited<ReturnType<typeof collectorForTest>>
+type Body = Record<string, unknown>
+
+const oversized = fc.string({ minLength: 2100, maxLength: 2200 })
+const notAString = fc.oneof(fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.integer(), { maxLength: 2 }))
+const notANumber = fc.oneof(
+  fc.string({ maxLength: 5 }),
+  fc.boolean(),
+  fc.constant(null),
+  fc.double({ noInteger: true }),
+)
+const badInterval = fc.oneof(fc.integer({ max: 4 }), fc.integer({ min: 86_401 }), notANumber)
+const badTimeout = fc.oneof(fc.integer({ max: 0 }), fc.integer({ min: 301 }), notANumber)
+const badBoolean = fc.oneof(fc.string({ maxLength: 5 }), fc.integer(), fc.constant(null))
+const badUrl = fc.oneof(
+  fc.constantFrom('', 'example.org', 'ftp://example.org', 'javascript:alert(1)', 'http://', '//x'),
+  oversized.map((s) => `https://example.org/${s}`),
+  notAString,
+)
+/** Any field name no schema knows: strict schemas refuse it. */
+const unknownField = fc.tuple(fc.string({ minLength: 1, maxLength: 8 }), fc.jsonValue()).map(([key, value]) => ({
+  [`x_${key}`]: value,
+}))
+
+/** A valid body with one field replaced by a bad value, an unknown field added, or no object at all. */
+function invalidBodies(valid: Body, fields: Record<string, fc.Arbitrary<unknown>>): fc.Arbitrary<unknown> {
+  const replaced = Object.entries(fields).map(([field, bad]) => bad.map((value) => ({ ...valid, [field]: value })))
+  return fc.oneof(
+    ...replaced,
+    unknownField.map((extra) => ({ ...valid, ...extra })),
+    fc.oneof(fc.string(), fc.integer(), fc.array(fc.jsonValue(), { maxLength: 3 }), fc.constant(null)),
+  )
+}
+
+describe('bad input on every write route: 4xx naming the problem, never 5xx, nothing stored', () => {
+  let harness: Harness
+  let app: Awaited<ReturnType<typeof buildCollectorApp>>
+  let domainId: string
+  let serviceId: string
+  const headers = (token = harness.apiKey) => ({ authorization: `Bearer ${token}` })
+
+  const snapshot = async () => {
+    const tables = ['domains', 'services', 'api_keys']
+    const rows = await Promise.all(
+      tables.map(async (table) => {
+        const { rows } = await harness.ctx.sql.query(`SELECT * FROM monitoring.${table} ORDER BY id`)
+        return rows.map(({ last_used_at: _lastUsed, ...row }) => row)
+      }),
+    )
+    return JSON.stringify(rows)
+  }
+
+  beforeAll(async () => {
+    harness = await collectorForTest({ GUARD_RATE_LIMIT_WRITE: '100000', GUARD_RATE_LIMIT_READ: '100000' })
+    app = await buildCollectorApp(harness.ctx, {
+      authenticate: authenticateWithUsers(harness.ctx, { alice: userCaller('alice', [DEFAULT_ORGANIZATION.id]) }),
+    })
+    domainId = (
+      await app.inject({
+        method: 'POST',
+        url: '/api/domains',
+        headers: headers(),
+        payload: { url: 'https://keep.example' },
+      })
+    ).json().data.id
+    serviceId = (
+      await app.inject({
+        method: 'POST',
+        url: '/api/services',
+        headers: headers(),
+        payload: { name: 'keep', protocol: 'tcp', protocolConfig: { host: 'keep.example', port: 22 } },
+      })
+    ).json().data.id
+  })
+  afterAll(async () => {
+    await app.close()
+    await harness.close()
+  })
+
+  const routes: Array<{
+    name: string
+    method: 'POST' | 'PUT'
+    url: () => string
+    token?: string
+    bodies: () => fc.Arbitrary<unknown>
+  }> = [
+    {
+      name: 'POST /api/domains',
+      method: 'POST',
+      url: () => '/api/domains',
+      bodies: () =>
+        fc.oneof(
+          invalidBodies(
+            { url: 'https://example.org', checkInterval: 60 },
+            {
+              url: badUrl,
+              name: fc.oneof(notAString, oversized, fc.constant('   ')),
+              checkInterval: badInterval,
+              timeout: badTimeout,
+              isApi: badBoolean,
+              authType: fc.oneof(
+                fc.string({ maxLength: 6 }).filter((s) => !['none', 'basic', 'bearer'].includes(s)),
+                notAString,
+              ),
+              tags: fc.oneof(notAString, fc.array(oversized, { minLength: 1, maxLength: 1 })),
+            },
+          ),
+          // A timeout not below the interval.
+          fc.integer({ min: 5, max: 300 }).map((n) => ({ url: 'https://example.org', checkInterval: n, timeout: n })),
+        ),
+    },
+    {
+      name: 'PUT /api/domains/{id}',
+      method: 'PUT',
+      url: () => `/api/domains/${domainId}`,
+      bodies: () =>
+        fc.oneof(
+          invalidBodies(
+            { name: 'ok' },
+            {
+              name: fc.oneof(notAString, oversized),
+              checkInterval: badInterval,
+              timeout: badTimeout,
+              enabled: badBoolean,
+            },
+          ),
+          fc.integer({ min: 5, max: 300 }).map((n) => ({ checkInterval: n, timeout: n })),
+        ),
+    },
+    {
+      name: 'POST /api/services',
+      method: 'POST',
+      url: () => '/api/services',
+      bodies: () =>
+        invalidBodies(
+          { name: 's', protocol: 'tcp', protocolConfig: { host: 'example.org', port: 22 } },
+          {
+            name: fc.oneof(notAString, oversized),
+            protocol: fc.oneof(fc.constantFrom('smtp', 'ftp', ''), notAString),
+            protocolConfig: fc.oneof(
+              notAString,
+              fc.integer({ min: 65_536 }).map((port) => ({ host: 'example.org', port })),
+              fc.integer({ max: 0 }).map((port) => ({ host: 'example.org', port })),
+              fc.constantFrom(
+                { host: '', port: 1 },
+                { host: 'bad host!', port: 1 },
+                { port: 1 },
+                { host: 'example.org' },
+              ),
+            ),
+            checkInterval: badInterval,
+            timeout: badTimeout,
+          },
+        ),
+    },
+    {
+      name: 'PUT /api/services/{id}',
+      method: 'PUT',
+      url: () => `/api/services/${serviceId}`,
+      bodies: () =>
+        invalidBodies(
+          { name: 'ok' },
+          {
+            name: fc.oneof(notAString, oversized),
+            protocol: fc.constantFrom('smtp', 1, null),
+            protocolConfig: fc.constantFrom({ host: 'x.example' }, { host: 'x.example', port: 0 }, 'x', null),
+            checkInterval: badInterval,
+            enabled: badBoolean,
+          },
+        ),
+    },
+    {
+      name: 'POST /api-keys',
+      method: 'POST',
+      url: () => '/api-keys',
+      token: 'user:alice',
+      bodies: () =>
+        fc.oneof(
+          invalidBodies(
+            { name: 'k', permissions: ['domains:read'] },
+            {
+              name: fc.oneof(notAString, oversized, fc.constant('')),
+              permissions: fc.oneof(
+                notAString,
+                fc.constant([]),
+                fc.array(
+                  fc.string({ maxLength: 12 }).filter((s) => !/^[a-z*]+:[a-z*]+$/.test(s)),
+                  { minLength: 1, maxLength: 3 },
+                ),
+              ),
+              scopes: fc.oneof(notAString, fc.constant(['domains:read'])),
+              expires_at: fc.oneof(
+                fc.constantFrom('yesterday', '2001-01-01T00:00:00Z', '9999-01-01T00:00:00Z', ''),
+                fc.integer(),
+              ),
+            },
+          ),
+          fc.constant({ name: 'no permissions' }),
+        ),
+    },
+  ]
+
+  for (const route of routes) {
+    it(`${route.name} answers 4xx with a message and stores nothing`, async () => {
+      const before = await snapshot()
+      await fc.assert(
+        fc.asyncProperty(route.bodies(), async (body) => {
+          const response = await app.inject({
+            method: route.method,
+            url: route.url(),
+            headers: { ...headers(route.token), 'content-type': 'application/json' },
+            payload: JSON.stringify(body),
+          })
+          expect(
+            response.statusCode,
+            `${JSON.stringify(body).slice(0, 300)} -> ${response.body}`,
+          ).toBeGreaterThanOrEqual(400)
+          expect(response.statusCode).toBeLessThan(500)
+          expect(response.json().message).toEqual(expect.any(String))
+        }),
+        { numRuns: 60 },
+      )
+      expect(await snapshot()).toBe(before)
+    })
+  }
+
+  it.each([
+    ['a body that is not JSON', 'application/json', '{"url": '],
+    ['a body over the 1 MiB limit', 'application/json', `{"url":"https://example.org/${'a'.repeat(1_100_000)}"}`],
+    ['a form body', 'application/x-www-form-urlencoded', 'url=https://example.org'],
+  ])('refuses %s on every write route', async (_name, contentType, payload) => {
+    const before = await snapshot()
+    for (const [method, url] of [
+      ['POST', '/api/domains'],
+      ['PUT', `/api/domains/${domainId}`],
+      ['POST', '/api/services'],
+      ['PUT', `/api/services/${serviceId}`],
+    ] as const) {
+      const response = await app.inject({
+        method,
+        url,
+        headers: { ...headers(), 'content-type': contentType },
+        payload,
+      })
+      expect([400, 413, 415], `${method} ${url}`).toContain(response.statusCode)
+    }
+    expect(await snapshot()).toBe(before)
+  })
+
+  it('answers 404, not 5xx, for deletes and checks of ids that do not exist or are malformed', async () => {
+    for (const [method, url] of [
+      ['DELETE', '/api/domains/does-not-exist'],
+      ['DELETE', `/api/domains/${'x'.repeat(65)}`],
+      ['DELETE', '/api/services/does-not-exist'],
+      ['POST', '/api/services/does-not-exist/check'],
+    ] as const) {
+      const response = await app.inject({ method, url, headers: headers() })
+      expect([400, 404], `${method} ${url}`).toContain(response.statusCode)
+    }
+  })
+})

@@ -1,0 +1,23 @@
+import { z } from 'zod'
+
+export const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), data })
+export const idParams = z.object({ id: z.string().min(1).max(64) })
+export const ok = <T>(data: T) => ({ success: true as const, data })
+/** What DELETE answers: the envelope with the removed id. */
+export const deleted = envelope(z.object({ id: z.string(), deleted: z.literal(true) }))
+/** The error body of every status except 401 and 429 (README "API decisions"). */
+export const errorSchema = z.object({ success: z.literal(false), error: z.string(), message: z.string() })
+export const unauthorizedSchema = z.object({ error: z.literal('UNAUTHORIZED'), message: z.string() })
+export const rateLimitedSchema = z.object({
+  error: z.literal('RATE_LIMIT_EXCEEDED'),
+  message: z.string(),
+  retry_after: z.number(),
+})
+/** Error responses every authenticated route can give, so the OpenAPI document lists them. */
+export const errorResponses = {
+  400: errorSchema,
+  401: unauthorizedSchema,
+  403: errorSchema,
+  404: errorSchema,
+  429: rateLimitedSchema,
+}

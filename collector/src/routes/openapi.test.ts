@@ -1,0 +1,144 @@
+import { DEFAULT_ORGANIZATION } from '@guard/shared'
+import { Validator } from '@seriousme/openapi-schema-validator'
+import { Ajv2020 } from 'ajv/dist/2020.js'
+import addFormats from 'ajv-formats'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildCollectorApp } from '../app.ts'
+import { applyResultsToState } from '../services/monitor-state/apply-results.ts'
+import { storeResults } from '../services/results/store.ts'
+import { authenticateWithUsers, collectorForTest, userCaller } from '../test-support.ts'
+import { resultFor } from './test-helpers.ts'
+
+type Harness = Awaited<ReturnType<typeof collectorForTest>>
+interface Operation {
+  responses: Record<string, { content?: Record<string, { schema: object }> }>
+}
+interface Document {
+  openapi: string
+  paths: Record<string, Record<string, Operation>>
+}
+
+describe('OpenAPI document', () => {
+  let harness: Harness
+  let app: Awaited<ReturnType<typeof buildCollectorApp>>
+  let document: Document
+
+  beforeAll(async () => {
+    harness = await collectorForTest({ GUARD_RATE_LIMIT_BULK: '1' })
+    app = await buildCollectorApp(harness.ctx, {
+      authenticate: authenticateWithUsers(harness.ctx, { alice: userCaller('alice', [DEFAULT_ORGANIZATION.id]) }),
+    })
+    document = (await app.inject({ method: 'GET', url: '/openapi.json' })).json()
+  })
+  afterAll(async () => {
+    await app.close()
+    await harness.close()
+  })
+
+  it('is a valid OpenAPI 3.1 document served without authentication', async () => {
+    expect(document.openapi).toBe('3.1.0')
+    const result = await new Validator().validate(document as never)
+    expect(result.errors ?? []).toEqual([])
+    expect(result.valid).toBe(true)
+  })
+
+  it('describes the live responses of every kind of route, errors included', async () => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true })
+    addFormats.default(ajv)
+    const key = { authorization: `Bearer ${harness.apiKey}` }
+    const user = { authorization: 'Bearer user:alice' }
+    const domain = (
+      await app.inject({ method: 'POST', url: '/api/domains', headers: key, payload: { url: 'https://doc.example' } })
+    ).json().data.id
+    const service = (
+      await app.inject({
+        method: 'POST',
+        url: '/api/services',
+        headers: key,
+        payload: { name: 'doc', protocol: 'tcp', protocolConfig: { host: 'doc.example', port: 1 } },
+      })
+    ).json().data.id
+    const results = [
+      resultFor(domain, DEFAULT_ORGANIZATION.id, 'fra', 30, 'up', 10, {
+        certificate: {
+          valid: true,
+          expiresAt: new Date(Date.now() + 1e9).toISOString(),
+          issuer: 'CA',
+          subject: 'doc.example',
+        },
+      }),
+    ]
+    await storeResults(harness.ctx.timeseries, results)
+    await applyResultsToState(harness.ctx.sql, results)
+
+    const calls: Array<{
+      method: 'GET' | 'POST' | 'PUT' | 'DELETE'
+      url: string
+      path: string
+      headers?: Record<string, string>
+      payload?: object
+    }> = [
+      { method: 'GET', url: '/api/domains', path: '/api/domains' },
+      { method: 'GET', url: '/api/domains?offset=0', path: '/api/domains' },
+      { method: 'GET', url: `/api/domains/${domain}`, path: '/api/domains/{id}' },
+      { method: 'PUT', url: `/api/domains/${domain}`, path: '/api/domains/{id}', payload: { name: 'Doc' } },
+      { method: 'GET', url: `/api/domains/${domain}/stats?period=7d`, path: '/api/domains/{id}/stats' },
+      { method: 'GET', url: `/api/domains/${domain}/summary`, path: '/api/domains/{id}/summary' },
+      { method: 'GET', url: `/api/domains/${domain}/monitoring/history`, path: '/api/domains/{id}/monitoring/history' },
+      {
+        method: 'GET',
+        url: `/api/domains/${domain}/monitoring/locations`,
+        path: '/api/domains/{id}/monitoring/locations',
+      },
+      { method: 'GET', url: '/api/domains/stats', path: '/api/domains/stats' },
+      { method: 'GET', url: '/api/domains/response-times', path: '/api/domains/response-times' },
+      { method: 'GET', url: '/api/domains/nope', path: '/api/domains/{id}' },
+      { method: 'GET', url: '/api/domains', path: '/api/domains', headers: {} },
+      { method: 'POST', url: '/api/domains', path: '/api/domains', payload: { url: 'nope' } },
+      {
+        method: 'GET',
+        url: '/api/domains/fetch-title?url=http%3A%2F%2F127.0.0.1%3A1',
+        path: '/api/domains/fetch-title',
+      },
+      {
+        method: 'GET',
+        url: '/api/domains/fetch-title?url=http%3A%2F%2F127.0.0.1%3A1',
+        path: '/api/domains/fetch-title',
+      },
+      { method: 'GET', url: '/api/services', path: '/api/services' },
+      { method: 'GET', url: `/api/services/${service}`, path: '/api/services/{id}' },
+      { method: 'GET', url: `/api/services/${service}/history`, path: '/api/services/{id}/history' },
+      { method: 'POST', url: `/api/services/${service}/check`, path: '/api/services/{id}/check' },
+      { method: 'GET', url: '/api-keys', path: '/api-keys', headers: user },
+      {
+        method: 'POST',
+        url: '/api-keys',
+        path: '/api-keys',
+        headers: user,
+        payload: { name: 'd', scopes: ['read:*'] },
+      },
+      { method: 'GET', url: '/api-keys', path: '/api-keys' },
+      { method: 'DELETE', url: `/api/services/${service}`, path: '/api/services/{id}' },
+      { method: 'GET', url: '/api/health', path: '/api/health' },
+    ]
+    const seen = new Set<number>()
+    for (const call of calls) {
+      const response = await app.inject({
+        method: call.method,
+        url: call.url,
+        headers: call.headers ?? key,
+        ...(call.payload ? { payload: call.payload } : {}),
+      })
+      const operation = document.paths[call.path]?.[call.method.toLowerCase()]
+      const schema = operation?.responses[String(response.statusCode)]?.content?.['application/json']?.schema
+      expect(
+        schema,
+        `${call.method} ${call.url} answered ${response.statusCode}, which the document does not list`,
+      ).toBeDefined()
+      const validate = ajv.compile(schema!)
+      expect(validate(response.json()), `${call.method} ${call.url}: ${ajv.errorsText(validate.errors)}`).toBe(true)
+      seen.add(response.statusCode)
+    }
+    expect([...seen].sort()).toEqual([200, 201, 400, 401, 403, 404, 422, 429])
+  })
+})

@@ -1,0 +1,110 @@
+import type { GuardFastify } from '@guard/shared'
+import { z } from 'zod'
+import type { CollectorContext } from '../context.ts'
+import { callerOf } from '../plugins/authenticate.ts'
+import { checkService } from '../services/services/check.ts'
+import { createService } from '../services/services/create.ts'
+import { deleteService } from '../services/services/delete.ts'
+import { getService } from '../services/services/get.ts'
+import { serviceHistory } from '../services/services/history.ts'
+import { listServices } from '../services/services/list.ts'
+import {
+  checkOutcome,
+  createServiceInput,
+  serviceHistoryEntry,
+  serviceView,
+  updateServiceInput,
+} from '../services/services/schemas.ts'
+import { updateService } from '../services/services/update.ts'
+import { deleted, envelope, errorResponses, errorSchema, idParams, ok } from './common.ts'
+
+const read = { access: { permission: 'services:read' as const } }
+const write = { access: { permission: 'services:write' as const } }
+const organizationQuery = z.object({ organizationId: z.string().max(64).optional() })
+
+export function serviceRoutes(app: GuardFastify, ctx: CollectorContext): void {
+  app.get(
+    '/api/services',
+    {
+      config: read,
+      schema: { querystring: organizationQuery, response: { 200: envelope(z.array(serviceView)), ...errorResponses } },
+    },
+    async (request) => ok(await listServices(ctx, callerOf(request), request.query.organizationId)),
+  )
+
+  app.post(
+    '/api/services',
+    {
+      config: write,
+      schema: {
+        querystring: organizationQuery,
+        body: createServiceInput,
+        response: { 201: envelope(serviceView), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const caller = callerOf(request)
+      const service = await createService(ctx, caller, request.body, request.query.organizationId)
+      return reply.status(201).send(ok(await getService(ctx, caller, service.id)))
+    },
+  )
+
+  app.get(
+    '/api/services/:id',
+    { config: read, schema: { params: idParams, response: { 200: envelope(serviceView), ...errorResponses } } },
+    async (request) => ok(await getService(ctx, callerOf(request), request.params.id)),
+  )
+
+  app.put(
+    '/api/services/:id',
+    {
+      config: write,
+      schema: {
+        params: idParams,
+        body: updateServiceInput,
+        response: { 200: envelope(serviceView), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const caller = callerOf(request)
+      await updateService(ctx, caller, request.params.id, request.body)
+      return ok(await getService(ctx, caller, request.params.id))
+    },
+  )
+
+  app.delete(
+    '/api/services/:id',
+    { config: write, schema: { params: idParams, response: { 200: deleted, ...errorResponses } } },
+    async (request) => {
+      await deleteService(ctx, callerOf(request), request.params.id)
+      return ok({ id: request.params.id, deleted: true as const })
+    },
+  )
+
+  app.post(
+    '/api/services/:id/check',
+    {
+      config: { ...write, bulk: true },
+      schema: {
+        description:
+          'Runs a check now on one probe (request/reply) and returns its result; counts as a bulk operation.',
+        params: idParams,
+        response: { 200: envelope(checkOutcome), ...errorResponses, 503: errorSchema, 504: errorSchema },
+      },
+    },
+    async (request) => ok(await checkService(ctx, callerOf(request), request.params.id)),
+  )
+
+  app.get(
+    '/api/services/:id/history',
+    {
+      config: read,
+      schema: {
+        params: idParams,
+        querystring: z.object({ limit: z.coerce.number().int().min(1).max(1000).default(100) }),
+        response: { 200: envelope(z.array(serviceHistoryEntry)), ...errorResponses },
+      },
+    },
+    async (request) => ok(await serviceHistory(ctx, callerOf(request), request.params.id, request.query.limit)),
+  )
+}

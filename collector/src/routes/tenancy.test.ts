@@ -1,0 +1,168 @@
+import { DEFAULT_ORGANIZATION } from '@guard/shared'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildCollectorApp } from '../app.ts'
+import { createApiKey } from '../services/api-keys/create.ts'
+import { applyResultsToState } from '../services/monitor-state/apply-results.ts'
+import { storeResults } from '../services/results/store.ts'
+import { authenticateWithUsers, collectorForTest, userCaller } from '../test-support.ts'
+import { resultFor } from './test-helpers.ts'
+
+type Harness = Awaited<ReturnType<typeof collectorForTest>>
+const ORG = DEFAULT_ORGANIZATION.id
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
+
+/**
+ * Every route of the collector, called by members of another organization against this
+ * organization's resources. `own` routes act in the caller's own organization by design (creating a
+ * resource, tenant-free fetches, platform metrics): they must still return none of our data.
+ */
+const table: Array<{ method: Method; path: string; url: string; body?: Record<string, unknown>; own?: true }> = [
+  { method: 'GET', path: '/api/domains', url: `/api/domains?organization=${ORG}` },
+  { method: 'GET', path: '/api/domains', url: `/api/domains?offset=0&organization=${ORG}` },
+  {
+    method: 'POST',
+    path: '/api/domains',
+    url: `/api/domains?organization=${ORG}`,
+    body: { url: 'https://x.example' },
+  },
+  { method: 'POST', path: '/api/domains', url: '/api/domains', body: { url: 'https://x.example' }, own: true },
+  { method: 'GET', path: '/api/domains/stats', url: `/api/domains/stats?organization=${ORG}` },
+  { method: 'GET', path: '/api/domains/response-times', url: `/api/domains/response-times?organization=${ORG}` },
+  {
+    method: 'GET',
+    path: '/api/domains/fetch-title',
+    url: '/api/domains/fetch-title?url=http%3A%2F%2F127.0.0.1%3A1%2F',
+    own: true,
+  },
+  { method: 'GET', path: '/api/domains/{id}', url: '/api/domains/:domain' },
+  { method: 'PUT', path: '/api/domains/{id}', url: '/api/domains/:domain', body: { name: 'hijacked' } },
+  { method: 'DELETE', path: '/api/domains/{id}', url: '/api/domains/:domain' },
+  { method: 'GET', path: '/api/domains/{id}/stats', url: '/api/domains/:domain/stats?period=90d' },
+  { method: 'GET', path: '/api/domains/{id}/summary', url: '/api/domains/:domain/summary' },
+  { method: 'GET', path: '/api/domains/{id}/icon', url: '/api/domains/:domain/icon' },
+  { method: 'GET', path: '/api/domains/{id}/monitoring/history', url: '/api/domains/:domain/monitoring/history' },
+  { method: 'GET', path: '/api/domains/{id}/monitoring/locations', url: '/api/domains/:domain/monitoring/locations' },
+  { method: 'GET', path: '/api/services', url: `/api/services?organizationId=${ORG}` },
+  {
+    method: 'POST',
+    path: '/api/services',
+    url: `/api/services?organizationId=${ORG}`,
+    body: { name: 's', protocol: 'tcp', protocolConfig: { host: 'x.example', port: 1 } },
+  },
+  {
+    method: 'POST',
+    path: '/api/services',
+    url: '/api/services',
+    body: { name: 's', protocol: 'tcp', protocolConfig: { host: 'x.example', port: 1 } },
+    own: true,
+  },
+  { method: 'GET', path: '/api/services/{id}', url: '/api/services/:service' },
+  { method: 'PUT', path: '/api/services/{id}', url: '/api/services/:service', body: { name: 'hijacked' } },
+  { method: 'DELETE', path: '/api/services/{id}', url: '/api/services/:service' },
+  { method: 'POST', path: '/api/services/{id}/check', url: '/api/services/:service/check' },
+  { method: 'GET', path: '/api/services/{id}/history', url: '/api/services/:service/history' },
+  { method: 'GET', path: '/api-keys', url: '/api-keys', own: true },
+  {
+    method: 'POST',
+    path: '/api-keys',
+    url: '/api-keys',
+    body: { name: 'k', permissions: ['domains:read'] },
+    own: true,
+  },
+  { method: 'DELETE', path: '/api-keys/{keyId}', url: '/api-keys/:key' },
+  { method: 'GET', path: '/metrics', url: '/metrics', own: true },
+  { method: 'GET', path: '/api/health', url: '/api/health', own: true },
+]
+
+describe('tenancy: another organization never sees or changes our data', () => {
+  let harness: Harness
+  let app: Awaited<ReturnType<typeof buildCollectorApp>>
+  let ours: { domain: string; service: string; key: string; secrets: string[] }
+  let strangerKey: string
+
+  beforeAll(async () => {
+    harness = await collectorForTest({ GUARD_ALLOW_PRIVATE_TARGETS: '1' })
+    app = await buildCollectorApp(harness.ctx, {
+      authenticate: authenticateWithUsers(harness.ctx, { stranger: userCaller('stranger', ['org-stranger']) }),
+    })
+    const headers = { authorization: `Bearer ${harness.apiKey}` }
+    const domain = (
+      await app.inject({
+        method: 'POST',
+        url: '/api/domains',
+        headers,
+        payload: { url: 'https://secret-domain.example', name: 'Secret domain' },
+      })
+    ).json().data.id
+    const service = (
+      await app.inject({
+        method: 'POST',
+        url: '/api/services',
+        headers,
+        payload: { name: 'Secret service', protocol: 'tcp', protocolConfig: { host: 'secret-host.example', port: 22 } },
+      })
+    ).json().data.id
+    const results = [resultFor(domain, ORG, 'fra', 60, 'up', 42), resultFor(service, ORG, 'fra', 60, 'up', 7)]
+    await storeResults(harness.ctx.timeseries, results)
+    await applyResultsToState(harness.ctx.sql, results)
+    const key = await createApiKey(harness.ctx.sql, { organizationId: ORG, name: 'secret-key', permissions: ['*:*'] })
+    ours = {
+      domain,
+      service,
+      key: key.id,
+      secrets: [
+        domain,
+        service,
+        key.id,
+        'Secret domain',
+        'secret-domain',
+        'Secret service',
+        'secret-host',
+        'secret-key',
+      ],
+    }
+    strangerKey = (
+      await createApiKey(harness.ctx.sql, { organizationId: 'org-stranger', name: 'x', permissions: ['*:*'] })
+    ).key
+  })
+  afterAll(async () => {
+    await app.close()
+    await harness.close()
+  })
+
+  it('covers every route the OpenAPI document lists', async () => {
+    const document = (await app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
+      paths: Record<string, Record<string, unknown>>
+    }
+    const documented = Object.entries(document.paths).flatMap(([path, operations]) =>
+      Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`),
+    )
+    const tested = new Set(table.map((row) => `${row.method} ${row.path}`))
+    expect(documented.filter((route) => !tested.has(route))).toEqual([])
+  })
+
+  for (const principal of ['api key', 'user'] as const) {
+    it.each(table)(`as another organization's ${principal}: $method $url`, async (row) => {
+      const url = row.url.replace(':domain', ours.domain).replace(':service', ours.service).replace(':key', ours.key)
+      const response = await app.inject({
+        method: row.method,
+        url,
+        headers: { authorization: `Bearer ${principal === 'user' ? 'user:stranger' : strangerKey}` },
+        ...(row.body ? { payload: row.body } : {}),
+      })
+      for (const secret of ours.secrets) expect(response.body).not.toContain(secret)
+      if (!row.own) expect([403, 404]).toContain(response.statusCode)
+      expect(response.statusCode).toBeLessThan(500)
+    })
+  }
+
+  it('left our domain, service and key as they were', async () => {
+    const headers = { authorization: `Bearer ${harness.apiKey}` }
+    const domain = await app.inject({ method: 'GET', url: `/api/domains/${ours.domain}`, headers })
+    expect(domain.json().data).toMatchObject({ name: 'Secret domain', status: 'up' })
+    const service = await app.inject({ method: 'GET', url: `/api/services/${ours.service}`, headers })
+    expect(service.json().data).toMatchObject({ name: 'Secret service' })
+    const { rows } = await harness.ctx.sql.query('SELECT 1 FROM monitoring.api_keys WHERE id = $1', [ours.key])
+    expect(rows).toHaveLength(1)
+  })
+})

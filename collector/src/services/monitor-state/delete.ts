@@ -1,0 +1,8 @@
+import type { Sql } from '@guard/shared'
+
+/** Forgets a deleted monitor's state and incidents. */
+export async function deleteMonitorState(sql: Sql, monitorId: string): Promise<void> {
+  await sql.query('DELETE FROM monitoring.monitor_location_state WHERE monitor_id = $1', [monitorId])
+  await sql.query('DELETE FROM monitoring.monitor_state WHERE monitor_id = $1', [monitorId])
+  await sql.query('DELETE FROM monitoring.monitor_incidents WHERE monitor_id = $1', [monitorId])
+}

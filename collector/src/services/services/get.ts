@@ -1,0 +1,9 @@
+import type { Caller, CollectorContext } from '../../context.ts'
+import { findService } from './find.ts'
+import type { ServiceView } from './schemas.ts'
+import { viewServices } from './view.ts'
+
+export async function getService(ctx: CollectorContext, caller: Caller, id: string): Promise<ServiceView> {
+  const [view] = await viewServices(ctx.sql, [await findService(ctx.sql, caller, id)])
+  return view!
+}

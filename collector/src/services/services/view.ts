@@ -1,0 +1,27 @@
+import type { Sql } from '@guard/shared'
+import { readMonitorStates } from '../monitor-state/read.ts'
+import type { ServiceRecord, ServiceView } from './schemas.ts'
+
+/** Services as the API shows them, with the state machine's status and failure count. */
+export async function viewServices(sql: Sql, services: ServiceRecord[]): Promise<ServiceView[]> {
+  const states = await readMonitorStates(
+    sql,
+    services.map((service) => service.id),
+  )
+  return services.map((service) => {
+    const state = states.get(service.id)
+    return {
+      id: service.id,
+      name: service.name,
+      protocol: service.protocol,
+      status: state?.status ?? 'unknown',
+      lastCheck: state?.lastCheckAt ?? null,
+      checkInterval: service.checkInterval,
+      timeout: service.timeout,
+      enabled: service.enabled,
+      consecutiveFailures: state?.consecutiveFailures ?? 0,
+      protocolConfig: service.protocolConfig,
+      createdAt: service.createdAt,
+    }
+  })
+}
