@@ -1,17 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import {
-  type Bus,
-  type CheckResult,
-  createNatsBus,
-  DEFAULT_ORGANIZATION,
-  encodeCheckResult,
-  guardStreams,
-  newId,
-  resultSubject,
-} from '@guard/shared'
-import { freePort, startNatsServer, startPostgres } from '@guard/shared/testing'
+import { type Bus, createNatsBus, encodeCheckResult, guardStreams, resultSubject } from '@guard/shared'
+import { freePort, sampleCheckResult, startNatsServer, startPostgres } from '@guard/shared/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { collectorClient, eventually } from './support/collector-client.ts'
 import { type GuardProcess, spawnGuard } from './support/spawn-guard.ts'
@@ -107,18 +98,10 @@ describe.skipIf(!nats || !postgres)('collector replicas on one JetStream consume
     const published: string[] = []
     const publish = async (count: number) => {
       for (let index = 0; index < count; index += 1) {
-        const result: CheckResult = {
-          v: 1,
-          id: newId(),
-          monitorId,
-          organizationId: DEFAULT_ORGANIZATION.id,
-          location: 'fra',
-          kind: 'http',
-          status: 'up',
+        const result = sampleCheckResult(monitorId, {
           startedAt: new Date(Date.now() - 600_000 + published.length * 100).toISOString(),
           responseTimeMs: published.length,
-          statusCode: 200,
-        }
+        })
         await publisher.publish(resultSubject('fra'), encodeCheckResult(result), { msgId: result.id })
         published.push(result.id)
         // A trickle rather than a burst, so both replicas' pulls are waiting when messages arrive.

@@ -5,13 +5,11 @@ import {
   type Bus,
   type CheckResult,
   createNatsBus,
-  DEFAULT_ORGANIZATION,
   encodeCheckResult,
   guardStreams,
-  newId,
   resultSubject,
 } from '@guard/shared'
-import { freePort, startNatsServer, startPostgres } from '@guard/shared/testing'
+import { freePort, sampleCheckResult, startNatsServer, startPostgres } from '@guard/shared/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { collectorClient, eventually } from './support/collector-client.ts'
 import { type FixtureServer, startFixtureServer } from './support/fixture-server.ts'
@@ -98,18 +96,10 @@ describe.skipIf(!nats || !postgres)('distributed mode: separate processes over N
     const sent: CheckResult[] = []
     const total = 400
     const publishOne = async (index: number) => {
-      const result: CheckResult = {
-        v: 1,
-        id: newId(),
-        monitorId,
-        organizationId: DEFAULT_ORGANIZATION.id,
-        location: 'fra',
-        kind: 'http',
-        status: 'up',
+      const result = sampleCheckResult(monitorId, {
         startedAt: new Date(Date.now() - (total - index) * 1000).toISOString(),
         responseTimeMs: index,
-        statusCode: 200,
-      }
+      })
       await publisher.publish(resultSubject('fra'), encodeCheckResult(result), { msgId: result.id })
       published.push(result.id)
       sent.push(result)

@@ -1,14 +1,7 @@
 import { parseCollectorEnv, startCollector } from '@guard/collector'
-import {
-  closeAll,
-  closeOnSignals,
-  createLogger,
-  openBus,
-  openRelationalStore,
-  openTimeSeriesStore,
-  redactConfig,
-} from '@guard/shared'
+import { closeAll, closeOnSignals, createLogger, openBus, redactConfig } from '@guard/shared'
 import { announce } from './announce.ts'
+import { openStores } from './open-stores.ts'
 import { requireNats } from './requires-nats.ts'
 
 export async function runCollector(env: NodeJS.ProcessEnv = process.env) {
@@ -17,14 +10,7 @@ export async function runCollector(env: NodeJS.ProcessEnv = process.env) {
   const log = createLogger({ name: 'collector', level: config.LOG_LEVEL })
   log.info({ config: redactConfig(config) }, 'configuration')
   const bus = await openBus(config, 'collector')
-  const sql = await openRelationalStore({ databaseUrl: config.DATABASE_URL, dataDir: config.GUARD_DATA_DIR })
-  const timeseries = await openTimeSeriesStore({
-    clickhouseUrl: config.CLICKHOUSE_URL,
-    clickhouseUser: config.CLICKHOUSE_USER,
-    clickhousePassword: config.CLICKHOUSE_PASSWORD,
-    database: config.CLICKHOUSE_DATABASE,
-    dataDir: config.GUARD_DATA_DIR,
-  })
+  const { sql, timeseries } = await openStores(config)
   const collector = await startCollector({ env: config, log, sql, timeseries, bus })
   await announce(
     config.GUARD_DATA_DIR,

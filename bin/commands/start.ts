@@ -1,16 +1,9 @@
 import { parseCollectorEnv, startCollector } from '@guard/collector'
 import { parseIdentityEnv, startIdentity } from '@guard/identity'
 import { parseProbeEnv, startProbe } from '@guard/probe'
-import {
-  closeAll,
-  closeOnSignals,
-  createLogger,
-  openBus,
-  openRelationalStore,
-  openTimeSeriesStore,
-  redactConfig,
-} from '@guard/shared'
+import { closeAll, closeOnSignals, createLogger, openBus, redactConfig } from '@guard/shared'
 import { announce } from './announce.ts'
+import { openStores } from './open-stores.ts'
 
 /**
  * Embedded mode: the three services share one bus, one relational store and one time-series
@@ -26,14 +19,7 @@ export async function runStart(env: NodeJS.ProcessEnv = process.env) {
   log.info({ config: redactConfig({ ...identityEnv, ...collectorEnv, ...probeEnv }) }, 'configuration')
 
   const bus = await openBus(collectorEnv, 'guard')
-  const sql = await openRelationalStore({ databaseUrl: collectorEnv.DATABASE_URL, dataDir })
-  const timeseries = await openTimeSeriesStore({
-    clickhouseUrl: collectorEnv.CLICKHOUSE_URL,
-    clickhouseUser: collectorEnv.CLICKHOUSE_USER,
-    clickhousePassword: collectorEnv.CLICKHOUSE_PASSWORD,
-    database: collectorEnv.CLICKHOUSE_DATABASE,
-    dataDir,
-  })
+  const { sql, timeseries } = await openStores(collectorEnv)
   const identity = await startIdentity({ env: identityEnv, log: log.child({ service: 'identity' }), sql })
   const collector = await startCollector({
     // The collector accepts access tokens of the identity it runs beside, unless told otherwise.

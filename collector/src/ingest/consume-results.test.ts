@@ -1,4 +1,5 @@
-import { type CheckResult, DEFAULT_ORGANIZATION, encodeCheckResult, newId, resultSubject } from '@guard/shared'
+import { DEFAULT_ORGANIZATION, encodeCheckResult, newId, resultSubject } from '@guard/shared'
+import { sampleCheckResult } from '@guard/shared/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createDomain } from '../services/domains/create.ts'
 import { readMonitorStates } from '../services/monitor-state/read.ts'
@@ -24,18 +25,7 @@ describe('result ingest', () => {
   })
   afterAll(() => harness.close())
 
-  const result = (monitorId: string): CheckResult => ({
-    v: 1,
-    id: newId(),
-    monitorId,
-    organizationId: DEFAULT_ORGANIZATION.id,
-    location: 'fra',
-    kind: 'http',
-    status: 'up',
-    startedAt: new Date().toISOString(),
-    responseTimeMs: 42,
-    statusCode: 200,
-  })
+  const result = (monitorId: string) => sampleCheckResult(monitorId)
   const countRows = async (monitorId: string) => {
     const [row] = await selectRows<{ rows: string }>(
       harness.ctx.timeseries,
