@@ -8,7 +8,13 @@ type Harness = Awaited<ReturnType<typeof collectorForTest>>
 type Body = Record<string, unknown>
 
 const oversized = fc.string({ minLength: 2100, maxLength: 2200 })
-const notAString = fc.oneof(fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.integer(), { maxLength: 2 }))
+// A non-empty array: an empty one is a valid value of the array fields (tags, permissions).
+const notAString = fc.oneof(
+  fc.integer(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.array(fc.integer(), { minLength: 1, maxLength: 2 }),
+)
 const notANumber = fc.oneof(
   fc.string({ maxLength: 5 }),
   fc.boolean(),
