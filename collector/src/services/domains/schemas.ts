@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { DEFAULT_RULES } from '../monitor-state/transition.ts'
+import { defaultTimeout, TIMEOUT_BELOW_INTERVAL } from '../monitor-timing.ts'
 
 export const domainStatus = z.enum(['up', 'down', 'unknown'])
 /** Status values of the alternative list shape (README "API decisions"). */
@@ -41,9 +42,9 @@ export const createDomainInput = z
     quorumPercent: quorumPercent.default(DEFAULT_RULES.quorumPercent),
   })
   .strict()
-  .transform((input) => ({ ...input, timeout: input.timeout ?? Math.min(30, input.checkInterval - 1) }))
+  .transform((input) => ({ ...input, timeout: input.timeout ?? defaultTimeout(input.checkInterval) }))
   .refine((input) => input.timeout < input.checkInterval, {
-    message: 'timeout must be less than checkInterval',
+    message: TIMEOUT_BELOW_INTERVAL,
     path: ['timeout'],
   })
 export type CreateDomainInput = z.input<typeof createDomainInput>

@@ -1,5 +1,6 @@
-import { GuardError, notFound } from '@guard/shared'
+import { notFound } from '@guard/shared'
 import type { Caller, CollectorContext } from '../../context.ts'
+import { timingAfterUpdate } from '../monitor-timing.ts'
 import { DOMAIN_COLUMNS, type DomainRow, findDomain, toDomainRecord } from './find.ts'
 import { scheduleDomain } from './schedule.ts'
 import type { DomainRecord, UpdateDomainInput } from './schemas.ts'
@@ -12,12 +13,7 @@ export async function updateDomain(
   input: UpdateDomainInput,
 ): Promise<DomainRecord> {
   const current = await findDomain(ctx.sql, caller, id)
-  const checkInterval = input.checkInterval ?? current.checkInterval
-  const timeout =
-    input.timeout ?? (input.checkInterval ? Math.min(current.timeout, checkInterval - 1) : current.timeout)
-  if (timeout >= checkInterval) {
-    throw new GuardError('VALIDATION_ERROR', 'timeout: timeout must be less than checkInterval')
-  }
+  const { checkInterval, timeout } = timingAfterUpdate(current, input)
   const { rows } = await ctx.sql.query<DomainRow>(
     `UPDATE monitoring.domains
         SET name = $3, check_interval = $4, timeout_seconds = $5, enabled = $6, tags = $7,

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { defaultTimeout, TIMEOUT_BELOW_INTERVAL } from '../monitor-timing.ts'
 
 export const serviceProtocol = z.enum(['http', 'https', 'tcp', 'dns', 'tls', 'icmp'])
 export type ServiceProtocol = z.infer<typeof serviceProtocol>
@@ -27,9 +28,9 @@ export const createServiceInput = z
     enabled: z.boolean().default(true),
   })
   .strict()
-  .transform((input) => ({ ...input, timeout: input.timeout ?? Math.min(30, input.checkInterval - 1) }))
+  .transform((input) => ({ ...input, timeout: input.timeout ?? defaultTimeout(input.checkInterval) }))
   .refine((input) => input.timeout < input.checkInterval, {
-    message: 'timeout must be less than checkInterval',
+    message: TIMEOUT_BELOW_INTERVAL,
     path: ['timeout'],
   })
 export type CreateServiceInput = z.input<typeof createServiceInput>

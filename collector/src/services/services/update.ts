@@ -1,5 +1,6 @@
-import { encodeMonitorConfig, GuardError, notFound } from '@guard/shared'
+import { encodeMonitorConfig, notFound } from '@guard/shared'
 import type { Caller, CollectorContext } from '../../context.ts'
+import { timingAfterUpdate } from '../monitor-timing.ts'
 import { findService, SERVICE_COLUMNS, type ServiceRow, toServiceRecord } from './find.ts'
 import type { ServiceRecord, UpdateServiceInput } from './schemas.ts'
 import { serviceMonitorConfig, serviceTarget } from './target.ts'
@@ -15,12 +16,7 @@ export async function updateService(
   const protocol = input.protocol ?? current.protocol
   const config = input.protocolConfig ?? current.protocolConfig
   serviceTarget(protocol, config)
-  const checkInterval = input.checkInterval ?? current.checkInterval
-  const timeout =
-    input.timeout ?? (input.checkInterval ? Math.min(current.timeout, checkInterval - 1) : current.timeout)
-  if (timeout >= checkInterval) {
-    throw new GuardError('VALIDATION_ERROR', 'timeout: timeout must be less than checkInterval')
-  }
+  const { checkInterval, timeout } = timingAfterUpdate(current, input)
   const { rows } = await ctx.sql.query<ServiceRow>(
     `UPDATE monitoring.services
         SET name = $3, protocol = $4, host = $5, port = $6, path = $7, check_interval = $8,

@@ -1,7 +1,7 @@
 import type { CheckResult, HttpTarget } from '@guard/shared'
-import { resolveAllowedTarget } from '@guard/shared'
 import type { CheckContext, Checker, CheckOutcome } from '../../checker.ts'
 import { elapsedSince, failed, roundMs } from '../outcome.ts'
+import { vetTarget } from '../vet-target.ts'
 import { bodyProblem, statusExpected } from './assertions.ts'
 import { type ExchangeResponse, exchange } from './exchange.ts'
 
@@ -26,10 +26,7 @@ async function fetchFollowing(target: HttpTarget, context: CheckContext): Promis
   let body = target.body
   let headers = target.headers ?? {}
   for (let hop = 0; ; hop++) {
-    const vetted = await resolveAllowedTarget(url.hostname, {
-      allowPrivate: context.allowPrivate,
-      signal: context.signal,
-    })
+    const vetted = await vetTarget(url.hostname, context)
     const response = await exchange({
       url,
       address: vetted.address,

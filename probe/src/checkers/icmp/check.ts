@@ -1,6 +1,6 @@
-import { resolveAllowedTarget } from '@guard/shared'
 import type { Checker, CheckOutcome } from '../../checker.ts'
 import { elapsedSince, failed, roundMs } from '../outcome.ts'
+import { vetTarget } from '../vet-target.ts'
 import { parsePingOutput, runPing } from './ping.ts'
 
 const DEFAULT_COUNT = 3
@@ -11,10 +11,7 @@ export const icmpChecker: Checker<'icmp'> = {
   async check(target, context): Promise<CheckOutcome> {
     const started = performance.now()
     try {
-      const vetted = await resolveAllowedTarget(target.host, {
-        allowPrivate: context.allowPrivate,
-        signal: context.signal,
-      })
+      const vetted = await vetTarget(target.host, context)
       const output = await runPing(
         vetted.address,
         vetted.family,

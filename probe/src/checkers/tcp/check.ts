@@ -1,7 +1,7 @@
 import { connect } from 'node:net'
-import { resolveAllowedTarget } from '@guard/shared'
 import type { Checker, CheckOutcome } from '../../checker.ts'
 import { elapsedSince, failed, roundMs } from '../outcome.ts'
+import { vetTarget } from '../vet-target.ts'
 
 /** Opens a TCP connection to host:port on the vetted address; accepted means up. */
 export function connectTcp(address: string, port: number, signal: AbortSignal): Promise<void> {
@@ -20,10 +20,7 @@ export const tcpChecker: Checker<'tcp'> = {
   async check(target, context): Promise<CheckOutcome> {
     const started = performance.now()
     try {
-      const vetted = await resolveAllowedTarget(target.host, {
-        allowPrivate: context.allowPrivate,
-        signal: context.signal,
-      })
+      const vetted = await vetTarget(target.host, context)
       const connecting = performance.now()
       await connectTcp(vetted.address, target.port, context.signal)
       return {

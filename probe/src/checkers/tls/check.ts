@@ -1,9 +1,10 @@
 import { isIP } from 'node:net'
 import { connect, type TLSSocket } from 'node:tls'
-import { type CheckResult, resolveAllowedTarget } from '@guard/shared'
+import type { CheckResult } from '@guard/shared'
 import type { Checker, CheckOutcome } from '../../checker.ts'
 import { certificateOf, certificateProblem, daysUntil } from '../certificate.ts'
 import { elapsedSince, failed, roundMs } from '../outcome.ts'
+import { vetTarget } from '../vet-target.ts'
 
 const DEFAULT_WARN_DAYS = 14
 
@@ -49,10 +50,7 @@ export const tlsChecker: Checker<'tls'> = {
   async check(target, context): Promise<CheckOutcome> {
     const started = performance.now()
     try {
-      const vetted = await resolveAllowedTarget(target.host, {
-        allowPrivate: context.allowPrivate,
-        signal: context.signal,
-      })
+      const vetted = await vetTarget(target.host, context)
       const connecting = performance.now()
       const servername = isIP(vetted.hostname) === 0 ? vetted.hostname : undefined
       const { socket, connectedAt } = await handshake(vetted.address, target.port ?? 443, servername, context.signal)
