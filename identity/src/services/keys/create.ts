@@ -1,6 +1,6 @@
 import type { Sql } from '@guard/shared'
+import { encryptSecret } from '@guard/shared'
 import { calculateJwkThumbprint, exportJWK, exportPKCS8, generateKeyPair } from 'jose'
-import { encryptSecret } from './encryption.ts'
 
 /** A fresh RS256 key pair; its kid is the RFC 7638 thumbprint, so it names the key itself. */
 export async function createSigningKey(tx: Sql, encryptionKey: Buffer): Promise<string> {

@@ -1,6 +1,6 @@
 import type { Sql } from '@guard/shared'
+import { decryptSecret } from '@guard/shared'
 import { type CryptoKey, importJWK, importPKCS8, type JWTHeaderParameters } from 'jose'
-import { decryptSecret } from './encryption.ts'
 
 /** Public members only: what JWKS serves and what verifies tokens. */
 export interface PublishedKey {

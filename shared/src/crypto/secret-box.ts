@@ -20,8 +20,6 @@ export function decryptSecret(key: Buffer, sealed: string): string {
   try {
     return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8')
   } catch {
-    throw new Error(
-      'GUARD_SECRET_KEY does not decrypt the stored signing keys; it must be the key they were created with',
-    )
+    throw new Error('GUARD_SECRET_KEY does not decrypt a stored secret; it must be the key the secret was sealed with')
   }
 }

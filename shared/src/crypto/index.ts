@@ -1,0 +1,2 @@
+export * from './secret-box.ts'
+export * from './secret-key.ts'
