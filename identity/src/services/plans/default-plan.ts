@@ -1,0 +1,19 @@
+import type { Logger, Sql } from '@guard/shared'
+import { requireCatalogPlan } from './find.ts'
+
+/**
+ * GUARD_DEFAULT_PLAN checked against the published catalog, so a typo stops the start (or the
+ * admin command) instead of leaving every new organization on a plan that does not exist.
+ */
+export async function resolveDefaultPlan(
+  sql: Sql,
+  log: Logger,
+  env: { GUARD_DEFAULT_PLAN?: string | undefined },
+): Promise<string | null> {
+  if (!env.GUARD_DEFAULT_PLAN) return null
+  try {
+    return (await requireCatalogPlan(sql, log, env.GUARD_DEFAULT_PLAN)).id
+  } catch (error) {
+    throw new Error(`GUARD_DEFAULT_PLAN: ${(error as Error).message.replace(/^plan: /, '')}`)
+  }
+}
