@@ -11,6 +11,7 @@ import { healthRoutes } from './routes/health.ts'
 import { metricsRoutes } from './routes/metrics.ts'
 import { openApiRoute, registerOpenApi } from './routes/openapi.ts'
 import { serviceRoutes } from './routes/services.ts'
+import { usageRoutes } from './routes/usage.ts'
 
 export interface CollectorAppOptions {
   /** The registry GET /metrics serves; the running collector passes its ingest's. */
@@ -39,6 +40,7 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
     domainRoutes(routes, ctx)
     serviceRoutes(routes, ctx)
     apiKeyRoutes(routes, ctx)
+    usageRoutes(routes, ctx)
     metricsRoutes(routes, options.metrics ?? createIngestMetrics().registry)
   })
   return app

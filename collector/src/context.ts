@@ -1,5 +1,6 @@
 import type { Bus, KvBucket, Logger, RelationalStore, TimeSeriesStore } from '@guard/shared'
 import type { CollectorEnv } from './env.ts'
+import type { PlanSource } from './services/plans/source.ts'
 
 /** What every collector service works with; built once at start and passed down. */
 export interface CollectorContext {
@@ -9,6 +10,8 @@ export interface CollectorContext {
   timeseries: TimeSeriesStore
   bus: Bus
   monitors: KvBucket
+  /** Each organization's plan and its limits (identity's, cached), enforced on every monitor write. */
+  plans: PlanSource
 }
 
 /** Who is calling, resolved from an API key or a user's access token. */

@@ -32,6 +32,13 @@ export const collectorEnvSchema = z.object({
     .optional(),
   /** Where to fetch identity's keys when not at `<GUARD_IDENTITY_URL>/.well-known/jwks.json`. */
   GUARD_IDENTITY_JWKS_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s):// URL' }).optional(),
+  /**
+   * Signs the service token the collector shows identity when it reads organizations' plans; the
+   * same value identity has. Unset: the key in GUARD_DATA_DIR/secret.key (embedded: identity's own).
+   */
+  GUARD_SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** Seconds an organization's plan read from identity is trusted: the longest a plan change takes to apply. */
+  GUARD_PLAN_CACHE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   /** Location codes new domains are checked from; `*` means every probe. */
   GUARD_DEFAULT_LOCATIONS: z
     .string()

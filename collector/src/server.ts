@@ -17,6 +17,7 @@ import { consumeResults, type IngestStats } from './ingest/consume-results.ts'
 import { createIngestMetrics } from './ingest/metrics.ts'
 import { ensureBootstrapApiKey } from './services/api-keys/ensure-bootstrap.ts'
 import { syncSchedules } from './services/domains/sync-schedules.ts'
+import { planSourceFromEnv } from './services/plans/source.ts'
 import { applyRetention } from './services/results/retention.ts'
 
 export interface CollectorDeps {
@@ -43,7 +44,11 @@ export async function prepareCollector(deps: CollectorDeps) {
   await migrate(deps.sql, { service: 'collector', directory: migrations('postgres') })
   await migrateTimeSeries(deps.timeseries, { service: 'collector', directory: migrations('clickhouse') })
   await applyRetention(deps.timeseries, deps.env)
-  const ctx: CollectorContext = { ...deps, monitors: await deps.bus.kv(MONITORS_BUCKET) }
+  const ctx: CollectorContext = {
+    ...deps,
+    monitors: await deps.bus.kv(MONITORS_BUCKET),
+    plans: await planSourceFromEnv(deps.env, deps.log),
+  }
   const created = await ensureBootstrapApiKey(ctx.sql, DEFAULT_ORGANIZATION.id)
   const scheduled = await syncSchedules(ctx)
   return { ctx, created, scheduled }

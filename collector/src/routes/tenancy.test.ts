@@ -61,6 +61,8 @@ const table: Array<{ method: Method; path: string; url: string; body?: Record<st
   { method: 'DELETE', path: '/api/services/{id}', url: '/api/services/:service' },
   { method: 'POST', path: '/api/services/{id}/check', url: '/api/services/:service/check' },
   { method: 'GET', path: '/api/services/{id}/history', url: '/api/services/:service/history' },
+  { method: 'GET', path: '/api/usage', url: `/api/usage?organizationId=${ORG}` },
+  { method: 'GET', path: '/api/usage', url: '/api/usage', own: true },
   { method: 'GET', path: '/api-keys', url: '/api-keys', own: true },
   {
     method: 'POST',

@@ -6,15 +6,13 @@ const limit = z.int().min(0)
  * The limits a catalog plan carries (`plans[].limits` of identity's catalog). A limit left out
  * is not limited, so an operator's own catalog may limit only what it cares about.
  */
-export const planLimits = z
-  .object({
-    monitors: limit.optional().describe('domains and services together'),
-    minIntervalSeconds: limit.optional().describe('the shortest checkInterval a monitor may have'),
-    locations: limit.optional().describe('locations one monitor may be checked from'),
-    statusPages: limit.optional(),
-    retentionDays: limit.optional(),
-  })
-  .meta({ id: 'PlanLimits' })
+export const planLimits = z.object({
+  monitors: limit.optional().describe('domains and services together'),
+  minIntervalSeconds: limit.optional().describe('the shortest checkInterval a monitor may have'),
+  locations: limit.optional().describe('locations one monitor may be checked from'),
+  statusPages: limit.optional(),
+  retentionDays: limit.optional(),
+})
 
 export type PlanLimits = z.infer<typeof planLimits>
 

@@ -1,6 +1,7 @@
 import { newId } from '@guard/shared'
 import type { Caller, CollectorContext } from '../../context.ts'
 import { organizationScope } from '../access/organization.ts'
+import { enforcePlan } from '../plans/enforce.ts'
 import { DOMAIN_COLUMNS, toDomainRecord } from './find.ts'
 import { scheduleDomain } from './schedule.ts'
 import { type CreateDomainInput, createDomainInput, type DomainRecord } from './schemas.ts'
@@ -16,26 +17,31 @@ export async function createDomain(
   organization?: string,
 ): Promise<DomainRecord> {
   const input = createDomainInput.parse(body)
-  const { rows } = await ctx.sql.query<Parameters<typeof toDomainRecord>[0]>(
-    `INSERT INTO monitoring.domains
+  const organizationId = organizationScope(caller, organization)
+  const locations = ctx.env.GUARD_DEFAULT_LOCATIONS
+  const monitor = { organizationId, adds: true, checkInterval: input.checkInterval, locations }
+  const { rows } = await enforcePlan(ctx, monitor, (tx) =>
+    tx.query<Parameters<typeof toDomainRecord>[0]>(
+      `INSERT INTO monitoring.domains
        (id, organization_id, url, name, check_interval, timeout_seconds, is_api, auth_type, locations, tags,
         failure_threshold, quorum_percent)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
      RETURNING ${DOMAIN_COLUMNS}`,
-    [
-      newId(),
-      organizationScope(caller, organization),
-      input.url,
-      input.name ?? new URL(input.url).hostname,
-      input.checkInterval,
-      input.timeout,
-      input.isApi,
-      input.authType,
-      ctx.env.GUARD_DEFAULT_LOCATIONS,
-      input.tags,
-      input.failureThreshold,
-      input.quorumPercent,
-    ],
+      [
+        newId(),
+        organizationId,
+        input.url,
+        input.name ?? new URL(input.url).hostname,
+        input.checkInterval,
+        input.timeout,
+        input.isApi,
+        input.authType,
+        locations,
+        input.tags,
+        input.failureThreshold,
+        input.quorumPercent,
+      ],
+    ),
   )
   const domain = toDomainRecord(rows[0]!)
   await scheduleDomain(ctx.monitors, domain)
