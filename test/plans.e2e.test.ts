@@ -18,6 +18,7 @@ import {
 import { openTestTimeSeriesStore, startPostgres } from '@guard/shared/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApiKey } from '../collector/src/services/api-keys/create.ts'
+import { identityPlanSource } from '../collector/src/services/plans/source.ts'
 import { eventually } from './support/collector-client.ts'
 
 const postgres = await startPostgres()
@@ -213,5 +214,41 @@ describe.skipIf(!postgres)('plans: limits from the catalog, enforced on every mo
     await expect(guard('identity', 'orgs', 'set-plan', 'self-hosted', 'gold')).rejects.toMatchObject({
       stderr: expect.stringContaining("plan: 'gold' is not a plan of the catalog"),
     })
+  })
+
+  it('a collector whose GUARD_SECRET_KEY differs from identity’s gets 503 naming the variable, never "no limits"', async () => {
+    const stranger = identityPlanSource({
+      identityUrl: identity.url,
+      secretKey: 'not-the-identity-secret-key-not-the-identity',
+      cacheSeconds: 1,
+      log,
+    })
+    await expect(stranger.planOf(DEFAULT_ORGANIZATION.id)).rejects.toMatchObject({
+      code: 'SERVICE_UNAVAILABLE',
+      message: expect.stringContaining('GUARD_SECRET_KEY'),
+    })
+  })
+
+  it('while identity is down the last known plan stays enforced; an organization never seen gets 503', async () => {
+    await guard('identity', 'orgs', 'set-plan', 'default', 'free')
+    await eventually(
+      async () => ((await call('GET', '/api/usage')).body.data.plan === 'free' ? true : undefined),
+      'the free plan to apply again',
+      (CACHE_SECONDS + 5) * 1000,
+      100,
+    )
+    const unseen = (await createApiKey(collectorSql, { organizationId: 'org-unseen', name: 'k', permissions: ['*:*'] }))
+      .key
+    await identity.close()
+    await new Promise((resolve) => setTimeout(resolve, (CACHE_SECONDS + 0.5) * 1000))
+    const stale = await call('GET', '/api/usage')
+    expect(stale.body.data).toMatchObject({ plan: 'free', usage: { monitors: 7 } })
+    expect((await call('POST', '/api/domains', domain(30, 300))).body).toMatchObject({
+      error: 'PLAN_LIMIT',
+      limit: 'monitors',
+    })
+    const refused = await call('POST', '/api/domains', domain(31, 300), unseen)
+    expect(refused.status).toBe(503)
+    expect(refused.body).toMatchObject({ success: false, error: 'SERVICE_UNAVAILABLE' })
   })
 })
