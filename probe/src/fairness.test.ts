@@ -38,7 +38,11 @@ describe('FairLimiter', () => {
     const second = new FairLimiter(10, () => tenants)
     for (let n = 0; n < 30; n++) void second.run('a', never)
     let ran = 0
-    for (let n = 0; n < 3; n++) await second.run('b', async () => void (ran += 1))
+    for (let n = 0; n < 3; n++) {
+      await second.run('b', async () => {
+        ran += 1
+      })
+    }
     expect(second.inFlightOf('a')).toBe(5)
     expect(ran).toBe(3)
   })
