@@ -16,6 +16,7 @@ import {
   type TimeSeriesStore,
 } from '@guard/shared'
 import { openTestTimeSeriesStore, startPostgres } from '@guard/shared/testing'
+import { Ajv2020 } from 'ajv/dist/2020.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApiKey } from '../collector/src/services/api-keys/create.ts'
 import { identityPlanSource } from '../collector/src/services/plans/source.ts'
@@ -156,6 +157,16 @@ describe.skipIf(!postgres)('plans: limits from the catalog, enforced on every mo
     }
     const usage = (await call('GET', '/api/usage')).body.data.usage
     expect(usage).toEqual({ monitors: 5, domains: 3, services: 2, minIntervalSeconds: 300, locations: 1 })
+  })
+
+  it('the PLAN_LIMIT body is the one the OpenAPI document gives for 403', async () => {
+    const document = (await app.inject({ method: 'GET', url: '/openapi.json' })).json()
+    const ajv = new Ajv2020({ strict: false, allErrors: true })
+    const schema = document.paths['/api/domains'].post.responses['403'].content['application/json'].schema
+    const validate = ajv.compile({ ...schema, additionalProperties: false })
+    const refused = await call('POST', '/api/domains', domain(7))
+    expect(refused.body.limit).toBe('monitors')
+    expect(validate(refused.body), ajv.errorsText(validate.errors)).toBe(true)
   })
 
   it('concurrent creates on several connections never pass the monitor limit together', async () => {

@@ -119,6 +119,8 @@ describe('OpenAPI document', () => {
       },
       { method: 'GET', url: '/api-keys', path: '/api-keys' },
       { method: 'DELETE', url: `/api/services/${service}`, path: '/api/services/{id}' },
+      { method: 'GET', url: '/api/usage', path: '/api/usage' },
+      { method: 'GET', url: '/api/usage?organizationId=someone-else', path: '/api/usage' },
       { method: 'GET', url: '/api/health', path: '/api/health' },
     ]
     const seen = new Set<number>()
