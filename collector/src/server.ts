@@ -60,6 +60,10 @@ export async function startCollector(deps: CollectorDeps): Promise<RunningCollec
   const metrics = createIngestMetrics()
   const consumer = await consumeResults(ctx, ingest, metrics)
 
+  // Asks identity once now, so a GUARD_SECRET_KEY that differs from identity's is logged at start,
+  // not first noticed as a 503 on someone's write (refresh logs the reason).
+  void ctx.plans.planOf(DEFAULT_ORGANIZATION.id).catch(() => undefined)
+
   const app = await buildCollectorApp(ctx, { metrics: metrics.registry })
   await app.listen({ host: deps.env.GUARD_COLLECTOR_HOST, port: deps.env.GUARD_COLLECTOR_PORT })
   const url = listeningUrl(app)
