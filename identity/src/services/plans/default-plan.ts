@@ -1,4 +1,4 @@
-import type { Logger, Sql } from '@guard/shared'
+import { GuardError, type Logger, type Sql } from '@guard/shared'
 import { requireCatalogPlan } from './find.ts'
 
 /**
@@ -14,6 +14,7 @@ export async function resolveDefaultPlan(
   try {
     return (await requireCatalogPlan(sql, log, env.GUARD_DEFAULT_PLAN)).id
   } catch (error) {
-    throw new Error(`GUARD_DEFAULT_PLAN: ${(error as Error).message.replace(/^plan: /, '')}`)
+    if (!(error instanceof GuardError)) throw error
+    throw new GuardError('VALIDATION_ERROR', `GUARD_DEFAULT_PLAN: ${error.message.replace(/^plan: /, '')}`)
   }
 }
