@@ -43,7 +43,7 @@ describe('organization plans', () => {
     expect(await resolveDefaultPlan(sql, log, {})).toBeNull()
     expect(await resolveDefaultPlan(sql, log, { GUARD_DEFAULT_PLAN: 'free' })).toBe('free')
     await expect(resolveDefaultPlan(sql, log, { GUARD_DEFAULT_PLAN: 'gold' })).rejects.toThrow(
-      /GUARD_DEFAULT_PLAN: 'gold' is not a plan of the catalog \(known: free, pro, business\)/,
+      /identity: GUARD_DEFAULT_PLAN: 'gold' is not a plan of the catalog \(known: free, pro, business\)/,
     )
   })
 

@@ -1,9 +1,10 @@
-import { GuardError, type Logger, type Sql } from '@guard/shared'
+import { ConfigError, GuardError, type Logger, type Sql } from '@guard/shared'
 import { requireCatalogPlan } from './find.ts'
 
 /**
  * GUARD_DEFAULT_PLAN checked against the published catalog, so a typo stops the start (or the
- * admin command) instead of leaving every new organization on a plan that does not exist.
+ * admin command) with a configuration error instead of leaving every new organization on a plan
+ * that does not exist.
  */
 export async function resolveDefaultPlan(
   sql: Sql,
@@ -15,6 +16,6 @@ export async function resolveDefaultPlan(
     return (await requireCatalogPlan(sql, log, env.GUARD_DEFAULT_PLAN)).id
   } catch (error) {
     if (!(error instanceof GuardError)) throw error
-    throw new GuardError('VALIDATION_ERROR', `GUARD_DEFAULT_PLAN: ${error.message.replace(/^plan: /, '')}`)
+    throw new ConfigError(`identity: GUARD_DEFAULT_PLAN: ${error.message.replace(/^plan: /, '')}`)
   }
 }
