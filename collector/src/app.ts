@@ -9,6 +9,7 @@ import { apiKeyRoutes } from './routes/api-keys.ts'
 import { domainRoutes } from './routes/domains.ts'
 import { healthRoutes } from './routes/health.ts'
 import { metricsRoutes } from './routes/metrics.ts'
+import { monitorRoutes } from './routes/monitors.ts'
 import { openApiRoute, registerOpenApi } from './routes/openapi.ts'
 import { serviceRoutes } from './routes/services.ts'
 
@@ -38,6 +39,7 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
     const routes = secured.withTypeProvider<ZodTypeProvider>()
     domainRoutes(routes, ctx)
     serviceRoutes(routes, ctx)
+    monitorRoutes(routes, ctx)
     apiKeyRoutes(routes, ctx)
     metricsRoutes(routes, options.metrics ?? createIngestMetrics().registry)
   })

@@ -9,6 +9,8 @@ export interface CollectorContext {
   timeseries: TimeSeriesStore
   bus: Bus
   monitors: KvBucket
+  /** Seals and opens monitor credentials (a purpose key derived from GUARD_SECRET_KEY). */
+  credentialKey: Buffer
 }
 
 /** Who is calling, resolved from an API key or a user's access token. */

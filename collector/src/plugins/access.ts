@@ -8,7 +8,7 @@ import { callerOf } from './authenticate.ts'
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** What the caller must hold; `user` routes accept only a signed-in user, never an API key. */
-    access?: { permission: Permission } | { user: true }
+    access?: { permission: Permission } | { user: true } | { anyOf: Permission[] }
     /** Counts against the bulk limit instead of the read or write one (README "Rate limits"). */
     bulk?: boolean
   }
@@ -58,6 +58,12 @@ export async function authorize(request: FastifyRequest): Promise<void> {
   if ('user' in access) {
     if (caller.principal.kind !== 'user') {
       throw new GuardError('FORBIDDEN', 'API keys are managed with a user token, not with an API key')
+    }
+    return
+  }
+  if ('anyOf' in access) {
+    if (!access.anyOf.some((permission) => hasPermission(caller.permissions, permission))) {
+      throw new GuardError('FORBIDDEN', `Missing permission ${access.anyOf.join(' or ')}`)
     }
     return
   }

@@ -17,7 +17,8 @@ export const dnsChecker: Checker<'dns'> = {
       const answers = records.map((record) => record.value)
       const responseTimeMs = elapsedSince(started)
       const base = { responseTimeMs, phases: { dnsMs: responseTimeMs }, answers: answers.slice(0, 100) }
-      if (answers.length === 0) return { ...base, status: 'down', error: `no ${target.recordType} records` }
+      if (answers.length === 0)
+        return { ...base, status: 'down', error: `no ${target.recordType} records`, errorKind: 'dns_no_answer' }
       if (target.expected !== undefined) {
         const expected = normalize(target.expected)
         // MX and SRV answers carry priorities in front; the expected value may name just the host.
@@ -28,6 +29,7 @@ export const dnsChecker: Checker<'dns'> = {
           return {
             ...base,
             status: 'down',
+            errorKind: 'dns_mismatch',
             error: `expected ${target.expected}, got ${answers.join(', ').slice(0, 500)}`,
           }
         }
