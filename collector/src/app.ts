@@ -2,7 +2,7 @@ import { createFastify } from '@guard/shared'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import type { CollectorContext } from './context.ts'
 import { createIngestMetrics } from './ingest/metrics.ts'
-import { authorize, rateLimit } from './plugins/access.ts'
+import { authorize, publicRateLimit, rateLimit, rateLimitHeadersOnEveryResponse } from './plugins/access.ts'
 import { authenticate } from './plugins/authenticate.ts'
 import { registerErrorHandling } from './plugins/errors.ts'
 import { apiKeyRoutes } from './routes/api-keys.ts'
@@ -29,6 +29,8 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
   const app = createFastify({ logger: ctx.log })
   app.decorateRequest('caller', undefined)
   registerErrorHandling(app)
+  app.addHook('onRequest', publicRateLimit(ctx))
+  app.addHook('onSend', rateLimitHeadersOnEveryResponse(ctx))
   await registerOpenApi(app)
   healthRoutes(app)
   openApiRoute(app)

@@ -18,6 +18,8 @@ export const collectorEnvSchema = z.object({
   GUARD_RATE_LIMIT_READ: z.coerce.number().int().min(1).default(1000),
   GUARD_RATE_LIMIT_WRITE: z.coerce.number().int().min(1).default(100),
   GUARD_RATE_LIMIT_BULK: z.coerce.number().int().min(1).default(10),
+  /** Requests per client IP and hour without valid credentials (health, OpenAPI, 401s, unknown paths). */
+  GUARD_RATE_LIMIT_PUBLIC: z.coerce.number().int().min(1).default(1000),
   /** `1` lets fetch-title and icon reach private and loopback addresses, as the probe's flag does. */
   GUARD_ALLOW_PRIVATE_TARGETS: envTypes.flag,
   /** Seconds the manual check of a service may wait for a probe's reply. */
