@@ -6,6 +6,7 @@ import type { Stoppable } from '@guard/shared'
 import { pino } from 'pino'
 import { generate } from 'selfsigned'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runMonitorCommand } from '../bin/commands/monitor.ts'
 import { buildCollectorApp } from '../collector/src/app.ts'
 import { consumeHeartbeats } from '../collector/src/ingest/consume-heartbeats.ts'
 import { consumeResults } from '../collector/src/ingest/consume-results.ts'
@@ -429,6 +430,31 @@ describe('monitor options, locations and test checks end to end', () => {
       format: 'JSONEachRow',
     })
     expect((await stored.json<{ n: string | number }>()).map((row) => Number(row.n))).toEqual([0])
+
+    // The CLI is a thin client of the same route.
+    const listening = await buildCollectorApp(harness.ctx)
+    try {
+      await listening.listen({ host: '127.0.0.1', port: 0 })
+      const address = listening.server.address() as { port: number }
+      const printed: string[] = []
+      const env = { GUARD_COLLECTOR_URL: `http://127.0.0.1:${address.port}`, GUARD_API_KEY: harness.apiKey }
+      const up = await runMonitorCommand(
+        ['test', '--location', 'fra', '--url', `${base}/ok`, '--options', '{"keyword":"hello"}'],
+        env,
+        (text) => printed.push(text),
+      )
+      expect(up).toBe(0)
+      expect(JSON.parse(printed[0]!)).toMatchObject({ location: 'fra', status: 'up', statusCode: 200 })
+      const down = await runMonitorCommand(
+        ['test', '--location', 'fra', '--url', `${base}/ok`, '--options', '{"keyword":"absent"}'],
+        env,
+        (text) => printed.push(text),
+      )
+      expect(down).toBe(1)
+      expect(JSON.parse(printed[1]!)).toMatchObject({ status: 'down', errorKind: 'keyword_missing' })
+    } finally {
+      await listening.close()
+    }
 
     const nobody = await app.inject({
       method: 'POST',
