@@ -120,6 +120,26 @@ describe('OpenAPI document', () => {
       { method: 'GET', url: '/api-keys', path: '/api-keys' },
       { method: 'DELETE', url: `/api/services/${service}`, path: '/api/services/{id}' },
       { method: 'GET', url: '/api/health', path: '/api/health' },
+      { method: 'GET', url: '/api/locations', path: '/api/locations' },
+      {
+        method: 'POST',
+        url: '/api/monitors/test',
+        path: '/api/monitors/test',
+        payload: { location: 'nowhere', domain: { url: 'https://doc.example' } },
+      },
+      {
+        method: 'POST',
+        url: '/api/domains',
+        path: '/api/domains',
+        payload: {
+          url: 'https://doc.example/api',
+          method: 'POST',
+          body: '{}',
+          jsonPath: { path: '$.ok', equals: true },
+          authType: 'basic',
+          credentials: { username: 'u', password: 'p' },
+        },
+      },
     ]
     const seen = new Set<number>()
     for (const call of calls) {
