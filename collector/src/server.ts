@@ -8,6 +8,7 @@ import {
   MONITORS_BUCKET,
   migrate,
   migrateTimeSeries,
+  probeCredentialsKey,
   type RelationalStore,
   resolveSecretKey,
   type TimeSeriesStore,
@@ -48,7 +49,14 @@ export async function prepareCollector(deps: CollectorDeps) {
   await migrateTimeSeries(deps.timeseries, { service: 'collector', directory: migrations('clickhouse') })
   await applyRetention(deps.timeseries, deps.env)
   const credentialKey = derivePurposeKey(await resolveSecretKey(deps.env), MONITOR_CREDENTIALS_PURPOSE)
-  const ctx: CollectorContext = { ...deps, monitors: await deps.bus.kv(MONITORS_BUCKET), credentialKey }
+  const ctx: CollectorContext = {
+    ...deps,
+    monitors: await deps.bus.kv(MONITORS_BUCKET),
+    credentialKey,
+    probeCredentialsKey: deps.env.GUARD_PROBE_CREDENTIALS_KEY
+      ? probeCredentialsKey(deps.env.GUARD_PROBE_CREDENTIALS_KEY)
+      : undefined,
+  }
   const created = await ensureBootstrapApiKey(ctx.sql, DEFAULT_ORGANIZATION.id)
   const scheduled = await syncSchedules(ctx)
   return { ctx, created, scheduled }

@@ -1,4 +1,4 @@
-import { decodeMonitorConfig } from '@guard/shared'
+import { decodeMonitorConfig, type HttpTarget, openTargetAuth, probeCredentialsKey } from '@guard/shared'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildCollectorApp } from '../app.ts'
 import { collectorForTest } from '../test-support.ts'
@@ -209,5 +209,33 @@ describe('check options through the API', () => {
       url: 'http://example.org/v2',
       auth: { type: 'basic', username: 'u', password: 'svc-pw' },
     })
+  })
+
+  it('seals credentials for probes when GUARD_PROBE_CREDENTIALS_KEY is set', async () => {
+    const sealedHarness = await collectorForTest({
+      GUARD_PROBE_CREDENTIALS_KEY: 'probe-credentials-key-probe-credentials-key',
+    })
+    const sealedApp = await buildCollectorApp(sealedHarness.ctx)
+    try {
+      const created = await sealedApp.inject({
+        method: 'POST',
+        url: '/api/domains',
+        headers: { authorization: `Bearer ${sealedHarness.apiKey}` },
+        payload: { url: 'https://example.org', authType: 'bearer', credentials: { token: 'kv-token-1' } },
+      })
+      const entry = (await sealedHarness.ctx.monitors.get(created.json().data.id))!.value!
+      expect(new TextDecoder().decode(entry)).not.toContain('kv-token-1')
+      const target = decodeMonitorConfig(entry).target
+      expect(target).toMatchObject({ sealedAuth: expect.stringMatching(/^v1\./) })
+      expect(target).not.toHaveProperty('auth')
+      const opened = openTargetAuth(
+        target as HttpTarget,
+        probeCredentialsKey('probe-credentials-key-probe-credentials-key'),
+      )
+      expect(opened.auth).toEqual({ type: 'bearer', token: 'kv-token-1' })
+    } finally {
+      await sealedApp.close()
+      await sealedHarness.close()
+    }
   })
 })
