@@ -50,7 +50,13 @@ const badHttpOptions = {
   regex: fc.constantFrom('(', '[', '*', '(?<', 1),
   jsonPath: fc.constantFrom({ path: 'a' }, { path: '$[' }, { path: '' }, { path: '$.a[?(@.x==)]' }, 'x'),
   keywordAbsent: fc.constant(true),
-  degradedAboveMs: fc.oneof(fc.integer({ max: 0 }), notANumber),
+  // Not null: on updates, null removes an option.
+  degradedAboveMs: fc.oneof(
+    fc.integer({ max: 0 }),
+    fc.string({ maxLength: 5 }),
+    fc.boolean(),
+    fc.double({ noInteger: true }),
+  ),
   credentials: fc.constantFrom({ token: 'x' }, { username: 'u' }, 'x'),
   locations: fc.constantFrom([], ['mars'], ['UPPER'], 'fra', [1]),
 }

@@ -165,7 +165,7 @@ export interface MonitorRecord {
 /** Why a monitor or a location is failing: the last result that was not up. */
 export const lastErrorView = z
   .object({
-    kind: errorKind.or(z.literal('unknown')),
+    kind: errorKind,
     message: z.string(),
     at: z.string(),
     location: z.string().optional(),

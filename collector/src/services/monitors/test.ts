@@ -65,8 +65,8 @@ export async function testMonitor({
     }
   }
   const proposed = input.domain
-    ? prefixed('domain', () => domainMonitorInput(input.domain as never))
-    : prefixed('service', () => serviceMonitorInput(input.service as never))
+    ? prefixed('domain', () => domainMonitorInput(input.domain))
+    : prefixed('service', () => serviceMonitorInput(input.service))
   const monitor = monitorInput.parse(proposed)
   await assertKnownLocations(ctx, [input.location])
   const target =
