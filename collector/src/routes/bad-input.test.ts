@@ -55,7 +55,7 @@ const badHttpOptions = {
     fc.integer({ max: 0 }),
     fc.string({ maxLength: 5 }),
     fc.boolean(),
-    fc.double({ noInteger: true }),
+    fc.double({ noInteger: true, noNaN: true, noDefaultInfinity: true }),
   ),
   credentials: fc.constantFrom({ token: 'x' }, { username: 'u' }, 'x'),
   locations: fc.constantFrom([], ['mars'], ['UPPER'], 'fra', [1]),
