@@ -305,6 +305,20 @@ describe('monitor options, locations and test checks end to end', () => {
         'dns',
       ],
       [
+        'icmp count',
+        '/api/services',
+        {
+          name: 'icmp',
+          protocol: 'icmp',
+          protocolConfig: { host: '127.0.0.1', count: 2 },
+          checkInterval: 5,
+          timeout: 3,
+          locations: ['fra'],
+        },
+        'up',
+        null,
+      ],
+      [
         'tls',
         '/api/services',
         {
