@@ -88,6 +88,7 @@ describe.skipIf(!postgres)('plans: limits from the catalog, enforced on every mo
       GUARD_SECRET_KEY: SECRET,
       GUARD_PLAN_CACHE_SECONDS: String(CACHE_SECONDS),
       GUARD_DEFAULT_LOCATIONS: 'local',
+      GUARD_LOCATIONS: 'local,fra',
     })
     const prepared = await prepareCollector({ env, log, sql: collectorSql, timeseries, bus })
     apiKey = prepared.created!.key
@@ -115,7 +116,7 @@ describe.skipIf(!postgres)('plans: limits from the catalog, enforced on every mo
     })
   })
 
-  it('an interval under the free plan’s 300 s is refused on create and on update, naming limit, value and plan', async () => {
+  it('an interval under the free plan’s 300 s and a second location are refused on create and update, naming limit, value and plan', async () => {
     for (const [path, body] of [
       ['/api/domains', domain(0, 299)],
       ['/api/services', service(0, 60)],
@@ -131,12 +132,20 @@ describe.skipIf(!postgres)('plans: limits from the catalog, enforced on every mo
         plan: 'free',
       })
     }
+    const twoPlaces = await call('POST', '/api/domains', { ...domain(0), locations: ['local', 'fra'] })
+    expect(twoPlaces.status).toBe(403)
+    expect(twoPlaces.body).toMatchObject({ error: 'PLAN_LIMIT', limit: 'locations', value: 1, plan: 'free' })
+    expect(twoPlaces.body.message).toMatch(/allows 1 location per monitor; the monitor names 2/)
     const created = await call('POST', '/api/domains', domain(1))
     expect(created.status).toBe(201)
     const id = created.body.data.id
     expect((await call('PUT', `/api/domains/${id}`, { checkInterval: 120 })).body).toMatchObject({
       error: 'PLAN_LIMIT',
       limit: 'minIntervalSeconds',
+    })
+    expect((await call('PUT', `/api/domains/${id}`, { locations: ['local', 'fra'] })).body).toMatchObject({
+      error: 'PLAN_LIMIT',
+      limit: 'locations',
     })
     // A write that leaves the interval alone is not refused for it.
     expect((await call('PUT', `/api/domains/${id}`, { name: 'renamed' })).status).toBe(200)

@@ -63,6 +63,14 @@ const table: Array<{ method: Method; path: string; url: string; body?: Record<st
   { method: 'GET', path: '/api/services/{id}/history', url: '/api/services/:service/history' },
   { method: 'GET', path: '/api/usage', url: `/api/usage?organizationId=${ORG}` },
   { method: 'GET', path: '/api/usage', url: '/api/usage', own: true },
+  {
+    method: 'POST',
+    path: '/api/monitors/test',
+    url: '/api/monitors/test',
+    body: { location: 'fra', domain: { url: 'https://x.example' } },
+    own: true,
+  },
+  { method: 'GET', path: '/api/locations', url: '/api/locations', own: true },
   { method: 'GET', path: '/api-keys', url: '/api-keys', own: true },
   {
     method: 'POST',

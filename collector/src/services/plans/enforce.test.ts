@@ -35,12 +35,12 @@ describe('enforcePlan: locations per monitor', () => {
     })
   })
 
-  it("counts '*' as every location probes have reported from, at least one", async () => {
+  it("counts '*' as every location whose probes send heartbeats, at least one", async () => {
     expect(await write(['*'])).toBe('written')
     for (const location of ['fra', 'iad']) {
       await harness.ctx.sql.query(
-        `INSERT INTO monitoring.monitor_location_state (monitor_id, location, status, consecutive_failures, last_result_at)
-         VALUES ('m-1', $1, 'up', 0, now())`,
+        `INSERT INTO monitoring.probes (location, instance, version, last_heartbeat_at, heartbeat)
+         VALUES ($1, $1, '0.1.0', now(), '{}')`,
         [location],
       )
     }

@@ -33,12 +33,12 @@ export function planLimitError(plan: Plan, limit: PlanLimitName, value: number, 
 
 /**
  * How many locations a monitor runs from: its list, where `*` (every location) counts every
- * location a probe has reported from, at least one.
+ * location whose probes send heartbeats, at least one.
  */
 export async function countLocations(tx: Sql, locations: readonly string[]): Promise<number> {
   if (!locations.includes('*')) return new Set(locations).size
   const { rows } = await tx.query<{ count: number }>(
-    'SELECT count(DISTINCT location)::int AS count FROM monitoring.monitor_location_state',
+    'SELECT count(DISTINCT location)::int AS count FROM monitoring.probes',
   )
   return Math.max(1, rows[0]?.count ?? 0)
 }
@@ -46,8 +46,7 @@ export async function countLocations(tx: Sql, locations: readonly string[]): Pro
 /** Domains and services of the organization: what the `monitors` limit counts. */
 export async function countMonitors(sql: Sql, organizationId: string): Promise<number> {
   const { rows } = await sql.query<{ count: number }>(
-    `SELECT ((SELECT count(*) FROM monitoring.domains WHERE organization_id = $1)
-           + (SELECT count(*) FROM monitoring.services WHERE organization_id = $1))::int AS count`,
+    'SELECT count(*)::int AS count FROM monitoring.monitors WHERE organization_id = $1',
     [organizationId],
   )
   return rows[0]?.count ?? 0

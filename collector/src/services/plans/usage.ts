@@ -61,16 +61,12 @@ async function countUsage(ctx: CollectorContext, organizationId: string): Promis
     most_locations: number | null
     any_location: boolean | null
   }>(
-    `WITH monitors AS (
-       SELECT check_interval, locations FROM monitoring.domains WHERE organization_id = $1
-       UNION ALL
-       SELECT check_interval, locations FROM monitoring.services WHERE organization_id = $1
-     )
-     SELECT (SELECT count(*) FROM monitoring.domains WHERE organization_id = $1)::int AS domains,
-            (SELECT count(*) FROM monitoring.services WHERE organization_id = $1)::int AS services,
-            (SELECT min(check_interval) FROM monitors)::int AS min_interval,
-            (SELECT max(cardinality(locations)) FROM monitors WHERE NOT '*' = ANY (locations))::int AS most_locations,
-            (SELECT bool_or('*' = ANY (locations)) FROM monitors) AS any_location`,
+    `SELECT count(*) FILTER (WHERE kind = 'domain')::int AS domains,
+            count(*) FILTER (WHERE kind = 'service')::int AS services,
+            min(check_interval)::int AS min_interval,
+            max(cardinality(locations)) FILTER (WHERE NOT '*' = ANY (locations))::int AS most_locations,
+            bool_or('*' = ANY (locations)) AS any_location
+       FROM monitoring.monitors WHERE organization_id = $1`,
     [organizationId],
   )
   const row = rows[0]!
