@@ -13,8 +13,10 @@ import {
 import { buildCollectorApp } from './app.ts'
 import type { CollectorContext } from './context.ts'
 import type { CollectorEnv } from './env.ts'
+import { consumeHeartbeats, type HeartbeatIngestStats } from './ingest/consume-heartbeats.ts'
 import { consumeResults, type IngestStats } from './ingest/consume-results.ts'
 import { createIngestMetrics } from './ingest/metrics.ts'
+import { scheduleDeviceOfflineJob } from './jobs/device-offline.ts'
 import { ensureBootstrapApiKey } from './services/api-keys/ensure-bootstrap.ts'
 import { syncSchedules } from './services/domains/sync-schedules.ts'
 import { applyRetention } from './services/results/retention.ts'
@@ -32,6 +34,7 @@ export interface RunningCollector {
   /** Set only on the start that created it: shown once, then only its hash remains. */
   bootstrapApiKey: string | undefined
   ingest: IngestStats
+  heartbeats: HeartbeatIngestStats
   /** Stops HTTP and ingest; the caller closes the stores and the bus it opened. */
   close(): Promise<void>
 }
@@ -54,6 +57,9 @@ export async function startCollector(deps: CollectorDeps): Promise<RunningCollec
   const ingest: IngestStats = { stored: 0, deadLettered: 0, batches: 0 }
   const metrics = createIngestMetrics()
   const consumer = await consumeResults(ctx, ingest, metrics)
+  const heartbeats: HeartbeatIngestStats = { stored: 0, duplicates: 0, deadLettered: 0, batches: 0 }
+  const heartbeatConsumer = await consumeHeartbeats(ctx, heartbeats)
+  const offlineJob = scheduleDeviceOfflineJob(ctx)
 
   const app = await buildCollectorApp(ctx, { metrics: metrics.registry })
   await app.listen({ host: deps.env.GUARD_COLLECTOR_HOST, port: deps.env.GUARD_COLLECTOR_PORT })
@@ -64,9 +70,11 @@ export async function startCollector(deps: CollectorDeps): Promise<RunningCollec
     url,
     bootstrapApiKey: created?.key,
     ingest,
+    heartbeats,
     async close() {
       await app.close()
-      await consumer.stop()
+      await offlineJob.stop()
+      await Promise.all([consumer.stop(), heartbeatConsumer.stop()])
     },
   }
 }

@@ -1,0 +1,18 @@
+import type { Sql } from '@guard/shared'
+
+/**
+ * Open incidents raised for devices of one organization. Incidents are the incident engine's
+ * (issue 12): until its table exists there are none to count.
+ */
+export async function countActiveDeviceIncidents(sql: Sql, organizationId: string): Promise<number> {
+  const { rows } = await sql.query<{ present: boolean }>(
+    "SELECT to_regclass('monitoring.incidents') IS NOT NULL AS present",
+  )
+  if (!rows[0]?.present) return 0
+  const counted = await sql.query<{ count: number }>(
+    `SELECT count(*)::int AS count FROM monitoring.incidents
+      WHERE organization_id = $1 AND device_id IS NOT NULL AND status <> 'resolved'`,
+    [organizationId],
+  )
+  return counted.rows[0]?.count ?? 0
+}
