@@ -134,7 +134,9 @@ const portOf = (value: string) => {
 
 async function connections(): Promise<NonNullable<AgentHeartbeat['connections']>> {
   return (await si.networkConnections()).slice(0, 5000).map((connection) => {
-    const remote = connection.peerAddress && connection.peerAddress !== '*' ? connection.peerAddress : null
+    // A listening socket has no peer; tools print it as `*`, `0.0.0.0:*` or `[::]:*`.
+    const listening = connection.peerPort === '*' || ['', '*', '0.0.0.0', '::'].includes(connection.peerAddress)
+    const remote = listening ? null : connection.peerAddress
     return {
       local_address: cut(connection.localAddress, 64),
       local_port: portOf(connection.localPort) ?? 0,

@@ -13,7 +13,8 @@ export interface RunningAgent {
 }
 
 const RETRY_BASE_MS = 1000
-const RETRY_MAX_MS = 5 * 60_000
+/** Below the collector's 90 s offline minimum, so a returning collector hears from every agent in time. */
+const RETRY_MAX_MS = 60_000
 
 /**
  * Two loops. The collector loop samples every interval and puts the heartbeat in the spool (with

@@ -6,14 +6,16 @@ import { postgresRunCoordinator } from './run-coordinator.ts'
 
 /**
  * Every tick of GUARD_DEVICE_OFFLINE_CRON, one replica takes silent devices offline and publishes
- * the events still waiting in the outbox (those a crash or a bus outage left behind).
+ * the events still waiting in the outbox (those a crash or a bus outage left behind). Devices get
+ * one offline limit after this replica starts before they count as offline (see detectOfflineDevices).
  */
 export function scheduleDeviceOfflineJob(ctx: CollectorContext) {
+  const startedAt = new Date()
   const task = cron.schedule(
     ctx.env.GUARD_DEVICE_OFFLINE_CRON,
     async () => {
       try {
-        const offline = await detectOfflineDevices(ctx)
+        const offline = await detectOfflineDevices(ctx, new Date(), startedAt)
         if (offline.length > 0)
           ctx.log.info({ devices: offline.map((event) => event.deviceId) }, 'devices went offline')
         await publishDeviceEvents(ctx)
