@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util'
-import { ConfigError } from '@guard/shared'
+import { ConfigError } from '@guard/shared/config-error'
 
 const usage = `Usage: guard <command> [options]
 

@@ -1,7 +1,7 @@
 import { mkdtemp, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { ConfigError } from '@guard/shared'
+import { ConfigError } from '@guard/shared/config-error'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { loadAgentConfig, writeAgentConfig } from './config.ts'
 import { parseAgentEnv } from './env.ts'

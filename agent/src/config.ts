@@ -2,27 +2,73 @@ import { existsSync, readFileSync } from 'node:fs'
 import { chmod, mkdir, rename, writeFile } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { ConfigError } from '@guard/shared'
-import { z } from 'zod'
+import { ConfigError } from '@guard/shared/config-error'
 import type { AgentEnv } from './env.ts'
 
 /** Settings of one agent, from the config file, then the environment, then flags (each overriding). */
-export const agentConfigSchema = z.object({
-  collectorUrl: z.url({ protocol: /^https?$/, error: 'must be an http(s):// URL' }),
-  deviceId: z.string().min(1).max(64),
-  token: z.string().min(1),
-  intervalSeconds: z.coerce.number().int().min(1).max(3600).default(30),
+/** Settings of one agent, from the config file, then the environment, then flags (each overriding). */
+export interface AgentConfig {
+  collectorUrl: string
+  deviceId: string
+  token: string
+  intervalSeconds: number
   /** System info, processes, applications and connections are sent this often. */
-  inventoryIntervalSeconds: z.coerce.number().int().min(10).max(86_400).default(300),
-  spoolDir: z.string().min(1),
-  spoolMaxMb: z.coerce.number().min(1).max(10_000).default(50),
-  spoolMaxAgeHours: z.coerce
-    .number()
-    .min(1)
-    .max(24 * 35)
-    .default(24),
-})
-export type AgentConfig = z.infer<typeof agentConfigSchema>
+  inventoryIntervalSeconds: number
+  spoolDir: string
+  spoolMaxMb: number
+  spoolMaxAgeHours: number
+}
+
+type Check = (value: unknown) => { value: unknown } | { problem: string }
+
+const text =
+  (max = 4096): Check =>
+  (value) =>
+    typeof value === 'string' && value.length > 0 && value.length <= max
+      ? { value }
+      : { problem: `required, a text of 1 to ${max} characters` }
+const number =
+  (min: number, max: number, fallback: number, integer = true): Check =>
+  (value) => {
+    if (value === undefined) return { value: fallback }
+    const parsed = typeof value === 'number' ? value : Number(value)
+    return Number.isFinite(parsed) && parsed >= min && parsed <= max && (!integer || Number.isInteger(parsed))
+      ? { value: parsed }
+      : { problem: `a${integer ? 'n integer' : ' number'} from ${min} to ${max}` }
+  }
+const httpUrl: Check = (value) => {
+  try {
+    const url = new URL(String(value))
+    if (url.protocol === 'http:' || url.protocol === 'https:') {
+      return { value: String(value).replace(/\/+$/, '') }
+    }
+  } catch {
+    // Reported below.
+  }
+  return { problem: 'must be an http(s):// URL' }
+}
+
+const CHECKS: Record<keyof AgentConfig, Check> = {
+  collectorUrl: httpUrl,
+  deviceId: text(64),
+  token: text(),
+  intervalSeconds: number(1, 3600, 30),
+  inventoryIntervalSeconds: number(10, 86_400, 300),
+  spoolDir: text(),
+  spoolMaxMb: number(1, 10_000, 50, false),
+  spoolMaxAgeHours: number(1, 24 * 35, 24, false),
+}
+
+function validateConfig(merged: Record<string, unknown>): { config?: AgentConfig; problems: string[] } {
+  const config: Record<string, unknown> = {}
+  const problems: string[] = []
+  for (const [key, check] of Object.entries(CHECKS)) {
+    const result = check(merged[key])
+    if ('problem' in result) problems.push(`  ${key}: ${result.problem}`)
+    else config[key] = result.value
+  }
+  return problems.length > 0 ? { problems } : { config: config as unknown as AgentConfig, problems }
+}
 
 const isRoot = () => process.getuid?.() === 0
 
@@ -75,12 +121,11 @@ export function loadAgentConfig(env: AgentEnv, flags: AgentFlags = {}): AgentCon
       intervalSeconds: flags.interval,
     }),
   }
-  const result = agentConfigSchema.safeParse(merged)
-  if (!result.success) {
-    const problems = result.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`)
+  const { config, problems } = validateConfig(merged)
+  if (!config) {
     throw new ConfigError(`agent: invalid configuration (file ${path}, environment, flags)\n${problems.join('\n')}`)
   }
-  return result.data
+  return config
 }
 
 /** Writes the config file readable by its owner only: it holds the device token. */

@@ -1,4 +1,3 @@
-import { z } from 'zod'
 import { defaultConfigPath, writeAgentConfig } from './config.ts'
 
 export interface EnrollOptions {
@@ -10,7 +9,14 @@ export interface EnrollOptions {
   intervalSeconds?: number
 }
 
-const enrolled = z.object({ success: z.literal(true), data: z.object({ id: z.string(), token: z.string() }) })
+/** The device id and token of POST /api/devices' answer, or an error saying what was missing. */
+function enrolledDevice(text: string): { id: string; token: string } {
+  const data = (JSON.parse(text) as { data?: { id?: unknown; token?: unknown } }).data
+  if (typeof data?.id !== 'string' || typeof data.token !== 'string') {
+    throw new Error(`the collector's answer carries no device id and token: ${text.slice(0, 200)}`)
+  }
+  return { id: data.id, token: data.token }
+}
 
 /**
  * Enrols this machine as a device (POST /api/devices with an API key holding devices:write) and
@@ -26,7 +32,7 @@ export async function enrollDevice(options: EnrollOptions): Promise<{ deviceId: 
   })
   const text = await response.text()
   if (!response.ok) throw new Error(`enrolment refused (${response.status}): ${text.slice(0, 300)}`)
-  const { data } = enrolled.parse(JSON.parse(text))
+  const data = enrolledDevice(text)
   const configPath = options.configPath ?? defaultConfigPath()
   await writeAgentConfig(configPath, {
     collectorUrl,

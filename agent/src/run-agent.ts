@@ -1,4 +1,5 @@
-import type { AgentHeartbeat, Logger } from '@guard/shared'
+import type { AgentHeartbeat } from '@guard/shared'
+import type { Logger } from '@guard/shared/logger'
 import { backoffDelay } from './backoff.ts'
 import { collectInventory } from './collect-inventory.ts'
 import { collectMetrics } from './collect-metrics.ts'

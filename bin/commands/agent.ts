@@ -2,7 +2,9 @@ import { realpathSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { enrollDevice, installSystemdUnit, loadAgentConfig, parseAgentEnv, startAgent } from '@guard/agent'
-import { ConfigError, closeOnSignals, createLogger } from '@guard/shared'
+import { ConfigError } from '@guard/shared/config-error'
+import { createLogger } from '@guard/shared/logger'
+import { closeOnSignals } from '@guard/shared/process'
 
 const usage = `Usage:
   guard agent [--config FILE] [--collector URL] [--device ID] [--token TOKEN] [--interval SECONDS]
@@ -30,7 +32,8 @@ export async function runAgent(args: string[], env: NodeJS.ProcessEnv = process.
   })
   const agentEnv = parseAgentEnv(env)
   const config = loadAgentConfig(agentEnv, values)
-  const log = createLogger({ name: 'agent', level: agentEnv.LOG_LEVEL })
+  // JSON lines always: pino's pretty transport runs in a worker the agent's bundle does not ship.
+  const log = createLogger({ name: 'agent', level: agentEnv.LOG_LEVEL, pretty: false })
   log.info(
     {
       collector: config.collectorUrl,
