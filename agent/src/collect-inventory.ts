@@ -62,6 +62,7 @@ async function installedPackages(): Promise<Package[]> {
     async () => {
       const { stdout } = await run(
         'dpkg-query',
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: dpkg-query's own field placeholders
         ['-W', '-f=${Package}\\t${Version}\\t${Maintainer}\\t${Installed-Size}\\n'],
         options,
       )

@@ -34,27 +34,38 @@ export async function applyHeartbeats(
       [[...byDevice.keys()]],
     )
     const events: DeviceEvent[] = []
+    const updates: Array<{ id: string; applied: NonNullable<ReturnType<typeof applyToDevice>> }> = []
     for (const device of rows) {
       const applied = applyToDevice(device, byDevice.get(device.id) ?? [], env, now)
-      if (!applied) continue
-      await tx.query(
-        `UPDATE monitoring.devices
-            SET is_online = $2, last_seen = $3, last_heartbeat_at = $4, interval_seconds = $5, health_status = $6,
-                health_candidate = $7, health_candidate_count = $8, state_version = $9
-          WHERE id = $1`,
-        [
-          device.id,
-          applied.isOnline,
-          applied.lastSeen,
-          applied.lastHeartbeatAt,
-          applied.intervalSeconds,
-          applied.health.status,
-          applied.health.candidate,
-          applied.health.count,
-          applied.version,
-        ],
-      )
-      if (Object.keys(applied.inventories).length > 0) await saveInventories(tx, device.id, applied.inventories)
+      if (applied) updates.push({ id: device.id, applied })
+    }
+    if (updates.length === 0) return events
+    // One statement for the whole batch: a fleet's heartbeats cost one round trip, not one each.
+    await tx.query(
+      `UPDATE monitoring.devices d
+          SET is_online = u.is_online, last_seen = u.last_seen, last_heartbeat_at = u.last_heartbeat_at,
+              interval_seconds = u.interval_seconds, health_status = u.health_status,
+              health_candidate = u.health_candidate, health_candidate_count = u.health_candidate_count,
+              state_version = u.state_version
+         FROM unnest($1::text[], $2::boolean[], $3::timestamptz[], $4::timestamptz[], $5::int[], $6::text[],
+                     $7::text[], $8::int[], $9::int[])
+              AS u(id, is_online, last_seen, last_heartbeat_at, interval_seconds, health_status, health_candidate,
+                   health_candidate_count, state_version)
+        WHERE d.id = u.id`,
+      [
+        updates.map((u) => u.id),
+        updates.map((u) => u.applied.isOnline),
+        updates.map((u) => u.applied.lastSeen.toISOString()),
+        updates.map((u) => u.applied.lastHeartbeatAt),
+        updates.map((u) => u.applied.intervalSeconds),
+        updates.map((u) => u.applied.health.status),
+        updates.map((u) => u.applied.health.candidate),
+        updates.map((u) => u.applied.health.count),
+        updates.map((u) => u.applied.version),
+      ],
+    )
+    for (const { id, applied } of updates) {
+      if (Object.keys(applied.inventories).length > 0) await saveInventories(tx, id, applied.inventories)
       for (const event of applied.events) await recordDeviceEvent(tx, event)
       events.push(...applied.events)
     }
