@@ -34,12 +34,15 @@ import { generateDeviceToken } from '../../collector/src/services/devices/token.
  * 10) posts their heartbeats to POST /agent (token check, validation, durable publish on the
  * bus); the rate counts a heartbeat only once the consumer stored it in ClickHouse and PostgreSQL.
  * The ceiling is a bare fastify route that parses the same body, in the same process and run.
+ * BENCH_PARTS (`ingest,footprint`) picks the parts.
  */
 const agentSeconds = Number(process.env.BENCH_AGENT_SECONDS ?? 300)
 const agentInterval = Number(process.env.BENCH_AGENT_INTERVAL ?? 10)
 const devices = Number(process.env.BENCH_DEVICES ?? 5000)
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50)
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
+/** `footprint`, `ingest` or both (default), comma-separated. */
+const parts = (process.env.BENCH_PARTS ?? 'ingest,footprint').split(',')
 const round = (value: number) => Number(value.toPrecision(4))
 const TICKS = 100 // USER_HZ on Linux
 const GUARD_BIN = fileURLToPath(new URL('../../bin/guard.mjs', import.meta.url))
