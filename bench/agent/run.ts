@@ -212,8 +212,8 @@ async function ingest(dir: string) {
 
 const dir = await mkdtemp(join(tmpdir(), 'guard-bench-agent-'))
 try {
-  const ingestFigures = await ingest(join(dir, 'ingest'))
-  const footprintFigures = await footprint(dir)
+  const ingestFigures = parts.includes('ingest') ? await ingest(join(dir, 'ingest')) : undefined
+  const footprintFigures = parts.includes('footprint') ? await footprint(dir) : undefined
   process.stdout.write(
     `${JSON.stringify({ bench: 'agent', footprint: footprintFigures, ingest: ingestFigures }, null, 2)}\n`,
   )
