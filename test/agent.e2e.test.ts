@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type RunningCollector, startCollector } from '@guard/collector'
@@ -104,6 +104,16 @@ describe('device agent end to end', () => {
     if (enroll.child.exitCode === null) await new Promise((resolve) => enroll.child.once('exit', resolve))
     expect(enroll.child.exitCode).toBe(0)
     expect((await stat(join(dir, 'agent.json'))).mode & 0o777).toBe(0o600)
+  })
+
+  it('writes a hardened systemd unit with guard agent install', async () => {
+    const unit = join(dir, 'guard-agent.service')
+    const install = spawnGuard(['agent', 'install', '--unit', unit, '--config', join(dir, 'agent.json')], {})
+    await install.waitFor(/systemctl enable --now guard-agent/, 60_000)
+    const text = await readFile(unit, 'utf8')
+    expect(text).toMatch(/^ExecStart=\S+node \S+\/bin\/guard\.mjs agent$/m)
+    expect(text).toContain('User=guard-agent')
+    expect(text).toContain('ProtectSystem=strict')
   })
 
   it('reports metrics, system info, processes, applications and connections', async () => {

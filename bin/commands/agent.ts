@@ -1,5 +1,4 @@
 import { realpathSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { enrollDevice, installSystemdUnit, loadAgentConfig, parseAgentEnv, startAgent } from '@guard/agent'
 import { ConfigError } from '@guard/shared/config-error'
@@ -84,7 +83,8 @@ async function install(args: string[]): Promise<void> {
       unit: { type: 'string', default: '/etc/systemd/system/guard-agent.service' },
     },
   })
-  const cli = realpathSync(fileURLToPath(new URL('../guard.mjs', import.meta.url)))
+  // The agent runs from a bundle in a temporary directory: the CLI node was started with is argv[1].
+  const cli = realpathSync(process.argv[1] ?? 'bin/guard.mjs')
   const steps = await installSystemdUnit({
     unitPath: values.unit,
     execStart: `${process.execPath} ${cli} agent`,
