@@ -17,7 +17,7 @@ export function scheduleDeviceOfflineJob(ctx: CollectorContext) {
       try {
         const offline = await detectOfflineDevices(ctx, new Date(), startedAt)
         if (offline.length > 0)
-          ctx.log.info({ devices: offline.map((event) => event.deviceId) }, 'devices went offline')
+          ctx.log.info({ devices: offline.map((event) => event.data.deviceId) }, 'devices went offline')
         await publishDeviceEvents(ctx)
       } catch (error) {
         ctx.log.error({ err: error }, 'device offline job failed; the next tick retries')

@@ -136,7 +136,10 @@ describe('devices and POST /agent', () => {
       hostname: 'web-1.example',
     })
     expect(events).toContainEqual(
-      expect.objectContaining({ type: 'device.online', deviceId: device.id, wasOffline: false }),
+      expect.objectContaining({
+        type: 'device.online',
+        data: expect.objectContaining({ deviceId: device.id, wasOffline: false }),
+      }),
     )
   })
 
@@ -222,13 +225,18 @@ describe('devices and POST /agent', () => {
     await send(95, 20)
     await send(96, 10)
     await waitUntil(async () => (await health()) === 'critical', 'critical after two hot heartbeats')
-    await waitUntil(() => events.some((e) => e.type === 'device.health' && e.deviceId === device.id), 'health event')
-    const healthEvents = events.filter((e) => e.type === 'device.health' && e.deviceId === device.id)
+    await waitUntil(
+      () => events.some((e) => e.type === 'device.health' && e.data.deviceId === device.id),
+      'health event',
+    )
+    const healthEvents = events.filter((e) => e.type === 'device.health' && e.data.deviceId === device.id)
     expect(healthEvents).toEqual([
       expect.objectContaining({
-        previous: 'healthy',
-        current: 'critical',
-        reasons: [expect.objectContaining({ metric: 'cpu', level: 'critical' })],
+        data: expect.objectContaining({
+          previous: 'healthy',
+          current: 'critical',
+          reasons: [expect.objectContaining({ metric: 'cpu', level: 'critical' })],
+        }),
       }),
     ])
   })
@@ -242,9 +250,12 @@ describe('devices and POST /agent', () => {
       detectOfflineDevices(harness.ctx, later),
       detectOfflineDevices(harness.ctx, later),
     ])
-    expect([...first, ...second].filter((e) => e.deviceId === device.id)).toHaveLength(1)
+    expect([...first, ...second].filter((e) => e.data.deviceId === device.id)).toHaveLength(1)
     await publishDeviceEvents(harness.ctx)
-    await waitUntil(() => events.some((e) => e.type === 'device.offline' && e.deviceId === device.id), 'offline event')
+    await waitUntil(
+      () => events.some((e) => e.type === 'device.offline' && e.data.deviceId === device.id),
+      'offline event',
+    )
     expect((await call('GET', `/api/devices/${device.id}`)).json().data.isOnline).toBe(false)
     expect((await call('GET', '/api/devices/stats')).json().data).toMatchObject({
       offline: expect.any(Number),
@@ -253,10 +264,10 @@ describe('devices and POST /agent', () => {
 
     expect((await beat(device.token, sampleHeartbeat(device.id, {}, { interval_seconds: 1 }))).statusCode).toBe(200)
     await waitUntil(
-      () => events.some((e) => e.type === 'device.online' && e.deviceId === device.id && e.wasOffline),
+      () => events.some((e) => e.type === 'device.online' && e.data.deviceId === device.id && e.data.wasOffline),
       'online again',
     )
-    const mine = events.filter((e) => e.deviceId === device.id).map((e) => e.type)
+    const mine = events.filter((e) => e.data.deviceId === device.id).map((e) => e.type)
     expect(mine).toEqual(['device.online', 'device.offline', 'device.online'])
   })
 

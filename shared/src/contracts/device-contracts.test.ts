@@ -45,6 +45,8 @@ describe('device events v1 wire contract', () => {
   it('refuses an unknown event type and an unknown health value', () => {
     const health = events[2] as Record<string, unknown>
     expect(() => decodeDeviceEvent(bytes({ ...health, type: 'device.exploded' }))).toThrow()
-    expect(() => decodeDeviceEvent(bytes({ ...health, current: 'meh' }))).toThrow()
+    expect(() =>
+      decodeDeviceEvent(bytes({ ...health, data: { ...(health.data as object), current: 'meh' } })),
+    ).toThrow()
   })
 })

@@ -8,29 +8,23 @@ import { z } from 'zod'
 export const deviceHealth = z.enum(['healthy', 'warning', 'critical'])
 export type DeviceHealth = z.infer<typeof deviceHealth>
 
-const base = {
-  v: z.literal(1),
-  /** `<deviceId>:<state version>`: the same change always carries the same id. */
-  id: z.string().min(1),
-  occurredAt: z.iso.datetime(),
-  organizationId: z.string().min(1),
+/** Who the event is about, as the device was named when it happened (for messages). */
+const deviceRef = {
   deviceId: z.string().min(1),
   deviceName: z.string(),
   hostname: z.string().nullable(),
 }
 
-export const deviceOfflineEventV1 = z.object({
-  ...base,
-  type: z.literal('device.offline'),
+export const deviceOfflineData = z.object({
+  ...deviceRef,
   /** When the collector last heard from the device. */
   lastSeen: z.iso.datetime().nullable(),
   /** Seconds of silence after which the device counts as offline. */
   offlineAfterSeconds: z.number().int().positive(),
 })
 
-export const deviceOnlineEventV1 = z.object({
-  ...base,
-  type: z.literal('device.online'),
+export const deviceOnlineData = z.object({
+  ...deviceRef,
   lastSeen: z.iso.datetime(),
   /** False for a device's very first heartbeat. */
   wasOffline: z.boolean(),
@@ -43,14 +37,29 @@ export const healthReason = z.object({
   level: z.enum(['warning', 'critical']),
 })
 
-export const deviceHealthEventV1 = z.object({
-  ...base,
-  type: z.literal('device.health'),
+export const deviceHealthData = z.object({
+  ...deviceRef,
   previous: deviceHealth,
   current: deviceHealth,
   /** The metrics over their thresholds in the heartbeat that confirmed the change; empty when healthy. */
   reasons: z.array(healthReason),
 })
+
+/** The platform's event envelope (as `events.monitor.*`): the device's facts are in `data`. */
+const envelope = <T extends string, D extends z.ZodType>(type: T, data: D) =>
+  z.object({
+    v: z.literal(1),
+    /** `<deviceId>:<state version>`: the same change always carries the same id. */
+    id: z.string().min(1),
+    type: z.literal(type),
+    occurredAt: z.iso.datetime(),
+    organizationId: z.string().min(1),
+    data,
+  })
+
+export const deviceOfflineEventV1 = envelope('device.offline', deviceOfflineData)
+export const deviceOnlineEventV1 = envelope('device.online', deviceOnlineData)
+export const deviceHealthEventV1 = envelope('device.health', deviceHealthData)
 
 export const deviceEventV1 = z.discriminatedUnion('type', [
   deviceOfflineEventV1,

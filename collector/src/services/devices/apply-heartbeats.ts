@@ -95,14 +95,8 @@ function applyToDevice(
   const hostname = latest.heartbeat.system?.hostname ?? device.system?.hostname ?? null
   let version = device.state_version
   const events: DeviceEvent[] = []
-  const base = () => ({
-    v: 1 as const,
-    id: `${device.id}:${++version}`,
-    organizationId: device.organization_id,
-    deviceId: device.id,
-    deviceName: device.name,
-    hostname,
-  })
+  const base = () => ({ v: 1 as const, id: `${device.id}:${++version}`, organizationId: device.organization_id })
+  const ref = { deviceId: device.id, deviceName: device.name, hostname }
 
   // A heartbeat that arrived longer ago than the offline limit (a redelivery long after) proves nothing about now.
   const alive = now.getTime() - lastSeen.getTime() < offlineAfterSeconds(intervalSeconds, env) * 1000
@@ -113,8 +107,7 @@ function applyToDevice(
       ...base(),
       type: 'device.online',
       occurredAt: now.toISOString(),
-      lastSeen: lastSeen.toISOString(),
-      wasOffline: device.last_seen !== null,
+      data: { ...ref, lastSeen: lastSeen.toISOString(), wasOffline: device.last_seen !== null },
     })
   }
 
@@ -132,9 +125,12 @@ function applyToDevice(
         ...base(),
         type: 'device.health',
         occurredAt: heartbeat.timestamp,
-        previous: health.status,
-        current: next.status,
-        reasons: sample.reasons satisfies HealthReason[],
+        data: {
+          ...ref,
+          previous: health.status,
+          current: next.status,
+          reasons: sample.reasons satisfies HealthReason[],
+        },
       })
     }
     health = { status: next.status, candidate: next.candidate, count: next.count }

@@ -40,11 +40,13 @@ export async function detectOfflineDevices(
       type: 'device.offline',
       occurredAt: now.toISOString(),
       organizationId: row.organization_id,
-      deviceId: row.id,
-      deviceName: row.name,
-      hostname: row.hostname,
-      lastSeen: row.last_seen ? new Date(row.last_seen).toISOString() : null,
-      offlineAfterSeconds: row.after_seconds,
+      data: {
+        deviceId: row.id,
+        deviceName: row.name,
+        hostname: row.hostname,
+        lastSeen: row.last_seen ? new Date(row.last_seen).toISOString() : null,
+        offlineAfterSeconds: row.after_seconds,
+      },
     }))
     for (const event of events) await recordDeviceEvent(tx, event)
     return events
