@@ -20,7 +20,7 @@ import {
 } from '@guard/shared'
 import { sampleHeartbeat, startPostgres } from '@guard/shared/testing'
 import autocannon from 'autocannon'
-import { consumeHeartbeats, type HeartbeatIngestStats } from '../../collector/src/ingest/consume-heartbeats.ts'
+import { consumeDeviceHeartbeats, type HeartbeatIngestStats } from '../../collector/src/ingest/consume-device-heartbeats.ts'
 import { generateDeviceToken } from '../../collector/src/services/devices/token.ts'
 
 /**
@@ -172,7 +172,7 @@ async function ingest(dir: string) {
     const app = await buildCollectorApp(ctx)
     await app.listen({ host: '127.0.0.1', port: 0 })
     const stats: HeartbeatIngestStats = { stored: 0, duplicates: 0, deadLettered: 0, batches: 0 }
-    const consumer = await consumeHeartbeats(ctx, stats)
+    const consumer = await consumeDeviceHeartbeats(ctx, stats)
     const started = performance.now()
     const guardResult = await run(listeningUrl(app))
     const accepted = guardResult['2xx']

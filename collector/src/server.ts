@@ -2,23 +2,28 @@ import { fileURLToPath } from 'node:url'
 import {
   type Bus,
   DEFAULT_ORGANIZATION,
+  derivePurposeKey,
   type Logger,
   listeningUrl,
   MONITORS_BUCKET,
   migrate,
   migrateTimeSeries,
+  probeCredentialsKey,
   type RelationalStore,
+  resolveSecretKey,
   type TimeSeriesStore,
 } from '@guard/shared'
 import { buildCollectorApp } from './app.ts'
 import type { CollectorContext } from './context.ts'
 import type { CollectorEnv } from './env.ts'
-import { consumeHeartbeats, type HeartbeatIngestStats } from './ingest/consume-heartbeats.ts'
+import { consumeDeviceHeartbeats, type HeartbeatIngestStats } from './ingest/consume-device-heartbeats.ts'
+import { consumeHeartbeats } from './ingest/consume-heartbeats.ts'
 import { consumeResults, type IngestStats } from './ingest/consume-results.ts'
 import { createIngestMetrics } from './ingest/metrics.ts'
 import { scheduleDeviceOfflineJob } from './jobs/device-offline.ts'
 import { ensureBootstrapApiKey } from './services/api-keys/ensure-bootstrap.ts'
-import { syncSchedules } from './services/domains/sync-schedules.ts'
+import { MONITOR_CREDENTIALS_PURPOSE } from './services/monitors/credentials.ts'
+import { syncSchedules } from './services/monitors/sync-schedules.ts'
 import { applyRetention } from './services/results/retention.ts'
 
 export interface CollectorDeps {
@@ -34,7 +39,7 @@ export interface RunningCollector {
   /** Set only on the start that created it: shown once, then only its hash remains. */
   bootstrapApiKey: string | undefined
   ingest: IngestStats
-  heartbeats: HeartbeatIngestStats
+  deviceHeartbeats: HeartbeatIngestStats
   /** Stops HTTP and ingest; the caller closes the stores and the bus it opened. */
   close(): Promise<void>
 }
@@ -46,7 +51,15 @@ export async function prepareCollector(deps: CollectorDeps) {
   await migrate(deps.sql, { service: 'collector', directory: migrations('postgres') })
   await migrateTimeSeries(deps.timeseries, { service: 'collector', directory: migrations('clickhouse') })
   await applyRetention(deps.timeseries, deps.env)
-  const ctx: CollectorContext = { ...deps, monitors: await deps.bus.kv(MONITORS_BUCKET) }
+  const credentialKey = derivePurposeKey(await resolveSecretKey(deps.env), MONITOR_CREDENTIALS_PURPOSE)
+  const ctx: CollectorContext = {
+    ...deps,
+    monitors: await deps.bus.kv(MONITORS_BUCKET),
+    credentialKey,
+    probeCredentialsKey: deps.env.GUARD_PROBE_CREDENTIALS_KEY
+      ? probeCredentialsKey(deps.env.GUARD_PROBE_CREDENTIALS_KEY)
+      : undefined,
+  }
   const created = await ensureBootstrapApiKey(ctx.sql, DEFAULT_ORGANIZATION.id)
   const scheduled = await syncSchedules(ctx)
   return { ctx, created, scheduled }
@@ -57,8 +70,9 @@ export async function startCollector(deps: CollectorDeps): Promise<RunningCollec
   const ingest: IngestStats = { stored: 0, deadLettered: 0, batches: 0 }
   const metrics = createIngestMetrics()
   const consumer = await consumeResults(ctx, ingest, metrics)
-  const heartbeats: HeartbeatIngestStats = { stored: 0, duplicates: 0, deadLettered: 0, batches: 0 }
-  const heartbeatConsumer = await consumeHeartbeats(ctx, heartbeats)
+  const probeHeartbeats = await consumeHeartbeats(ctx)
+  const deviceHeartbeats: HeartbeatIngestStats = { stored: 0, duplicates: 0, deadLettered: 0, batches: 0 }
+  const deviceConsumer = await consumeDeviceHeartbeats(ctx, deviceHeartbeats)
   const offlineJob = scheduleDeviceOfflineJob(ctx)
 
   const app = await buildCollectorApp(ctx, { metrics: metrics.registry })
@@ -70,11 +84,12 @@ export async function startCollector(deps: CollectorDeps): Promise<RunningCollec
     url,
     bootstrapApiKey: created?.key,
     ingest,
-    heartbeats,
+    deviceHeartbeats,
     async close() {
       await app.close()
       await offlineJob.stop()
-      await Promise.all([consumer.stop(), heartbeatConsumer.stop()])
+      await Promise.all([consumer.stop(), deviceConsumer.stop()])
+      await probeHeartbeats.stop()
     },
   }
 }

@@ -3,7 +3,7 @@ import { DEFAULT_ORGANIZATION, type DeviceEvent, decodeDeviceEvent, type Stoppab
 import { sampleHeartbeat } from '@guard/shared/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildCollectorApp } from '../app.ts'
-import { consumeHeartbeats, type HeartbeatIngestStats } from '../ingest/consume-heartbeats.ts'
+import { consumeDeviceHeartbeats, type HeartbeatIngestStats } from '../ingest/consume-device-heartbeats.ts'
 import { detectOfflineDevices } from '../services/devices/detect-offline.ts'
 import { publishDeviceEvents } from '../services/devices/outbox.ts'
 import { selectRows } from '../services/results/query.ts'
@@ -46,7 +46,7 @@ describe('devices and POST /agent', () => {
   beforeAll(async () => {
     harness = await collectorForTest({ GUARD_DEVICE_OFFLINE_MIN_SECONDS: '1', GUARD_AGENT_MAX_PER_MINUTE: '1000' })
     app = await buildCollectorApp(harness.ctx)
-    consumer = await consumeHeartbeats(harness.ctx, stats)
+    consumer = await consumeDeviceHeartbeats(harness.ctx, stats)
     subscription = await harness.ctx.bus.subscribe('events.device.>', (data) => events.push(decodeDeviceEvent(data)))
   })
   afterAll(async () => {
