@@ -20,7 +20,10 @@ import {
 } from '@guard/shared'
 import { sampleHeartbeat, startPostgres } from '@guard/shared/testing'
 import autocannon from 'autocannon'
-import { consumeDeviceHeartbeats, type HeartbeatIngestStats } from '../../collector/src/ingest/consume-device-heartbeats.ts'
+import {
+  consumeDeviceHeartbeats,
+  type HeartbeatIngestStats,
+} from '../../collector/src/ingest/consume-device-heartbeats.ts'
 import { generateDeviceToken } from '../../collector/src/services/devices/token.ts'
 
 /**

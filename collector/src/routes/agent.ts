@@ -92,6 +92,7 @@ export async function agentRoutes(app: GuardFastify, ctx: CollectorContext): Pro
       '/agent',
       {
         bodyLimit,
+        config: { perDevice: true },
         schema: {
           description: `Device heartbeat, \`Authorization: Bearer <device token>\`. Answers 200 once the heartbeat is stored on the bus. Accepts \`Content-Encoding: gzip\`; bodies above ${bodyLimit} bytes (decompressed) get 413. Not counted against API rate limits; at most GUARD_AGENT_MAX_PER_MINUTE heartbeats per device and minute.`,
           security: [{ deviceToken: [] }],
