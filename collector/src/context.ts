@@ -1,5 +1,6 @@
 import type { Bus, KvBucket, Logger, RelationalStore, TimeSeriesStore } from '@guard/shared'
 import type { CollectorEnv } from './env.ts'
+import type { ReadCache } from './services/read-cache/cache.ts'
 
 /** What every collector service works with; built once at start and passed down. */
 export interface CollectorContext {
@@ -11,6 +12,8 @@ export interface CollectorContext {
   monitors: KvBucket
   /** Seals and opens monitor credentials (a purpose key derived from GUARD_SECRET_KEY). */
   credentialKey: Buffer
+  /** This replica's rendered reads, invalidated across replicas through the bus. */
+  reads: ReadCache
 }
 
 /** Who is calling, resolved from an API key or a user's access token. */

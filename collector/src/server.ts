@@ -21,6 +21,8 @@ import { createIngestMetrics } from './ingest/metrics.ts'
 import { ensureBootstrapApiKey } from './services/api-keys/ensure-bootstrap.ts'
 import { MONITOR_CREDENTIALS_PURPOSE } from './services/monitors/credentials.ts'
 import { syncSchedules } from './services/monitors/sync-schedules.ts'
+import { createReadCache } from './services/read-cache/cache.ts'
+import { followReadInvalidations } from './services/read-cache/invalidate.ts'
 import { applyRetention } from './services/results/retention.ts'
 
 export interface CollectorDeps {
@@ -48,7 +50,15 @@ export async function prepareCollector(deps: CollectorDeps) {
   await migrateTimeSeries(deps.timeseries, { service: 'collector', directory: migrations('clickhouse') })
   await applyRetention(deps.timeseries, deps.env)
   const credentialKey = derivePurposeKey(await resolveSecretKey(deps.env), MONITOR_CREDENTIALS_PURPOSE)
-  const ctx: CollectorContext = { ...deps, monitors: await deps.bus.kv(MONITORS_BUCKET), credentialKey }
+  const ctx: CollectorContext = {
+    ...deps,
+    monitors: await deps.bus.kv(MONITORS_BUCKET),
+    credentialKey,
+    reads: createReadCache({
+      ttlMs: deps.env.GUARD_READ_CACHE_TTL_MS,
+      maxEntries: deps.env.GUARD_READ_CACHE_MAX_ENTRIES,
+    }),
+  }
   const created = await ensureBootstrapApiKey(ctx.sql, DEFAULT_ORGANIZATION.id)
   const scheduled = await syncSchedules(ctx)
   return { ctx, created, scheduled }
@@ -60,6 +70,7 @@ export async function startCollector(deps: CollectorDeps): Promise<RunningCollec
   const metrics = createIngestMetrics()
   const consumer = await consumeResults(ctx, ingest, metrics)
   const heartbeats = await consumeHeartbeats(ctx)
+  const invalidations = await followReadInvalidations(ctx)
 
   const app = await buildCollectorApp(ctx, { metrics: metrics.registry })
   await app.listen({ host: deps.env.GUARD_COLLECTOR_HOST, port: deps.env.GUARD_COLLECTOR_PORT })
@@ -74,6 +85,7 @@ export async function startCollector(deps: CollectorDeps): Promise<RunningCollec
       await app.close()
       await consumer.stop()
       await heartbeats.stop()
+      await invalidations.stop()
     },
   }
 }

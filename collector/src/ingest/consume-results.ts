@@ -1,6 +1,7 @@
 import { type CheckResult, decodeCheckResult, type Stoppable, type StreamMessage } from '@guard/shared'
 import type { CollectorContext } from '../context.ts'
 import { applyResultsToState } from '../services/monitor-state/apply-results.ts'
+import { invalidateReads } from '../services/read-cache/invalidate.ts'
 import { storeResults } from '../services/results/store.ts'
 import { createIngestMetrics, type IngestMetrics } from './metrics.ts'
 
@@ -55,6 +56,9 @@ export async function consumeResults(
           storeResults(ctx.timeseries, results),
           applyResultsToState(ctx.sql, results),
         ])
+        if (results.length > 0) {
+          await invalidateReads({ ctx, organizationIds: results.map((result) => result.organizationId) })
+        }
         metrics.duplicates.inc(results.length - fresh.length)
         metrics.stored.inc(fresh.length)
       } catch (error) {
