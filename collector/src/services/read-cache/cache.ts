@@ -23,12 +23,15 @@ export interface ReadCache {
   get(key: string, organizationIds: string[], now?: number): CachedResponse | undefined
   set(key: string, generations: number[], response: CachedResponse, now?: number): void
   invalidate(organizationIds: Iterable<string>): void
+  /** Counts every invalidation of any organization: unchanged across a read means none raced it. */
+  epoch(): number
   readonly size: number
 }
 
 export function createReadCache(options: { ttlMs: number; maxEntries: number }): ReadCache {
   const entries = new Map<string, Entry>()
   const generation = new Map<string, number>()
+  let epoch = 0
   const generationsOf = (organizationIds: string[]) => organizationIds.map((id) => generation.get(id) ?? 0)
   return {
     generations: generationsOf,
@@ -53,7 +56,9 @@ export function createReadCache(options: { ttlMs: number; maxEntries: number }):
     },
     invalidate(organizationIds) {
       for (const id of organizationIds) generation.set(id, (generation.get(id) ?? 0) + 1)
+      epoch++
     },
+    epoch: () => epoch,
     get size() {
       return entries.size
     },
