@@ -5,7 +5,7 @@ import { createIngestMetrics } from './ingest/metrics.ts'
 import { authorize, publicRateLimit, rateLimit, rateLimitHeadersOnEveryResponse } from './plugins/access.ts'
 import { authenticate } from './plugins/authenticate.ts'
 import { registerErrorHandling } from './plugins/errors.ts'
-import { serveCachedReads, storeCachedReads } from './plugins/read-cache.ts'
+import { releaseAbandonedMisses, serveCachedReads, storeCachedReads } from './plugins/read-cache.ts'
 import { apiKeyRoutes } from './routes/api-keys.ts'
 import { domainRoutes } from './routes/domains.ts'
 import { healthRoutes } from './routes/health.ts'
@@ -42,6 +42,8 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
     secured.addHook('onRequest', authorize)
     secured.addHook('onRequest', serveCachedReads(ctx))
     secured.addHook('onSend', storeCachedReads(ctx))
+    secured.addHook('onResponse', releaseAbandonedMisses(ctx))
+    secured.addHook('onRequestAbort', releaseAbandonedMisses(ctx))
     const routes = secured.withTypeProvider<ZodTypeProvider>()
     domainRoutes(routes, ctx)
     serviceRoutes(routes, ctx)

@@ -97,6 +97,15 @@ describe('read cache across replicas', () => {
     }
   })
 
+  it('computes a miss once for concurrent requests and hands its answer to the others', async () => {
+    const url = '/api/domains/stats'
+    const responses = await Promise.all(Array.from({ length: 5 }, () => get(b, url)))
+    const sources = responses.map((response) => response.headers['x-cache'])
+    expect(sources.filter((source) => source === 'miss')).toHaveLength(1)
+    expect(sources.filter((source) => source === 'shared')).toHaveLength(4)
+    expect(new Set(responses.map((response) => response.body)).size).toBe(1)
+  })
+
   it('refuses a revoked API key on the replica that had verified it, on its next request', async () => {
     const issued = await a.inject({
       method: 'POST',
