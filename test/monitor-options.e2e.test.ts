@@ -12,6 +12,7 @@ import { consumeHeartbeats } from '../collector/src/ingest/consume-heartbeats.ts
 import { consumeResults } from '../collector/src/ingest/consume-results.ts'
 import { createIngestMetrics } from '../collector/src/ingest/metrics.ts'
 import { collectorForTest } from '../collector/src/test-support.ts'
+import { answerRequests } from '../probe/src/requests.ts'
 import { type RunningProbe, startProbe } from '../probe/src/server.ts'
 import { type DnsFixture, startDnsFixture } from '../probe/src/testing/dns-server.ts'
 import { closedPort, closeServer, listenLocal } from '../probe/src/testing/fixtures.ts'
@@ -92,7 +93,7 @@ describe('monitor options, locations and test checks end to end', () => {
 
   beforeAll(async () => {
     harness = await collectorForTest({
-      GUARD_LOCATIONS: 'fra,iad,sin',
+      GUARD_LOCATIONS: 'fra,iad,sin,ams',
       GUARD_PROBE_OFFLINE_AFTER_SECONDS: '3',
       GUARD_MANUAL_CHECK_TIMEOUT_SECONDS: '3',
     })
@@ -112,6 +113,9 @@ describe('monitor options, locations and test checks end to end', () => {
     tcp = createTcpServer((socket) => socket.end())
     tcpPort = await listenLocal(tcp as unknown as Server)
     dns = await startDnsFixture({ 'shop.test': [{ type: 'A', name: 'shop.test', ttl: 60, data: '192.0.2.10' }] })
+    // A probe at `ams` that keeps the default target guard: private addresses are refused.
+    const guarded = await answerRequests(harness.ctx.bus, 'ams', false, log)
+    consumers.push({ stop: async () => void (await Promise.all(guarded.map((responder) => responder.stop()))) })
     for (const location of ['fra', 'iad']) {
       const env = await testProbeEnv({ GUARD_PROBE_LOCATION: location, GUARD_PROBE_HEARTBEAT_SECONDS: '1' })
       probes[location] = await startProbe({ env, log, bus: harness.ctx.bus })
@@ -301,6 +305,20 @@ describe('monitor options, locations and test checks end to end', () => {
         'dns',
       ],
       [
+        'icmp count',
+        '/api/services',
+        {
+          name: 'icmp',
+          protocol: 'icmp',
+          protocolConfig: { host: '127.0.0.1', count: 2 },
+          checkInterval: 5,
+          timeout: 3,
+          locations: ['fra'],
+        },
+        'up',
+        null,
+      ],
+      [
         'tls',
         '/api/services',
         {
@@ -456,6 +474,16 @@ describe('monitor options, locations and test checks end to end', () => {
       await listening.close()
     }
 
+    const refused = await app.inject({
+      method: 'POST',
+      url: '/api/monitors/test',
+      headers: headers(),
+      payload: { location: 'ams', domain: { url: `http://localhost:${new URL(base).port}/ok` } },
+    })
+    expect(refused.json().data).toMatchObject({ location: 'ams', status: 'down', errorKind: 'refused_private_target' })
+    expect(refused.json().data.error).not.toMatch(/127\.0\.0\.1|::1|loopback/)
+    expect(refused.json().data.address).toBeUndefined()
+
     const nobody = await app.inject({
       method: 'POST',
       url: '/api/monitors/test',
@@ -496,11 +524,15 @@ describe('monitor options, locations and test checks end to end', () => {
       return list.filter((location) => location.online).length === 2 ? list : undefined
     })
     expect(both.map((location) => [location.code, location.online])).toEqual([
+      ['ams', false],
       ['fra', true],
       ['iad', true],
       ['sin', false],
     ])
-    expect(both[0]!.probes[0]).toMatchObject({ online: true, version: expect.any(String) })
+    expect(both.find((location) => location.code === 'fra')!.probes[0]).toMatchObject({
+      online: true,
+      version: expect.any(String),
+    })
 
     await probes.iad!.close()
     const after = await waitFor('iad offline', async () => {

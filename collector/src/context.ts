@@ -14,6 +14,8 @@ export interface CollectorContext {
   credentialKey: Buffer
   /** This replica's rendered reads, invalidated across replicas through the bus. */
   reads: ReadCache
+  /** Seals credentials for probes (GUARD_PROBE_CREDENTIALS_KEY); unset, probes get them in the clear. */
+  probeCredentialsKey: Buffer | undefined
 }
 
 /** Who is calling, resolved from an API key or a user's access token. */

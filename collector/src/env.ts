@@ -42,6 +42,8 @@ export const collectorEnvSchema = z.object({
   GUARD_IDENTITY_JWKS_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s):// URL' }).optional(),
   /** Seals monitor credentials at rest; the same key identity uses (generated into GUARD_DATA_DIR/secret.key when unset). */
   GUARD_SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** Set (the same value on every probe) to send monitor credentials to probes sealed, not in the clear. */
+  GUARD_PROBE_CREDENTIALS_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   /**
    * Location codes a monitor may name besides those whose probes have sent heartbeats, e.g. a
    * region whose probe is not deployed yet (README "Locations").

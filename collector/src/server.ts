@@ -8,6 +8,7 @@ import {
   MONITORS_BUCKET,
   migrate,
   migrateTimeSeries,
+  probeCredentialsKey,
   type RelationalStore,
   resolveSecretKey,
   type TimeSeriesStore,
@@ -58,6 +59,9 @@ export async function prepareCollector(deps: CollectorDeps) {
       ttlMs: deps.env.GUARD_READ_CACHE_TTL_MS,
       maxEntries: deps.env.GUARD_READ_CACHE_MAX_ENTRIES,
     }),
+    probeCredentialsKey: deps.env.GUARD_PROBE_CREDENTIALS_KEY
+      ? probeCredentialsKey(deps.env.GUARD_PROBE_CREDENTIALS_KEY)
+      : undefined,
   }
   const created = await ensureBootstrapApiKey(ctx.sql, DEFAULT_ORGANIZATION.id)
   const scheduled = await syncSchedules(ctx)

@@ -64,7 +64,9 @@ CREATE VIEW monitoring.services AS
 SELECT id, organization_id, name, protocol,
        coalesce(target ->> 'host', target ->> 'hostname',
                 substring(target ->> 'url' from '^https?://\[?([^/\]]+?)\]?(?::\d+)?(?:/|$)')) AS host,
-       (target ->> 'port')::integer AS port, NULL::text AS path,
+       coalesce((target ->> 'port')::integer,
+                substring(target ->> 'url' from '^https?://(?:\[[^]]+\]|[^/:]+):(\d+)')::integer) AS port,
+       substring(target ->> 'url' from '^https?://[^/]+(/.*)$') AS path,
        check_interval, timeout_seconds, enabled, locations, failure_threshold, quorum_percent, created_at, updated_at
   FROM monitoring.monitors WHERE kind = 'service';
 

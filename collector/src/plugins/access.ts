@@ -20,8 +20,18 @@ function setHeaders(reply: FastifyReply, decision: RateDecision) {
   reply.header('X-RateLimit-Reset', decision.reset)
 }
 
-const countPublic = (ctx: CollectorContext, request: FastifyRequest) =>
-  consumeRateLimit(ctx.sql, `ip:${request.ip}`, 'public', ctx.env.GUARD_RATE_LIMIT_PUBLIC)
+/**
+ * Fails open: when PostgreSQL cannot count, the request goes on without the headers, so the health
+ * check and the error answers still reach the client during a database outage.
+ */
+async function countPublic(ctx: CollectorContext, request: FastifyRequest): Promise<RateDecision | undefined> {
+  try {
+    return await consumeRateLimit(ctx.sql, `ip:${request.ip}`, 'public', ctx.env.GUARD_RATE_LIMIT_PUBLIC)
+  } catch (error) {
+    request.log.warn({ err: error }, 'could not count a public request')
+    return undefined
+  }
+}
 
 /**
  * Requests to routes without credentials (health, the OpenAPI document, unknown paths) count per
@@ -31,6 +41,7 @@ export function publicRateLimit(ctx: CollectorContext) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.routeOptions.config.access) return
     const decision = await countPublic(ctx, request)
+    if (!decision) return
     setHeaders(reply, decision)
     if (!decision.allowed && request.routeOptions.url !== '/api/health') refuse(reply, decision, 'public')
   }
@@ -43,7 +54,8 @@ export function publicRateLimit(ctx: CollectorContext) {
 export function rateLimitHeadersOnEveryResponse(ctx: CollectorContext) {
   return async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     if (reply.hasHeader('X-RateLimit-Limit')) return payload
-    setHeaders(reply, await countPublic(ctx, request))
+    const decision = await countPublic(ctx, request)
+    if (decision) setHeaders(reply, decision)
     return payload
   }
 }

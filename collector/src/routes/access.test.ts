@@ -239,4 +239,19 @@ describe('rate limits', () => {
       await app.close()
     }
   })
+
+  it('still answers health, without the headers, when the rate-limit counters cannot be reached', async () => {
+    const broken = {
+      ...harness.ctx,
+      sql: { ...harness.ctx.sql, query: () => Promise.reject(new Error('database unreachable')) },
+    } as typeof harness.ctx
+    const app = await buildCollectorApp(broken)
+    try {
+      const response = await app.inject({ method: 'GET', url: '/api/health' })
+      expect(response.statusCode).toBe(200)
+      expect(response.headers['x-ratelimit-limit']).toBeUndefined()
+    } finally {
+      await app.close()
+    }
+  })
 })

@@ -49,6 +49,7 @@ export const errorKind = z.enum([
   'dns_mismatch',
   'packet_loss',
   'unreachable',
+  'credentials_unavailable',
   'unknown',
 ])
 export type ErrorKind = z.infer<typeof errorKind>

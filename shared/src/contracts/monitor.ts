@@ -133,10 +133,18 @@ export const httpTargetObject = z.object({
   /** An API endpoint: the answer must be JSON (a JSON content type and a body that parses). */
   expectJson: z.boolean().optional(),
   auth: httpAuth.optional(),
+  /**
+   * `auth` sealed for probes (AES-256-GCM under GUARD_PROBE_CREDENTIALS_KEY, see
+   * probe-credentials.ts), in place of `auth`, so the schedule never carries credentials in the clear.
+   */
+  sealedAuth: z.string().min(1).max(20_000).optional(),
 })
 
 type HttpFields = Partial<
-  Pick<z.infer<typeof httpTargetObject>, 'method' | 'headers' | 'body' | 'keywordAbsent' | 'keyword' | 'auth'>
+  Pick<
+    z.infer<typeof httpTargetObject>,
+    'method' | 'headers' | 'body' | 'keywordAbsent' | 'keyword' | 'auth' | 'sealedAuth'
+  >
 >
 
 /** Combinations of HTTP options the probe would not run as meant, as `[field path, message]`. */
@@ -146,7 +154,7 @@ export function httpTargetProblems(target: HttpFields): Array<[string[], string]
     if (FORBIDDEN_HEADERS.includes(name.toLowerCase())) {
       problems.push([['headers', name], `${name} is set by the probe and cannot be given`])
     }
-    if (target.auth && name.toLowerCase() === 'authorization') {
+    if ((target.auth || target.sealedAuth) && name.toLowerCase() === 'authorization') {
       problems.push([['headers', name], 'Authorization comes from authType and its credentials'])
     }
   }
@@ -154,6 +162,7 @@ export function httpTargetProblems(target: HttpFields): Array<[string[], string]
   if (target.body !== undefined && (method === 'GET' || method === 'HEAD')) {
     problems.push([['body'], `a ${method} request has no body; use POST, PUT or PATCH`])
   }
+  if (target.auth && target.sealedAuth) problems.push([['sealedAuth'], 'give auth or sealedAuth, not both'])
   if (target.keywordAbsent !== undefined && target.keyword === undefined) {
     problems.push([['keywordAbsent'], 'needs a keyword'])
   }

@@ -6,7 +6,7 @@ import { domainOf } from './find.ts'
 import { type CreateDomainInput, createDomainInput, type DomainRecord } from './schemas.ts'
 
 /** A domain body as the monitor layer's input: an HTTP check of `url` with its options. */
-export function domainMonitorInput(body: CreateDomainInput, organization?: string): MonitorInput {
+export function domainMonitorInput(body: unknown, organization?: string): MonitorInput {
   const input = createDomainInput.parse(body)
   const auth = authForCreate(input.authType, input.credentials)
   return {

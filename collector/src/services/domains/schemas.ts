@@ -82,13 +82,14 @@ export const createDomainInput = z
     ...httpOptions.shape,
   })
   .strict()
+  // On the object, not the pipe below: OpenAPI describes the input side of a transform.
+  .meta({ examples: [domainExample] })
   .transform((input) => ({ ...input, timeout: input.timeout ?? defaultTimeout(input.checkInterval) }))
   .refine((input) => input.timeout < input.checkInterval, {
     message: TIMEOUT_BELOW_INTERVAL,
     path: ['timeout'],
   })
   .superRefine(refineDomain)
-  .meta({ examples: [domainExample] })
 export type CreateDomainInput = z.input<typeof createDomainInput>
 
 export const updateDomainInput = z

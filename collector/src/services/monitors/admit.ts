@@ -1,8 +1,10 @@
 import type { Caller, CollectorContext } from '../../context.ts'
 import { assertKnownLocations } from './known-locations.ts'
+import type { MonitorKind } from './schemas.ts'
 
 /** What a create or update would store, as the checks before a write see it. */
 export interface ProposedMonitor {
+  kind: MonitorKind
   organizationId: string
   checkInterval: number
   locations: string[]

@@ -23,7 +23,7 @@ export async function createMonitor({
   const input = monitorInput.parse(body)
   const organizationId = organizationScope(caller, input.organizationId)
   const locations = input.locations ?? ctx.env.GUARD_DEFAULT_LOCATIONS
-  await admitMonitor(ctx, caller, { organizationId, checkInterval: input.checkInterval, locations })
+  await admitMonitor(ctx, caller, { kind: input.kind, organizationId, checkInterval: input.checkInterval, locations })
   const sealed = input.auth ? sealCredentials(ctx.credentialKey, input.auth) : null
   const { rows } = await ctx.sql.query<MonitorRow>(
     `INSERT INTO monitoring.monitors

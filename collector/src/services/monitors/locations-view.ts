@@ -25,12 +25,14 @@ export async function monitorLocations(
     monitorHistory(ctx, monitor, { ...query, perLocation: true }),
     listLocations({ ctx }),
   ])
-  const everywhere = monitor.locations.includes('*')
-  const runsAt = everywhere ? locations.map((location) => location.code) : monitor.locations
+  // `*` runs wherever a probe is: its locations are those with probes, online or not.
+  const runsAt = monitor.locations.includes('*')
+    ? locations.filter((location) => location.probes.length > 0).map((location) => location.code)
+    : monitor.locations
   const byLocation: Record<string, LocationPoint[]> = {}
   for (const code of runsAt) {
     const location = locations.find((candidate) => candidate.code === code)
-    if (location?.online || (everywhere && !location)) continue
+    if (location?.online) continue
     const lastSeen = location?.probes
       .map((probe) => probe.lastHeartbeat)
       .sort()

@@ -1,21 +1,27 @@
-import { encodeMonitorConfig, type MonitorConfig } from '@guard/shared'
+import { encodeMonitorConfig, type MonitorConfig, sealTargetAuth } from '@guard/shared'
 import type { CollectorContext } from '../../context.ts'
 import { openCredentials } from './credentials.ts'
 import type { MonitorRecord } from './schemas.ts'
 
 /**
- * The schedule probes read from the KV bucket `monitors`. Probes are trusted with credentials
- * (they send them): the config carries them in the clear, so the bucket must be readable by
- * probes and the collector only (README "Credentials").
+ * The schedule probes read from the KV bucket `monitors`. Credentials go sealed for probes when
+ * GUARD_PROBE_CREDENTIALS_KEY is set, in the clear otherwise (README "Credentials").
  */
-export function monitorConfigOf(monitor: MonitorRecord, sealed: string | null, key: Buffer): MonitorConfig {
+export function monitorConfigOf(
+  monitor: MonitorRecord,
+  sealed: string | null,
+  keys: Pick<CollectorContext, 'credentialKey' | 'probeCredentialsKey'>,
+): MonitorConfig {
   const target =
     monitor.target.kind === 'http'
-      ? {
-          ...monitor.target,
-          ...(monitor.isApi ? { expectJson: true } : {}),
-          ...(sealed ? { auth: openCredentials(key, sealed) } : {}),
-        }
+      ? sealTargetAuth(
+          {
+            ...monitor.target,
+            ...(monitor.isApi ? { expectJson: true } : {}),
+            ...(sealed ? { auth: openCredentials(keys.credentialKey, sealed) } : {}),
+          },
+          keys.probeCredentialsKey,
+        )
       : monitor.target
   return {
     v: 1,
@@ -31,5 +37,5 @@ export function monitorConfigOf(monitor: MonitorRecord, sealed: string | null, k
 
 /** Puts a monitor's schedule where probes watch for it; they pick it up within seconds. */
 export async function scheduleMonitor(ctx: CollectorContext, monitor: MonitorRecord, sealed: string | null) {
-  await ctx.monitors.put(monitor.id, encodeMonitorConfig(monitorConfigOf(monitor, sealed, ctx.credentialKey)))
+  await ctx.monitors.put(monitor.id, encodeMonitorConfig(monitorConfigOf(monitor, sealed, ctx)))
 }

@@ -93,6 +93,12 @@ export function clearable<S extends Shape>(shape: S) {
  * What the monitor layer stores and schedules, whichever API shape it came through. The target is
  * the contract's; its credentials travel apart (`auth`) because they are sealed at rest.
  */
+/** Credentials never sit in the stored target: they go in `auth`, sealed at rest. */
+const targetWithoutCredentials = monitorTarget.refine(
+  (target) => target.kind !== 'http' || (target.auth === undefined && target.sealedAuth === undefined),
+  { message: 'credentials go in auth, not in the target', path: ['auth'] },
+)
+
 export const monitorInput = z
   .object({
     kind: monitorKind,
@@ -100,7 +106,7 @@ export const monitorInput = z
     organizationId: z.string().max(64).optional(),
     name: monitorName,
     protocol: serviceProtocol.optional(),
-    target: monitorTarget,
+    target: targetWithoutCredentials,
     auth: httpAuth.optional(),
     isApi: z.boolean().default(false),
     checkInterval: checkInterval.default(60),
@@ -121,7 +127,7 @@ export const monitorChanges = z
   .object({
     name: monitorName.optional(),
     protocol: serviceProtocol.optional(),
-    target: monitorTarget.optional(),
+    target: targetWithoutCredentials.optional(),
     auth: httpAuth.nullable().optional(),
     isApi: z.boolean().optional(),
     checkInterval: checkInterval.optional(),
@@ -159,7 +165,7 @@ export interface MonitorRecord {
 /** Why a monitor or a location is failing: the last result that was not up. */
 export const lastErrorView = z
   .object({
-    kind: errorKind.or(z.literal('unknown')),
+    kind: errorKind,
     message: z.string(),
     at: z.string(),
     location: z.string().optional(),

@@ -1,4 +1,4 @@
-import { checkResultV1, GuardError, newId } from '@guard/shared'
+import { checkResultV1, GuardError, newId, sealTargetAuth } from '@guard/shared'
 import { z } from 'zod'
 import type { Caller, CollectorContext } from '../../context.ts'
 import { organizationScope } from '../access/organization.ts'
@@ -65,17 +65,20 @@ export async function testMonitor({
     }
   }
   const proposed = input.domain
-    ? prefixed('domain', () => domainMonitorInput(input.domain as never))
-    : prefixed('service', () => serviceMonitorInput(input.service as never))
+    ? prefixed('domain', () => domainMonitorInput(input.domain))
+    : prefixed('service', () => serviceMonitorInput(input.service))
   const monitor = monitorInput.parse(proposed)
   await assertKnownLocations(ctx, [input.location])
   const target =
     monitor.target.kind === 'http'
-      ? {
-          ...monitor.target,
-          ...(monitor.isApi ? { expectJson: true } : {}),
-          ...(monitor.auth ? { auth: monitor.auth } : {}),
-        }
+      ? sealTargetAuth(
+          {
+            ...monitor.target,
+            ...(monitor.isApi ? { expectJson: true } : {}),
+            ...(monitor.auth ? { auth: monitor.auth } : {}),
+          },
+          ctx.probeCredentialsKey,
+        )
       : monitor.target
   const result = await runCheckOnProbe(
     ctx,

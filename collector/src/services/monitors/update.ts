@@ -22,6 +22,7 @@ export async function updateMonitor({
   const { checkInterval, timeout } = timingAfterUpdate(current, changes)
   const locations = changes.locations ?? current.locations
   await admitMonitor(ctx, caller, {
+    kind: current.kind,
     organizationId: current.organizationId,
     checkInterval,
     locations,

@@ -10,12 +10,7 @@ import { monitorConfigOf } from '../monitors/schedule.ts'
 export async function checkService(ctx: CollectorContext, caller: Caller, id: string) {
   const monitor = await findMonitor(ctx.sql, caller, 'service', id)
   const sealed = await findSealedCredentials(ctx.sql, monitor.id)
-  const result = await runCheckOnProbe(
-    ctx,
-    monitorConfigOf(monitor, sealed, ctx.credentialKey),
-    'any',
-    'PROBE_UNAVAILABLE',
-  )
+  const result = await runCheckOnProbe(ctx, monitorConfigOf(monitor, sealed, ctx), 'any', 'PROBE_UNAVAILABLE')
   return {
     status: result.status,
     responseTime: result.responseTimeMs,

@@ -7,7 +7,7 @@ import { type CreateServiceInput, createServiceInput, type ServiceRecord } from 
 import { serviceTarget } from './target.ts'
 
 /** A service body as the monitor layer's input: the protocol's check with its options. */
-export function serviceMonitorInput(body: CreateServiceInput, organizationId?: string): MonitorInput {
+export function serviceMonitorInput(body: unknown, organizationId?: string): MonitorInput {
   const input = createServiceInput.parse(body)
   const config = input.protocolConfig
   const auth = authForCreate(config.authType ?? 'none', config.credentials, 'protocolConfig.')

@@ -104,13 +104,13 @@ export const createServiceInput = z
     quorumPercent: quorumPercent.default(DEFAULT_RULES.quorumPercent),
   })
   .strict()
+  .meta({ examples: [serviceExample] })
   .transform((input) => ({ ...input, timeout: input.timeout ?? defaultTimeout(input.checkInterval) }))
   .refine((input) => input.timeout < input.checkInterval, {
     message: TIMEOUT_BELOW_INTERVAL,
     path: ['timeout'],
   })
   .superRefine((input, ctx) => refineProtocolConfig(input.protocol, input.protocolConfig, ctx))
-  .meta({ examples: [serviceExample] })
 export type CreateServiceInput = z.input<typeof createServiceInput>
 
 export const updateServiceInput = z

@@ -19,8 +19,9 @@ export async function updateService({
   const { id, ...fields } = body
   const input = updateServiceInput.parse(fields)
   const current = await findMonitor(ctx.sql, caller, 'service', id)
-  const protocol = input.protocol ?? serviceOf(current).protocol
-  const { credentialsSet: _set, ...stored } = serviceOf(current).protocolConfig
+  const currentService = serviceOf(current)
+  const protocol = input.protocol ?? currentService.protocol
+  const { credentialsSet: _set, ...stored } = currentService.protocolConfig
   const config = input.protocolConfig ?? stored
   assertProtocolConfig(protocol, config)
   const auth = input.protocolConfig
