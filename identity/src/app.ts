@@ -1,4 +1,5 @@
 import { createFastify, type Logger } from '@guard/shared'
+import { type AdminOptions, adminRoutes } from './admin/routes.ts'
 import type { OAuthContext } from './oauth/context.ts'
 import { oauthRoutes } from './oauth/routes.ts'
 import { registerDeprecations } from './plugins/deprecation.ts'
@@ -13,7 +14,12 @@ import { type PlatformOptions, platformRoutes } from './routes/platform.ts'
  * (tests of the stateless routes) the OpenID provider is not mounted; without `platform`, the
  * catalog, changelog, discovery and MCP routes are not.
  */
-export async function buildIdentityApp(deps: { log: Logger; oauth?: OAuthContext; platform?: PlatformOptions }) {
+export async function buildIdentityApp(deps: {
+  log: Logger
+  oauth?: OAuthContext
+  platform?: PlatformOptions
+  admin?: AdminOptions
+}) {
   const app = createFastify({ logger: deps.log, trustProxy: deps.platform?.trustedProxies ?? false })
   registerProblemErrors(app)
   const deprecations = registerDeprecations(app)
@@ -22,6 +28,9 @@ export async function buildIdentityApp(deps: { log: Logger; oauth?: OAuthContext
   await registerOpenApi(app)
   healthRoutes(app)
   if (deps.platform) platformRoutes(app, deps.platform, { log: deps.log, deprecations })
-  if (deps.oauth) await oauthRoutes(app, deps.oauth)
+  if (deps.oauth) {
+    await oauthRoutes(app, deps.oauth)
+    await adminRoutes(app, deps.oauth, deps.admin)
+  }
   return app
 }

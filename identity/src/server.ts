@@ -4,6 +4,7 @@ import { buildIdentityApp } from './app.ts'
 import type { IdentityEnv } from './env.ts'
 import { prepareOAuth } from './oauth/setup.ts'
 import { platformOptionsFromEnv } from './routes/platform.ts'
+import { ensureAdminToken } from './services/admin-tokens/ensure.ts'
 import { seedCatalog } from './services/catalog/seed.ts'
 import { seedChangelog } from './services/changelog/seed.ts'
 import { type BootstrapAdmin, ensureDefaultOrganization } from './services/organizations/ensure-default.ts'
@@ -19,6 +20,8 @@ export interface RunningIdentity {
   /** The OpenID issuer: GUARD_IDENTITY_URL, or `url` when that is unset. */
   issuer: string
   bootstrapAdmin: BootstrapAdmin | undefined
+  /** The admin API token, set only on the start that created it (first start): saved to credentials.json. */
+  adminToken: string | undefined
   close(): Promise<void>
 }
 
@@ -42,6 +45,7 @@ export async function startIdentity(deps: IdentityDeps): Promise<RunningIdentity
     email: deps.env.GUARD_ADMIN_EMAIL,
     password: deps.env.GUARD_ADMIN_PASSWORD,
   })
+  const adminToken = await ensureAdminToken(deps.sql)
   await seedCatalog(deps.sql)
   await seedChangelog(deps.sql)
   const oauth = await prepareOAuth({ ...deps, issuer: deps.env.GUARD_IDENTITY_URL ?? '' })
@@ -51,5 +55,5 @@ export async function startIdentity(deps: IdentityDeps): Promise<RunningIdentity
   // Without GUARD_IDENTITY_URL the issuer is the address just bound (port 0 picks one at listen).
   oauth.issuer ||= url
   deps.log.info({ url }, 'identity listening')
-  return { url, issuer: oauth.issuer, bootstrapAdmin, close: () => app.close() }
+  return { url, issuer: oauth.issuer, bootstrapAdmin, adminToken, close: () => app.close() }
 }
