@@ -1,18 +1,79 @@
 import { parseArgs } from 'node:util'
-import { createOrganization, parseIdentityEnv, withIdentityStore } from '@guard/identity'
-import { exitOnGuardError, printJson, usageError } from './output.ts'
+import { MEMBERSHIP_ROLES } from '@guard/identity'
+import { callAdmin } from './admin-api.ts'
+import { helpRequested, printJson, usageError } from './output.ts'
+import { resolveUserId } from './users.ts'
 
-const USAGE = 'guard identity orgs create --name N --slug S'
+const ROLES = MEMBERSHIP_ROLES.join('|')
+const USAGE = `guard identity orgs <action>
+  create --name N --slug S
+  list
+  get ORG
+  rename ORG --name N
+  members ORG
+  add-member ORG USER [--role ${ROLES}]   (default member)
+  set-role ORG USER --role ${ROLES}
+  remove-member ORG USER
+ORG is an organization id or slug; USER a user id or email.`
+
+const orgPath = (org: string) => `/organizations/${encodeURIComponent(org)}`
 
 export async function orgsCommand(args: string[]): Promise<void> {
+  helpRequested(args, USAGE)
   const [action, ...rest] = args
-  if (action !== 'create') usageError(USAGE)
-  const { values } = parseArgs({ args: rest, options: { name: { type: 'string' }, slug: { type: 'string' } } })
-  const { name, slug } = values
-  if (!name || !slug) usageError(USAGE)
-  printJson(
-    await withIdentityStore(parseIdentityEnv(), (sql) => createOrganization(sql, { name, slug })).catch(
-      exitOnGuardError,
-    ),
-  )
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: { name: { type: 'string' }, slug: { type: 'string' }, role: { type: 'string' } },
+  })
+  const [org, user, ...extra] = positionals
+  if (extra.length > 0) usageError(USAGE)
+  switch (action) {
+    case 'create':
+      if (!values.name || !values.slug || org) usageError(USAGE)
+      return printJson(
+        await callAdmin({ method: 'POST', path: '/organizations', body: { name: values.name, slug: values.slug } }),
+      )
+    case 'list':
+      return printJson(await callAdmin({ method: 'GET', path: '/organizations' }))
+    case 'get':
+      if (!org) usageError(USAGE)
+      return printJson(await callAdmin({ method: 'GET', path: orgPath(org) }))
+    case 'rename':
+      if (!org || !values.name) usageError(USAGE)
+      return printJson(await callAdmin({ method: 'PATCH', path: orgPath(org), body: { name: values.name } }))
+    case 'members':
+      if (!org) usageError(USAGE)
+      return printJson(await callAdmin({ method: 'GET', path: `${orgPath(org)}/members` }))
+    case 'add-member': {
+      if (!org || !user) usageError(USAGE)
+      const member = user.includes('@') ? { email: user } : { userId: user }
+      return printJson(
+        await callAdmin({
+          method: 'POST',
+          path: `${orgPath(org)}/members`,
+          body: { ...member, ...(values.role ? { role: values.role } : {}) },
+        }),
+      )
+    }
+    case 'set-role':
+      if (!org || !user || !values.role) usageError(USAGE)
+      return printJson(
+        await callAdmin({
+          method: 'PATCH',
+          path: `${orgPath(org)}/members/${encodeURIComponent(await resolveUserId(user))}`,
+          body: { role: values.role },
+        }),
+      )
+    case 'remove-member':
+      if (!org || !user) usageError(USAGE)
+      return printJson(
+        await callAdmin({
+          method: 'DELETE',
+          path: `${orgPath(org)}/members/${encodeURIComponent(await resolveUserId(user))}`,
+        }),
+      )
+    default:
+      usageError(USAGE)
+  }
 }
