@@ -41,7 +41,13 @@ afterAll(async () => {
 describe('guard identity users, orgs, clients and keys print JSON', () => {
   it('orgs create, then users create with a membership in it', async () => {
     const org = await admin(['orgs', 'create', '--name', 'Acme', '--slug', 'acme'])
-    expect(org).toEqual({ id: expect.any(String), slug: 'acme', name: 'Acme', createdAt: expect.any(String), members: 0 })
+    expect(org).toEqual({
+      id: expect.any(String),
+      slug: 'acme',
+      name: 'Acme',
+      createdAt: expect.any(String),
+      members: 0,
+    })
     const user = await admin([
       'users',
       'create',
