@@ -1,9 +1,9 @@
 import { mkdtemp, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { freePort } from '@guard/shared/testing'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { runIdentityAdmin } from '../bin/commands/identity-admin/index.ts'
-import { unusedPort } from './support/ports.ts'
 
 let dataDir: string
 const saved = { ...process.env }
@@ -28,7 +28,7 @@ beforeAll(async () => {
   process.env.GUARD_DATA_DIR = dataDir
   process.env.LOG_LEVEL = 'silent'
   // Nothing listens there, so the commands open the store directly (under the data directory's lock).
-  process.env.GUARD_IDENTITY_URL = `http://127.0.0.1:${await unusedPort()}`
+  process.env.GUARD_IDENTITY_URL = `http://127.0.0.1:${await freePort()}`
   delete process.env.GUARD_ADMIN_TOKEN
   delete process.env.GUARD_SECRET_KEY
   delete process.env.DATABASE_URL
