@@ -100,7 +100,8 @@ export const authorizeQuery = z.looseObject({
   code_challenge: z.string().optional(),
   code_challenge_method: z.string().optional(),
   nonce: z.string().optional(),
-  prompt: z.string().optional(),
+  prompt: z.string().optional().describe('none, login, consent or select_account (OIDC Core 3.1.2.1)'),
+  max_age: z.string().optional().describe('seconds; a sign-in older than this asks for the password again'),
 })
 
 export type AuthorizeQuery = z.infer<typeof authorizeQuery>
