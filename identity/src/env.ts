@@ -40,6 +40,10 @@ export const identityEnvSchema = z.object({
   GUARD_TRUSTED_PROXIES: commaList.pipe(
     z.array(z.string().refine(isAddressOrCidr, 'must list IP addresses or CIDR ranges, comma-separated')),
   ),
+  /** Base delay before answering a failed sign-in past the free attempts; doubles with each failure. */
+  GUARD_SIGN_IN_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+  /** How long too many failed sign-ins lock an account (or a client IP). */
+  GUARD_SIGN_IN_LOCK_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
   /** Comma-separated browser origins, besides GUARD_IDENTITY_URL's and loopback, allowed to call the MCP server. */
   GUARD_MCP_ALLOWED_ORIGINS: commaList.pipe(
     z.array(z.url({ protocol: /^https?$/ }).transform((url) => new URL(url).origin)),

@@ -175,7 +175,7 @@ describe('authorization endpoint', () => {
   it('prompt=login and max_age=0 send a signed-in browser to the sign-in page, then on to the client', async () => {
     const plain = await authorizeOnce(withPkce({ client_id: publicClient.client_id, redirect_uri: REDIRECT }))
     expect(plain.location?.searchParams.get('code')).toBeTruthy()
-    for (const fresh of [{ prompt: 'login' }, { max_age: '0' }]) {
+    for (const fresh of [{ prompt: 'login' }, { max_age: '0' }] as Record<string, string>[]) {
       const params = withPkce({ client_id: publicClient.client_id, redirect_uri: REDIRECT, ...fresh })
       const { status, location } = await authorizeOnce(params)
       expect(status).toBe(302)

@@ -2,7 +2,7 @@ import { newId, type Sql } from '@guard/shared'
 
 /** Who acts on the admin API: an admin token, an admin user's access token, or the CLI on the store itself. */
 export interface Actor {
-  type: 'admin_token' | 'user' | 'local'
+  type: 'admin_token' | 'user' | 'local' | 'system'
   id: string | undefined
   /** Human-readable: the token's name, the user's email, `guard CLI (store opened directly)`. */
   label: string
