@@ -13,10 +13,11 @@ export const oauthErrorBody = z
     status: z.number().int(),
     detail: z.string(),
     code: errorCode,
+    hint: z.string().optional(),
     error: z.string(),
     error_description: z.string(),
   })
-  .describe('application/json: problem fields and RFC 6749 error, error_description')
+  .describe('application/json: problem fields (with hint) and RFC 6749 error, error_description')
 
 export const discoveryDocument = z.looseObject({
   issuer: z.url(),

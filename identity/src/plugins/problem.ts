@@ -29,7 +29,11 @@ const TITLES: Record<number, string> = {
   504: 'Gateway Timeout',
 }
 
+/** The spec says every 400 carries a hint; this one applies where nothing more specific is known. */
+const DEFAULT_400_HINT = 'Check the request against GET /openapi.json'
+
 export function problem(code: ErrorCode, status: number, detail: string, hint?: string): Problem {
+  hint ??= status === 400 ? DEFAULT_400_HINT : undefined
   return {
     type: `https://guard.dev/problems/${code.toLowerCase().replaceAll('_', '-')}`,
     title: TITLES[status] ?? 'Error',
