@@ -34,7 +34,8 @@ const STATUS: Record<OAuthErrorCode, number> = {
 const HINTS: Record<OAuthErrorCode, string> = {
   invalid_request: 'Check the parameters against GET /openapi.json and the OAuth 2.0 specification (RFC 6749)',
   invalid_client: 'Send the registered client_id and client_secret, by HTTP Basic or in the form, not both',
-  invalid_grant: 'Start the authorization again: the code or refresh token is used, expired, revoked or another client’s',
+  invalid_grant:
+    'Start the authorization again: the code or refresh token is used, expired, revoked or another client’s',
   unauthorized_client: 'This client is not registered for that grant; ask the operator',
   unsupported_grant_type: 'Use grant_type authorization_code or refresh_token',
   unsupported_response_type: 'Use response_type=code',
