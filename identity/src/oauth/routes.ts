@@ -6,6 +6,7 @@ import type { OAuthContext } from './context.ts'
 import { discoveryRoute } from './discovery.ts'
 import { registerFormBody } from './form-body.ts'
 import { jwksRoute } from './jwks.ts'
+import { logoutRoutes } from './logout.ts'
 import { schedulePruning } from './prune-schedule.ts'
 import { revokeRoute } from './revoke.ts'
 import { tokenRoute } from './token.ts'
@@ -22,6 +23,7 @@ export async function oauthRoutes(app: GuardFastify, ctx: OAuthContext): Promise
     tokenRoute(oauth, ctx)
     userinfoRoutes(oauth, ctx)
     revokeRoute(oauth, ctx)
+    logoutRoutes(oauth, ctx)
     signInPages(oauth, ctx)
     consentPages(oauth, ctx)
     schedulePruning(oauth, ctx)

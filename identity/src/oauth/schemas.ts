@@ -26,6 +26,7 @@ export const discoveryDocument = z.looseObject({
   jwks_uri: z.url(),
   userinfo_endpoint: z.url(),
   revocation_endpoint: z.url(),
+  end_session_endpoint: z.url(),
   scopes_supported: z.array(z.enum(SUPPORTED_SCOPES)),
   response_types_supported: z.array(z.string()),
   response_modes_supported: z.array(z.string()),
