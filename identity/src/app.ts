@@ -1,4 +1,5 @@
 import { createFastify, type Logger } from '@guard/shared'
+import { accountRoutes } from './account/routes.ts'
 import { type AdminOptions, adminRoutes } from './admin/routes.ts'
 import type { OAuthContext } from './oauth/context.ts'
 import { oauthRoutes } from './oauth/routes.ts'
@@ -31,6 +32,7 @@ export async function buildIdentityApp(deps: {
   if (deps.oauth) {
     await oauthRoutes(app, deps.oauth)
     await adminRoutes(app, deps.oauth, deps.admin)
+    await accountRoutes(app, deps.oauth)
   }
   return app
 }
