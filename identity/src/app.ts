@@ -1,6 +1,7 @@
 import { createFastify, type Logger } from '@guard/shared'
 import { accountRoutes } from './account/routes.ts'
 import { type AdminOptions, adminRoutes } from './admin/routes.ts'
+import { invitationRoutes } from './invitations/routes.ts'
 import type { OAuthContext } from './oauth/context.ts'
 import { oauthRoutes } from './oauth/routes.ts'
 import { registerDeprecations } from './plugins/deprecation.ts'
@@ -33,6 +34,7 @@ export async function buildIdentityApp(deps: {
     await oauthRoutes(app, deps.oauth)
     await adminRoutes(app, deps.oauth, deps.admin)
     await accountRoutes(app, deps.oauth)
+    await invitationRoutes(app, deps.oauth)
   }
   return app
 }

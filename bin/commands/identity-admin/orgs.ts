@@ -14,6 +14,7 @@ const USAGE = `guard identity orgs <action>
   add-member ORG USER [--role ${ROLES}]   (default member)
   set-role ORG USER --role ${ROLES}
   remove-member ORG USER
+  invite ORG EMAIL [--role ${ROLES}]   (prints the single-use link unless GUARD_SMTP_URL e-mails it)
 ORG is an organization id or slug; USER a user id or email.`
 
 const orgPath = (org: string) => `/organizations/${encodeURIComponent(org)}`
@@ -71,6 +72,15 @@ export async function orgsCommand(args: string[]): Promise<void> {
         await callAdmin({
           method: 'DELETE',
           path: `${orgPath(org)}/members/${encodeURIComponent(await resolveUserId(user))}`,
+        }),
+      )
+    case 'invite':
+      if (!org || !user) usageError(USAGE)
+      return printJson(
+        await callAdmin({
+          method: 'POST',
+          path: `${orgPath(org)}/invitations`,
+          body: { email: user, ...(values.role ? { role: values.role } : {}) },
         }),
       )
     default:

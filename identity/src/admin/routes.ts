@@ -2,6 +2,8 @@ import type { GuardFastify, Sql } from '@guard/shared'
 import type { FastifyRequest } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
+import { issueInvitation } from '../invitations/issue.ts'
+import { issuedInvitation } from '../invitations/routes.ts'
 import type { OAuthContext } from '../oauth/context.ts'
 import { problemResponses } from '../routes/schemas.ts'
 import { auditEntryView, auditQuery, listAudit } from '../services/audit/list.ts'
@@ -10,6 +12,7 @@ import { createClient } from '../services/clients/create.ts'
 import { deleteClient } from '../services/clients/delete.ts'
 import { clientView, getClient, listClients } from '../services/clients/list.ts'
 import { rotateClientSecret } from '../services/clients/rotate-secret.ts'
+import { invitationInput } from '../services/invitations/create.ts'
 import { rotateSigningKeys } from '../services/keys/rotate.ts'
 import { addMembership, membershipInput } from '../services/memberships/add.ts'
 import { changeMemberRole, roleChange } from '../services/memberships/change-role.ts'
@@ -358,6 +361,31 @@ export async function adminRoutes(app: GuardFastify, ctx: OAuthContext, options:
           }),
           (tx: Sql) => removeMember(tx, { organization: request.params.organization, userId: request.params.userId }),
         ),
+    )
+
+    admin.post(
+      `${ADMIN_PREFIX}/organizations/:organization/invitations`,
+      {
+        schema: {
+          summary: 'Invite an e-mail address into an organization',
+          description:
+            'As POST /api/v1/organizations/{organization}/invitations, for the operator. The link is e-mailed when GUARD_SMTP_URL is set, otherwise it is in this answer only.',
+          tags: TAGS,
+          security,
+          params: orgParam,
+          body: invitationInput,
+          response: { 201: issuedInvitation, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const issued = await issueInvitation(ctx, {
+          organization: request.params.organization,
+          actor: request.adminActor as Actor,
+          inviterRole: undefined,
+          body: request.body,
+        })
+        return reply.status(201).send(issued)
+      },
     )
 
     // OAuth clients ------------------------------------------------------------------------------

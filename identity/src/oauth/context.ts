@@ -1,4 +1,5 @@
 import type { Logger, Sql } from '@guard/shared'
+import type { Mailer } from '../services/invitations/send.ts'
 import type { KeyRing } from '../services/keys/key-ring.ts'
 import type { Secrets } from '../services/keys/secret-key.ts'
 import type { ThrottlePolicy } from '../services/sign-in/throttle.ts'
@@ -16,6 +17,8 @@ export interface OAuthContext {
   keys: KeyRing
   /** Failed sign-in delays and locks (GUARD_SIGN_IN_*). */
   throttle: ThrottlePolicy
+  /** Sends invitation e-mails when GUARD_SMTP_URL is set; without it the API answers the link. */
+  mailer: Mailer | undefined
 }
 
 /** Session cookies get `Secure` exactly when the public address is https. */

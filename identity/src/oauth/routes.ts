@@ -1,5 +1,6 @@
 import type { GuardFastify } from '@guard/shared'
 import { consentPages } from '../pages/consent.ts'
+import { invitationPages } from '../pages/invitation.ts'
 import { signInPages } from '../pages/sign-in.ts'
 import { authorizeRoute } from './authorize.ts'
 import type { OAuthContext } from './context.ts'
@@ -26,6 +27,7 @@ export async function oauthRoutes(app: GuardFastify, ctx: OAuthContext): Promise
     logoutRoutes(oauth, ctx)
     signInPages(oauth, ctx)
     consentPages(oauth, ctx)
+    invitationPages(oauth, ctx)
     schedulePruning(oauth, ctx)
   })
 }

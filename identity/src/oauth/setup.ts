@@ -1,4 +1,5 @@
 import type { Logger, Sql } from '@guard/shared'
+import { createTransport } from 'nodemailer'
 import { ensureSigningKey } from '../services/keys/ensure.ts'
 import { createKeyRing } from '../services/keys/key-ring.ts'
 import { deriveSecrets, resolveSecretKey } from '../services/keys/secret-key.ts'
@@ -14,6 +15,8 @@ export async function prepareOAuth(deps: {
     GUARD_DATA_DIR: string
     GUARD_SIGN_IN_DELAY_MS?: number
     GUARD_SIGN_IN_LOCK_SECONDS?: number
+    GUARD_SMTP_URL?: string | undefined
+    GUARD_SMTP_FROM?: string
   }
   issuer: string
 }): Promise<OAuthContext> {
@@ -26,5 +29,9 @@ export async function prepareOAuth(deps: {
     delayMs: deps.env.GUARD_SIGN_IN_DELAY_MS ?? 1000,
     lockSeconds: deps.env.GUARD_SIGN_IN_LOCK_SECONDS ?? 900,
   })
-  return { sql: deps.sql, log: deps.log, issuer: deps.issuer.replace(/\/+$/, ''), secrets, keys, throttle }
+  const smtp = deps.env.GUARD_SMTP_URL
+  const mailer = smtp
+    ? { from: deps.env.GUARD_SMTP_FROM ?? 'Guard <guard@localhost>', transport: createTransport(smtp) }
+    : undefined
+  return { sql: deps.sql, log: deps.log, issuer: deps.issuer.replace(/\/+$/, ''), secrets, keys, throttle, mailer }
 }
