@@ -50,7 +50,7 @@ describe('guard command line', () => {
       expect(run.stdout, run.args.join(' ')).toMatch(/usage/i)
     }
     expect(await readdir(root)).toEqual([])
-  })
+  }, 120_000)
 
   it('an unknown command or option exits 2 naming it', async () => {
     const [command, option, adminOption, group] = await Promise.all([
@@ -68,5 +68,5 @@ describe('guard command line', () => {
     expect(group.code).toBe(2)
     expect(group.stderr).toContain("unknown command 'nosuch'")
     expect(await readdir(root)).toEqual([])
-  })
+  }, 60_000)
 })

@@ -98,7 +98,7 @@ describe('operating a running Guard: one owner per data directory, the CLI throu
       busy.close()
       await rm(fresh, { recursive: true })
     }
-  })
+  }, 60_000)
 
   it('starts without ever printing the admin password the operator set', async () => {
     guard = spawnGuard(['start'], env)
@@ -107,7 +107,7 @@ describe('operating a running Guard: one owner per data directory, the CLI throu
     const credentials = JSON.parse(await readFile(join(dataDir, 'credentials.json'), 'utf8'))
     expect(credentials.adminToken).toMatch(/^guard_admin_/)
     expect(JSON.stringify(credentials)).not.toContain(ADMIN.password)
-  })
+  }, 100_000)
 
   it('a second guard start on the same data directory fails fast with the lock message and changes nothing', async () => {
     const before = await snapshot(dataDir)
@@ -119,7 +119,7 @@ describe('operating a running Guard: one owner per data directory, the CLI throu
     expect(run.code).toBe(1)
     expect(run.stderr).toContain(`is in use by another Guard process (pid ${guard.child.pid}, \`guard start\``)
     expect(await snapshot(dataDir)).toEqual(before)
-  })
+  }, 60_000)
 
   it('the CLI creates a user and a public client, and openid-client signs the user in through it at once', async () => {
     const user = await runGuard(
@@ -156,7 +156,7 @@ describe('operating a running Guard: one owner per data directory, the CLI throu
 
     const tokens = await signIn(identityUrl, clientId, ANN, 'openid email organizations')
     expect(tokens.claims()).toMatchObject({ sub: annId, email: ANN.email })
-  })
+  }, 60_000)
 
   it('the admin API refuses unauthenticated (401) and non-admin (403) callers; the audit log records each change', async () => {
     const users = `${identityUrl}/api/v1/admin/users`
@@ -181,7 +181,7 @@ describe('operating a running Guard: one owner per data directory, the CLI throu
       at: expect.any(String),
     })
     expect(audit.stdout).not.toContain(ANN.password)
-  })
+  }, 60_000)
 
   it("a viewer's token reads domains at the collector and is refused writes", async () => {
     const tokens = await signIn(identityUrl, clientId, ANN, 'openid organizations')
@@ -208,5 +208,5 @@ describe('operating a running Guard: one owner per data directory, the CLI throu
     const tokens = await signIn(identityUrl, clientId, { email: ADMIN.email, password }, 'openid email')
     expect(tokens.claims()).toMatchObject({ email: ADMIN.email })
     expect(guard.output()).not.toContain(ADMIN.password)
-  })
+  }, 60_000)
 })
