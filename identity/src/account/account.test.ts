@@ -100,6 +100,10 @@ describe('my sessions and my password', () => {
       newPassword: 'a brand new password',
     })
     expect(wrong.status).toBe(403)
+    const { rows } = await identity.sql.query<{ failures: number }>(
+      "SELECT failures FROM identity.sign_in_throttle WHERE key = 'account:ann@example.org'",
+    )
+    expect(rows[0]?.failures).toBe(1)
     const changed = await account(mine.accessToken, 'POST', '/password', {
       currentPassword: TEST_PASSWORD,
       newPassword: 'a brand new password',

@@ -7,12 +7,13 @@ import { OAuthError } from '../oauth/oauth-error.ts'
 import { problemResponses } from '../routes/schemas.ts'
 import { recordAudit } from '../services/audit/record.ts'
 import { listSessions, revokeSession, sessionView } from '../services/sessions/list.ts'
+import { accountKey, ipKey, lockedFor, recordFailure } from '../services/sign-in/throttle.ts'
 import { verifyAccessToken } from '../services/tokens/verify-access.ts'
 import { changePassword, passwordChange } from '../services/users/change-password.ts'
 
 const TAGS = ['account']
 const security = [{ bearer: [] }]
-const errors = problemResponses(400, 401, 403, 404)
+const errors = problemResponses(400, 401, 403, 404, 429)
 
 /** The caller's user and the token family of the access token presented. */
 async function accountOf(ctx: OAuthContext, request: FastifyRequest) {
@@ -77,16 +78,43 @@ export async function accountRoutes(app: GuardFastify, ctx: OAuthContext): Promi
           response: { 200: z.object({ changed: z.literal(true) }), ...errors },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const { userId, grantId } = await accountOf(ctx, request)
-        await ctx.sql.transaction(async (tx) => {
-          await changePassword(tx, { userId, keepGrantId: grantId, change: request.body })
-          await recordAudit(
-            tx,
-            { type: 'user', id: userId, label: userId, ip: request.ip, userAgent: request.headers['user-agent'] },
-            { action: 'user.change-password', targetType: 'user', targetId: userId },
-          )
-        })
+        // The current password is guessed no faster here than on the sign-in page.
+        const { rows } = await ctx.sql.query<{ email: string }>('SELECT email FROM identity.users WHERE id = $1', [
+          userId,
+        ])
+        const keys = [accountKey(rows[0]?.email ?? userId), ipKey(request.ip)]
+        const wait = await lockedFor(ctx.sql, keys)
+        if (wait > 0) {
+          reply.header('Retry-After', wait)
+          throw new GuardError('RATE_LIMIT_EXCEEDED', 'too many wrong passwords; try again later')
+        }
+        try {
+          await ctx.sql.transaction(async (tx) => {
+            await changePassword(tx, { userId, keepGrantId: grantId, change: request.body })
+            await recordAudit(
+              tx,
+              {
+                type: 'user',
+                id: userId,
+                label: rows[0]?.email ?? userId,
+                ip: request.ip,
+                userAgent: request.headers['user-agent'],
+              },
+              { action: 'user.change-password', targetType: 'user', targetId: userId },
+            )
+          })
+        } catch (error) {
+          // Counted outside the transaction, which rolled back: the failure must stay counted.
+          if (error instanceof GuardError && error.code === 'FORBIDDEN') {
+            await recordFailure(ctx.sql, ctx.throttle, [
+              { key: keys[0] as string, rule: ctx.throttle.account },
+              { key: keys[1] as string, rule: ctx.throttle.ip },
+            ])
+          }
+          throw error
+        }
         return { changed: true as const }
       },
     )
