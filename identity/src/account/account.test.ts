@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   authorizeUrl,
   HttpBrowser,
+  hiddenField,
   pkcePair,
   postForm,
   startTestIdentity,
@@ -116,5 +117,32 @@ describe('my sessions and my password', () => {
     expect((await refresh(mine.refreshToken)).status).toBe(200)
     await expect(signIn(TEST_PASSWORD)).rejects.toThrow(/401/)
     expect((await signIn('a brand new password')).accessToken).toBeTruthy()
+  })
+
+  it('the account page lists my sessions, signs another out, and changes the password keeping this browser', async () => {
+    const other = await signIn('a brand new password')
+    const mine = await signIn('a brand new password')
+    const page = await (await mine.browser.request(`${identity.url}/account`)).text()
+    expect(page).toContain('(this browser)')
+    expect(await signedIn(other.browser)).toBe(true)
+    const ended = await mine.browser.request(`${identity.url}/account/sessions/end`, {
+      form: { csrf: hiddenField(page, 'csrf'), id: hiddenField(page, 'id') },
+    })
+    expect(ended.status).toBe(200)
+    expect(await signedIn(other.browser)).toBe(false)
+
+    const wrong = await mine.browser.request(`${identity.url}/account/password`, {
+      form: { csrf: hiddenField(page, 'csrf'), current: 'not the password', new: 'yet another password' },
+    })
+    expect(wrong.status).toBe(403)
+    const third = await signIn('a brand new password')
+    const changed = await mine.browser.request(`${identity.url}/account/password`, {
+      form: { csrf: hiddenField(page, 'csrf'), current: 'a brand new password', new: 'yet another password' },
+    })
+    expect(changed.status).toBe(200)
+    expect(await signedIn(mine.browser)).toBe(true)
+    expect(await signedIn(third.browser)).toBe(false)
+    expect((await refresh(third.refreshToken)).status).toBe(400)
+    expect((await new HttpBrowser().request(`${identity.url}/account`)).status).toBe(302)
   })
 })

@@ -1,4 +1,5 @@
 import type { GuardFastify } from '@guard/shared'
+import { accountPages } from '../pages/account.ts'
 import { consentPages } from '../pages/consent.ts'
 import { invitationPages } from '../pages/invitation.ts'
 import { signInPages } from '../pages/sign-in.ts'
@@ -28,6 +29,7 @@ export async function oauthRoutes(app: GuardFastify, ctx: OAuthContext): Promise
     signInPages(oauth, ctx)
     consentPages(oauth, ctx)
     invitationPages(oauth, ctx)
+    accountPages(oauth, ctx)
     schedulePruning(oauth, ctx)
   })
 }

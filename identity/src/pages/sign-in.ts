@@ -15,13 +15,14 @@ export const SIGN_IN_PATH = '/sign-in'
 /** One message for every lock, whichever rule locked and whether the account exists. */
 export const LOCKED_MESSAGE = 'Too many failed sign-in attempts. Wait a few minutes, then try again.'
 
-/** Only back into the authorization flow or an invitation, so the page is no open redirector. */
+/** Only back into the authorization flow, an invitation or the account page: the page is no open redirector. */
 const returnTo = z
   .string()
   .max(4096)
   .refine(
-    (value) => value.startsWith('/api/oauth/authorize?') || value.startsWith('/invitations/accept?'),
-    'must be an authorization request or an invitation',
+    (value) =>
+      value.startsWith('/api/oauth/authorize?') || value.startsWith('/invitations/accept?') || value === '/account',
+    'must be an authorization request, an invitation or the account page',
   )
 
 function signInForm(
