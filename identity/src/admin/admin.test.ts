@@ -62,6 +62,9 @@ describe('identity admin API', () => {
     ])
     expect((await admin('GET', `/users/${id}`)).body.name).toBe('Carl')
     expect((await admin('GET', '/users/nope')).status).toBe(404)
+    const wrongMethod = await fetch(`${identity.url}/api/v1/admin/users/${id}`, { method: 'PUT' })
+    expect(wrongMethod.status).toBe(405)
+    expect(wrongMethod.headers.get('allow')).toContain('PATCH')
 
     const renamed = await admin('PATCH', `/users/${id}`, { name: 'Carl C', role: 'admin' })
     expect(renamed.body).toMatchObject({ name: 'Carl C', role: 'admin' })
