@@ -76,7 +76,13 @@ describe('membership roles in the collector', () => {
 
   it('maps each role to the permissions the README documents', () => {
     expect(permissionsOfRole('viewer')).toEqual(['*:read'])
-    expect(permissionsOfRole('member')).toEqual(['*:read', 'domains:write', 'services:write', 'devices:write'])
+    expect(permissionsOfRole('member')).toEqual([
+      '*:read',
+      'domains:write',
+      'services:write',
+      'devices:write',
+      'incidents:write',
+    ])
     expect(permissionsOfRole('admin')).toEqual([
       ...permissionsOfRole('member'),
       'api-keys:write',

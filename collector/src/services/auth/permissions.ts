@@ -5,14 +5,14 @@
  * | role   | may                                                                         |
  * | ------ | --------------------------------------------------------------------------- |
  * | viewer | read everything of the organization                                         |
- * | member | also create, change and delete monitors (domains, services, devices)         |
+ * | member | also write monitors (domains, services, devices) and work incidents           |
  * | admin  | also manage API keys, status pages, integrations and notification channels   |
  * | owner  | also members and the organization itself (every permission)                  |
  *
  * Routes name the permission they need; unknown roles get nothing, so a role added at identity
  * grants access only once mapped here.
  */
-export const MONITOR_RESOURCES = ['domains', 'services', 'devices'] as const
+export const MONITOR_RESOURCES = ['domains', 'services', 'devices', 'incidents'] as const
 export const ADMIN_RESOURCES = ['api-keys', 'pages', 'integrations', 'notifications'] as const
 
 const writes = (resources: readonly string[]) => resources.map((resource) => `${resource}:write`)
