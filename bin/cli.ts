@@ -10,6 +10,8 @@ Commands:
   collector                  the collector on its own (needs NATS_URL)
   probe --location CODE      a probe for one location (needs NATS_URL)
   agent                      the device agent
+  monitor test --location CODE --url URL
+                             run one check now from a probe of CODE; stores nothing
   bench [NAME]               run bench/NAME/run.ts, or every benchmark; each prints JSON
   help                       this text
 
@@ -81,6 +83,16 @@ GUARD_AGENT_INTERVAL_SECONDS as device GUARD_DEVICE_ID with GUARD_DEVICE_TOKEN.`
     run: async (args) => {
       noOptions('agent', args)
       await (await import('./commands/agent.ts')).runAgent()
+    },
+  },
+  monitor: {
+    help: `Usage: guard monitor test --location CODE (--url URL [--options JSON] | --service JSON)
+
+Runs one check now from a probe of CODE through the collector's POST /api/monitors/test and
+prints the result; nothing is stored. Exit status: 0 up or degraded, 1 down, 2 refused.
+Env: GUARD_COLLECTOR_URL, GUARD_API_KEY (default: the key in GUARD_DATA_DIR/credentials.json).`,
+    run: async (args) => {
+      process.exitCode = await (await import('./commands/monitor.ts')).runMonitorCommand(args)
     },
   },
   bench: {

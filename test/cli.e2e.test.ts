@@ -11,6 +11,7 @@ const HELP = [
   ['collector'],
   ['probe'],
   ['agent'],
+  ['monitor'],
   ['bench'],
   ['help'],
   ['identity', 'users'],
