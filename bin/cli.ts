@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util'
-import { ConfigError, GuardError } from '@guard/shared'
+import { ConfigError } from '@guard/shared/config-error'
+import { GuardError } from '@guard/shared/errors'
 
 const usage = `Usage: guard <command> [options]
 
@@ -9,7 +10,7 @@ Commands:
   identity <group> <action>  identity admin commands (users, orgs, clients, keys, audit, catalog, changelog)
   collector                  the collector on its own (needs NATS_URL)
   probe --location CODE      a probe for one location (needs NATS_URL)
-  agent                      the device agent
+  agent [enroll|install]     the device agent; enrol this machine; install it as a systemd service
   monitor test --location CODE --url URL
                              run one check now from a probe of CODE; stores nothing
   bench [NAME]               run bench/NAME/run.ts, or every benchmark; each prints JSON
@@ -76,14 +77,13 @@ Runs a probe for one location (default GUARD_PROBE_LOCATION, else \`local\`); ne
     },
   },
   agent: {
-    help: `Usage: guard agent
+    help: `Usage: guard agent                 run the device agent
+       guard agent enroll --collector URL --key API_KEY --name NAME [--tag T]... [--config FILE] [--interval SECONDS]
+       guard agent install [--user guard-agent] [--config FILE] [--unit /etc/systemd/system/guard-agent.service]
 
-Runs the device agent: posts this machine's metrics to GUARD_COLLECTOR_URL/agent every
-GUARD_AGENT_INTERVAL_SECONDS as device GUARD_DEVICE_ID with GUARD_DEVICE_TOKEN.`,
-    run: async (args) => {
-      noOptions('agent', args)
-      await (await import('./commands/agent.ts')).runAgent()
-    },
+Runs the device agent (posts this machine's metrics to the collector's /agent every interval),
+enrols this machine as a device, or installs the agent as a systemd service.`,
+    run: async (args) => (await import('./commands/agent.ts')).runAgent(args),
   },
   monitor: {
     help: `Usage: guard monitor test --location CODE (--url URL [--options JSON] | --service JSON)
