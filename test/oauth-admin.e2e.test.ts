@@ -38,7 +38,8 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true })
 })
 
-describe('guard identity users, orgs, clients and keys print JSON', () => {
+// Each command opens PGlite and builds the admin API in process: slow on a loaded machine.
+describe('guard identity users, orgs, clients and keys print JSON', { timeout: 120_000 }, () => {
   it('orgs create, then users create with a membership in it', async () => {
     const org = await admin(['orgs', 'create', '--name', 'Acme', '--slug', 'acme'])
     expect(org).toEqual({
