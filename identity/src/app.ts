@@ -1,4 +1,7 @@
 import { createFastify, type Logger } from '@guard/shared'
+import { accountRoutes } from './account/routes.ts'
+import { type AdminOptions, adminRoutes } from './admin/routes.ts'
+import { invitationRoutes } from './invitations/routes.ts'
 import type { OAuthContext } from './oauth/context.ts'
 import { oauthRoutes } from './oauth/routes.ts'
 import { registerDeprecations } from './plugins/deprecation.ts'
@@ -19,6 +22,7 @@ export async function buildIdentityApp(deps: {
   oauth?: OAuthContext
   platform?: PlatformOptions
   internal?: InternalOptions
+  admin?: AdminOptions
 }) {
   const app = createFastify({ logger: deps.log, trustProxy: deps.platform?.trustedProxies ?? false })
   registerProblemErrors(app)
@@ -28,7 +32,12 @@ export async function buildIdentityApp(deps: {
   await registerOpenApi(app)
   healthRoutes(app)
   if (deps.platform) platformRoutes(app, deps.platform, { log: deps.log, deprecations })
-  if (deps.oauth) await oauthRoutes(app, deps.oauth)
+  if (deps.oauth) {
+    await oauthRoutes(app, deps.oauth)
+    await adminRoutes(app, deps.oauth, deps.admin)
+    await accountRoutes(app, deps.oauth)
+    await invitationRoutes(app, deps.oauth)
+  }
   if (deps.internal) internalRoutes(app, deps.internal, deps.log)
   return app
 }

@@ -1,3 +1,4 @@
+export { withLocalAdminApp } from './admin/local.ts'
 export { buildIdentityApp } from './app.ts'
 export { type IdentityEnv, identityEnvSchema, parseIdentityEnv } from './env.ts'
 export { type IdentityDeps, migrateIdentity, type RunningIdentity, startIdentity, withIdentityStore } from './server.ts'

@@ -3,8 +3,11 @@ import { hashPassword, randomPassword } from '../users/password.ts'
 
 export interface BootstrapAdmin {
   email: string
-  /** The plain password, returned only on the start that created the admin. */
-  password: string
+  /**
+   * The plain password, only when generated on the start that created the admin. A password the
+   * operator set (GUARD_ADMIN_PASSWORD) is theirs already and is never returned, so never shown.
+   */
+  password?: string
 }
 
 /**
@@ -36,6 +39,6 @@ export async function ensureDefaultOrganization(
       `INSERT INTO identity.memberships (id, organization_id, user_id, role) VALUES ($1, $2, $3, 'owner')`,
       [newId(), DEFAULT_ORGANIZATION.id, userId],
     )
-    return { email: admin.email, password }
+    return admin.password === undefined ? { email: admin.email, password } : { email: admin.email }
   })
 }
