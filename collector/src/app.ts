@@ -8,7 +8,10 @@ import { registerErrorHandling } from './plugins/errors.ts'
 import { apiKeyRoutes } from './routes/api-keys.ts'
 import { domainRoutes } from './routes/domains.ts'
 import { healthRoutes } from './routes/health.ts'
+import { incidentRoutes } from './routes/incidents.ts'
+import { maintenanceWindowRoutes } from './routes/maintenance-windows.ts'
 import { metricsRoutes } from './routes/metrics.ts'
+import { notificationRoutes } from './routes/notifications.ts'
 import { openApiRoute, registerOpenApi } from './routes/openapi.ts'
 import { serviceRoutes } from './routes/services.ts'
 
@@ -39,6 +42,9 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
     domainRoutes(routes, ctx)
     serviceRoutes(routes, ctx)
     apiKeyRoutes(routes, ctx)
+    incidentRoutes(routes, ctx)
+    maintenanceWindowRoutes(routes, ctx)
+    notificationRoutes(routes, ctx)
     metricsRoutes(routes, options.metrics ?? createIngestMetrics().registry)
   })
   return app

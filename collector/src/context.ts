@@ -9,6 +9,10 @@ export interface CollectorContext {
   timeseries: TimeSeriesStore
   bus: Bus
   monitors: KvBucket
+  /** Seals and opens the secrets the collector stores (webhook signing secrets). */
+  sealKey: Buffer
+  /** Background workers listen here for work queued by a commit ('deliveries'), to skip their poll wait. */
+  wake: EventTarget
 }
 
 /** Who is calling, resolved from an API key or a user's access token. */

@@ -2,12 +2,14 @@ import { fileURLToPath } from 'node:url'
 import {
   type Bus,
   DEFAULT_ORGANIZATION,
+  derivePurposeKey,
   type Logger,
   listeningUrl,
   MONITORS_BUCKET,
   migrate,
   migrateTimeSeries,
   type RelationalStore,
+  resolveSecretKey,
   type TimeSeriesStore,
 } from '@guard/shared'
 import { buildCollectorApp } from './app.ts'
@@ -15,6 +17,7 @@ import type { CollectorContext } from './context.ts'
 import type { CollectorEnv } from './env.ts'
 import { consumeResults, type IngestStats } from './ingest/consume-results.ts'
 import { createIngestMetrics } from './ingest/metrics.ts'
+import { startReactions } from './ingest/reactions.ts'
 import { ensureBootstrapApiKey } from './services/api-keys/ensure-bootstrap.ts'
 import { syncSchedules } from './services/domains/sync-schedules.ts'
 import { applyRetention } from './services/results/retention.ts'
@@ -43,7 +46,13 @@ export async function prepareCollector(deps: CollectorDeps) {
   await migrate(deps.sql, { service: 'collector', directory: migrations('postgres') })
   await migrateTimeSeries(deps.timeseries, { service: 'collector', directory: migrations('clickhouse') })
   await applyRetention(deps.timeseries, deps.env)
-  const ctx: CollectorContext = { ...deps, monitors: await deps.bus.kv(MONITORS_BUCKET) }
+  const secretKey = await resolveSecretKey(deps.env)
+  const ctx: CollectorContext = {
+    ...deps,
+    monitors: await deps.bus.kv(MONITORS_BUCKET),
+    sealKey: derivePurposeKey(secretKey, 'collector-notification-secrets'),
+    wake: new EventTarget(),
+  }
   const created = await ensureBootstrapApiKey(ctx.sql, DEFAULT_ORGANIZATION.id)
   const scheduled = await syncSchedules(ctx)
   return { ctx, created, scheduled }
@@ -54,6 +63,7 @@ export async function startCollector(deps: CollectorDeps): Promise<RunningCollec
   const ingest: IngestStats = { stored: 0, deadLettered: 0, batches: 0 }
   const metrics = createIngestMetrics()
   const consumer = await consumeResults(ctx, ingest, metrics)
+  const reactions = await startReactions(ctx)
 
   const app = await buildCollectorApp(ctx, { metrics: metrics.registry })
   await app.listen({ host: deps.env.GUARD_COLLECTOR_HOST, port: deps.env.GUARD_COLLECTOR_PORT })
@@ -67,6 +77,7 @@ export async function startCollector(deps: CollectorDeps): Promise<RunningCollec
     async close() {
       await app.close()
       await consumer.stop()
+      await reactions.stop()
     },
   }
 }

@@ -1,9 +1,12 @@
+import { randomBytes } from 'node:crypto'
 import { createInProcessBus, createLogger, guardStreams } from '@guard/shared'
 import { openTestRelationalStore, openTestTimeSeriesStore } from '@guard/shared/testing'
 import type { FastifyRequest } from 'fastify'
 import type { Caller, CollectorContext } from './context.ts'
 import { collectorEnvSchema } from './env.ts'
+import { startReactions } from './ingest/reactions.ts'
 import { authenticate } from './plugins/authenticate.ts'
+import { publishStagedEvents } from './services/events/publish.ts'
 import { prepareCollector } from './server.ts'
 
 /** A collector context on real engines (PGlite from a template, a fresh chDB database), in process. */
@@ -11,7 +14,11 @@ export async function collectorForTest(envOverrides: Record<string, string> = {}
   const sql = await openTestRelationalStore()
   const timeseries = await openTestTimeSeriesStore()
   const bus = createInProcessBus({ streams: guardStreams })
-  const env = collectorEnvSchema.parse({ GUARD_INGEST_MAX_WAIT_MS: '50', ...envOverrides })
+  const env = collectorEnvSchema.parse({
+    GUARD_INGEST_MAX_WAIT_MS: '50',
+    GUARD_SECRET_KEY: randomBytes(32).toString('base64url'),
+    ...envOverrides,
+  })
   const log = createLogger({ name: 'collector-test', level: 'silent', pretty: false })
   const prepared = await prepareCollector({ env, log, sql, timeseries, bus })
   return {
@@ -44,5 +51,31 @@ export function authenticateWithUsers(ctx: CollectorContext, users: Record<strin
       return
     }
     await production(request)
+  }
+}
+
+/** Starts the event consumers and the delivery worker of a test collector (no weekly schedule). */
+export const startReactionsForTest = (ctx: CollectorContext) => startReactions(ctx, { weeklyReports: false })
+
+/**
+ * Publishes every staged event and waits until each consumer that handles it has processed it,
+ * repeating while handlers stage more (the incident engine's incident events): then incidents,
+ * notifications, deliveries and the activity feed reflect everything that happened so far.
+ */
+export async function eventsSettled(ctx: CollectorContext, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  const handled = (consumer: string) =>
+    `EXISTS (SELECT 1 FROM monitoring.processed_events p WHERE p.event_id = o.id AND p.consumer = '${consumer}')`
+  for (;;) {
+    await publishStagedEvents(ctx, { olderThanMs: 0 })
+    const { rows } = await ctx.sql.query<{ pending: string }>(
+      `SELECT count(*) AS pending FROM monitoring.event_outbox o
+        WHERE NOT ${handled('activity-feed')}
+           OR (o.subject LIKE 'events.incident.%' AND NOT ${handled('notifications')})
+           OR (o.subject NOT LIKE 'events.incident.%' AND NOT ${handled('incident-engine')})`,
+    )
+    if (Number(rows[0]?.pending) === 0) return
+    if (Date.now() > deadline) throw new Error(`${rows[0]?.pending} events still unprocessed after ${timeoutMs} ms`)
+    await new Promise((resolve) => setTimeout(resolve, 20))
   }
 }

@@ -1,0 +1,142 @@
+import type { CheckResult, GuardEvent, Sql } from '@guard/shared'
+import type { CertificateState, MonitorMachine, QuorumRules, Transition } from '../monitor-state/transition.ts'
+import { stageEvents } from './stage.ts'
+
+/** A transition with what the events quote: the locations that agree and the deciding result. */
+export interface DetectedTransition extends Transition {
+  monitorId: string
+  organizationId: string
+  failing: string[]
+  total: string[]
+  result: CheckResult
+}
+
+export function detectedTransition(
+  transition: Transition,
+  result: CheckResult,
+  entry: { machine: MonitorMachine; rules: QuorumRules; organizationId: string },
+): DetectedTransition {
+  const locations = [...entry.machine.locations.entries()].sort(([a], [b]) => a.localeCompare(b))
+  return {
+    ...transition,
+    monitorId: result.monitorId,
+    organizationId: entry.organizationId,
+    failing: locations.filter(([, state]) => state.consecutiveFailures >= entry.rules.failureThreshold).map(([l]) => l),
+    total: locations.map(([location]) => location),
+    result,
+  }
+}
+
+export interface CertificateSeen {
+  monitorId: string
+  organizationId: string
+  certificate: CertificateState
+  at: number
+}
+
+const THRESHOLDS = [30, 14, 7, 1] as const
+const DAY_MS = 86_400_000
+
+interface MonitorRow {
+  id: string
+  kind: 'domain' | 'service'
+  name: string
+  target: string
+}
+
+async function describeMonitors(tx: Sql, ids: string[]) {
+  const { rows } = await tx.query<MonitorRow>(
+    `SELECT id, 'domain' AS kind, name, url AS target FROM monitoring.domains WHERE id = ANY($1)
+     UNION ALL
+     SELECT id, 'service' AS kind, name, host || coalesce(':' || port::text, '') AS target
+       FROM monitoring.services WHERE id = ANY($1)`,
+    [ids],
+  )
+  return new Map(rows.map((row) => [row.id, row]))
+}
+
+/** The error kind of a result, once checkers report one (monitors issue); absent before. */
+const errorKindOf = (result: CheckResult) =>
+  'errorKind' in result && typeof result.errorKind === 'string' ? result.errorKind : undefined
+
+/**
+ * Stages monitor down/up events for the transitions the state machine decided, and a
+ * certificate.expiring event the first time a certificate is seen past 30, 14, 7 or 1 days
+ * before its expiry (only the nearest threshold crossed is announced; the others are marked).
+ */
+export async function stageMonitorEvents(
+  tx: Sql,
+  transitions: DetectedTransition[],
+  certificates: CertificateSeen[],
+): Promise<string[]> {
+  const expiring = certificates
+    .map((seen) => ({ ...seen, msLeft: Date.parse(seen.certificate.expiresAt) - seen.at }))
+    .filter((seen) => seen.msLeft <= THRESHOLDS[0] * DAY_MS)
+  const ids = [...new Set([...transitions.map((t) => t.monitorId), ...expiring.map((c) => c.monitorId)])]
+  if (ids.length === 0) return []
+  const monitors = await describeMonitors(tx, ids)
+  const events: GuardEvent[] = []
+  for (const transition of transitions) {
+    const monitor = monitors.get(transition.monitorId)
+    if (!monitor) continue
+    const base = {
+      v: 1 as const,
+      id: `monitor.${transition.kind}:${transition.monitorId}:${transition.at}`,
+      occurredAt: new Date(transition.at).toISOString(),
+      organizationId: transition.organizationId,
+    }
+    const data = {
+      monitorId: monitor.id,
+      monitorKind: monitor.kind,
+      monitorName: monitor.name,
+      target: monitor.target,
+      locations: { failing: transition.failing, total: transition.total },
+    }
+    if (transition.kind === 'down') {
+      const errorKind = errorKindOf(transition.result)
+      events.push({
+        ...base,
+        type: 'monitor.down',
+        data: {
+          ...data,
+          ...(errorKind ? { errorKind } : {}),
+          ...(transition.result.error ? { errorMessage: transition.result.error.slice(0, 2000) } : {}),
+          ...(transition.result.statusCode !== undefined ? { statusCode: transition.result.statusCode } : {}),
+        },
+      })
+    } else {
+      events.push({ ...base, type: 'monitor.up', data })
+    }
+  }
+  for (const seen of expiring) {
+    const monitor = monitors.get(seen.monitorId)
+    if (!monitor) continue
+    const crossed = THRESHOLDS.filter((threshold) => seen.msLeft <= threshold * DAY_MS)
+    const nearest = crossed[crossed.length - 1]!
+    const { rows } = await tx.query<{ threshold: number }>(
+      `INSERT INTO monitoring.certificate_notices (monitor_id, expires_at, threshold)
+       SELECT $1, $2::timestamptz, t FROM unnest($3::int[]) AS t
+       ON CONFLICT DO NOTHING RETURNING threshold`,
+      [seen.monitorId, seen.certificate.expiresAt, crossed],
+    )
+    if (!rows.some((row) => row.threshold === nearest)) continue
+    events.push({
+      v: 1,
+      id: `certificate.expiring:${seen.monitorId}:${new Date(seen.certificate.expiresAt).toISOString()}:${nearest}`,
+      type: 'certificate.expiring',
+      occurredAt: new Date(seen.at).toISOString(),
+      organizationId: seen.organizationId,
+      data: {
+        monitorId: monitor.id,
+        monitorKind: monitor.kind,
+        monitorName: monitor.name,
+        target: monitor.target,
+        expiresAt: new Date(seen.certificate.expiresAt).toISOString(),
+        issuer: seen.certificate.issuer.slice(0, 500),
+        daysLeft: Math.max(0, Math.floor(seen.msLeft / DAY_MS)),
+        threshold: nearest,
+      },
+    })
+  }
+  return stageEvents(tx, events)
+}
