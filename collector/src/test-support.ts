@@ -1,13 +1,16 @@
 import { randomBytes } from 'node:crypto'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { createInProcessBus, createLogger, guardStreams } from '@guard/shared'
 import { openTestRelationalStore, openTestTimeSeriesStore } from '@guard/shared/testing'
 import type { FastifyRequest } from 'fastify'
+import { SMTPServer } from 'smtp-server'
 import type { Caller, CollectorContext } from './context.ts'
 import { collectorEnvSchema } from './env.ts'
 import { startReactions } from './ingest/reactions.ts'
 import { authenticate } from './plugins/authenticate.ts'
-import { publishStagedEvents } from './services/events/publish.ts'
 import { prepareCollector } from './server.ts'
+import { publishStagedEvents } from './services/events/publish.ts'
 
 /** A collector context on real engines (PGlite from a template, a fresh chDB database), in process. */
 export async function collectorForTest(envOverrides: Record<string, string> = {}) {
@@ -77,5 +80,84 @@ export async function eventsSettled(ctx: CollectorContext, timeoutMs = 20_000): 
     if (Number(rows[0]?.pending) === 0) return
     if (Date.now() > deadline) throw new Error(`${rows[0]?.pending} events still unprocessed after ${timeoutMs} ms`)
     await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}
+
+export interface ReceivedRequest {
+  headers: Record<string, string>
+  body: string
+  answered: number
+}
+
+/**
+ * An HTTP receiver on 127.0.0.1 that answers each request with the next status of `statuses`
+ * (the last one repeats), or holds it unanswered while `hold()` is on, recording what it got.
+ */
+export async function startReceiver(statuses: number[] = [200]) {
+  const received: ReceivedRequest[] = []
+  let holding = false
+  const held: Array<() => void> = []
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = []
+    request.on('data', (chunk: Buffer) => chunks.push(chunk))
+    request.on('end', () => {
+      const answer = () => {
+        const status = statuses[Math.min(received.length, statuses.length - 1)]!
+        received.push({
+          headers: Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, String(v)])),
+          body: Buffer.concat(chunks).toString('utf8'),
+          answered: status,
+        })
+        response.writeHead(status).end()
+      }
+      if (holding) held.push(answer)
+      else answer()
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    received,
+    /** Requests arriving from now on get no answer until release(). */
+    hold() {
+      holding = true
+    },
+    release() {
+      holding = false
+      for (const answer of held.splice(0)) answer()
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}
+
+/** A local SMTP server (smtp-server) that accepts every message and keeps it raw. */
+export async function startSmtpSink() {
+  const messages: Array<{ from: string; to: string[]; raw: string }> = []
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = []
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk))
+      stream.on('end', () => {
+        messages.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
+          raw: Buffer.concat(chunks).toString('utf8'),
+        })
+        callback()
+      })
+    },
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    url: `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`,
+    messages,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   }
 }
