@@ -134,7 +134,8 @@ export function notificationRoutes(app: GuardFastify, ctx: CollectorContext): vo
       config: read,
       schema: {
         description:
-          'Server-sent events: one `notification` event (data: a Notification as JSON, id: its id) per new in-app notification, when browserNotifications is on. Send Last-Event-ID to receive the ones missed since.',
+          'Server-sent events: one `notification` event (data: a Notification as JSON, id: its id) per new in-app notification, when browserNotifications is on. The server ends the stream after maxSeconds; EventSource reconnects and sends Last-Event-ID to receive the ones missed since.',
+        querystring: z.object({ maxSeconds: z.coerce.number().int().min(1).max(3600).default(600) }),
         response: { 200: z.string().describe('text/event-stream'), ...errorResponses },
       },
     },
@@ -167,8 +168,10 @@ export function notificationRoutes(app: GuardFastify, ctx: CollectorContext): vo
         for (const notification of missed.data.reverse()) write(notification)
       }
       const heartbeat = setInterval(() => raw.write(': keep-alive\n\n'), HEARTBEAT_MS)
+      const end = setTimeout(() => raw.end(), request.query.maxSeconds * 1000)
       raw.on('close', () => {
         clearInterval(heartbeat)
+        clearTimeout(end)
         void subscription.stop()
       })
     },

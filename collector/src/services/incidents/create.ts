@@ -27,7 +27,10 @@ export async function createIncident(
     const known = new Set(rows.map((row) => row.id))
     const unknown = values.filter((value) => !known.has(value))
     if (unknown.length > 0)
-      throw new GuardError('VALIDATION_ERROR', `${field}: no such ${table}: ${unknown.join(', ')}`)
+      throw new GuardError(
+        'VALIDATION_ERROR',
+        `${field}: ${unknown.length} of the ids are not ${table} of the organization`,
+      )
   }
   const author = authorOf(caller)
   const { row, staged } = await ctx.sql.transaction(async (tx) => {
