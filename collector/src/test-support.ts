@@ -91,11 +91,13 @@ export interface ReceivedRequest {
 
 /**
  * An HTTP receiver on 127.0.0.1 that answers each request with the next status of `statuses`
- * (the last one repeats), or holds it unanswered while `hold()` is on, recording what it got.
+ * (the last one repeats), recording what it answered; after `holdAfter` answers (or hold()),
+ * requests are held unanswered until release() answers or dropHeld() forgets them.
  */
-export async function startReceiver(statuses: number[] = [200]) {
+export async function startReceiver(statuses: number[] = [200], options: { holdAfter?: number } = {}) {
   const received: ReceivedRequest[] = []
   let holding = false
+  const limit = () => options.holdAfter ?? Number.POSITIVE_INFINITY
   const held: Array<() => void> = []
   const server = createServer((request, response) => {
     const chunks: Buffer[] = []
@@ -110,7 +112,7 @@ export async function startReceiver(statuses: number[] = [200]) {
         })
         response.writeHead(status).end()
       }
-      if (holding) held.push(answer)
+      if (holding || received.length >= limit()) held.push(answer)
       else answer()
     })
   })
@@ -122,9 +124,16 @@ export async function startReceiver(statuses: number[] = [200]) {
     hold() {
       holding = true
     },
+    held: () => held.length,
     release() {
       holding = false
       for (const answer of held.splice(0)) answer()
+    },
+    /** Forgets the held requests (their sender is gone) and answers every later one. */
+    dropHeld() {
+      held.splice(0)
+      holding = false
+      options.holdAfter = undefined
     },
     close: () =>
       new Promise<void>((resolve) => {
