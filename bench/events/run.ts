@@ -61,7 +61,11 @@ try {
     GUARD_SECRET_KEY: 'bench-events-secret-key-0123456789abcdef',
     GUARD_DELIVERY_POLL_MS: '100',
   })
-  const log = createLogger({ name: 'bench', level: 'silent', pretty: false })
+  const log = createLogger({
+    name: 'bench',
+    level: process.env.BENCH_LOG_LEVEL === 'warn' ? 'warn' : 'silent',
+    pretty: false,
+  })
   const { ctx } = await prepareCollector({ env, log, sql, timeseries, bus })
   const ids = Array.from({ length: monitors }, () => newId())
   await sql.query(
@@ -141,6 +145,13 @@ try {
     results.map((result) => bus.publish(resultSubject('fra'), encodeCheckResult(result), { msgId: result.id })),
   )
   const publishedSeconds = (performance.now() - start) / 1000
+  await waitFor(async () => {
+    const { rows } = await sql!.query<{ staged: string }>(
+      `SELECT count(*) AS staged FROM monitoring.event_outbox WHERE subject = 'events.monitor.down'`,
+    )
+    return Number(rows[0]?.staged) >= monitors
+  }, 600_000)
+  const downEventsSeconds = (performance.now() - start) / 1000
   let incidentsSeconds = 0
   await waitFor(async () => {
     const { rows } = await sql!.query<{ open: string }>(
@@ -163,6 +174,7 @@ try {
         timeseries: timeseries.engine,
         rawPublishConsumeSeconds: round(rawSeconds),
         resultsPublishedSeconds: round(publishedSeconds),
+        allDownEventsStagedSeconds: round(downEventsSeconds),
         allIncidentsOpenSeconds: round(incidentsSeconds),
         allWebhooksDeliveredSeconds: round(deliveredSeconds),
         webhookRequests: receiver.received.length,

@@ -73,7 +73,9 @@ export async function consumeEvents(
       stream: EVENTS_STREAM,
       durable: consumer,
       filterSubject: 'events.>',
-      maxBatch: 500,
+      // Small batches keep each handler call well under the NATS pull's 1 s expiry: a pull that
+      // expires while its handler still runs can strand the rest of it until ackWait (README).
+      maxBatch: 100,
       maxWaitMs: 20,
       ackWaitMs: 30_000,
     },
