@@ -240,6 +240,14 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
   const severity = fc.oneof(fc.constantFrom('urgent', 'CRITICAL', ''), notAString)
   const status = fc.oneof(fc.constantFrom('closed', 'OPEN', ''), notAString)
   const time = fc.oneof(fc.constantFrom('tomorrow', '2030-13-01T00:00:00Z', '', '2030-01-01'), notAString)
+  // Fields where null is meaningful (clear it): every other non-string is still wrong.
+  const notANullableString = notAString.filter((value) => value !== null)
+  const nullableTime = fc.oneof(fc.constantFrom('tomorrow', '2030-13-01T00:00:00Z', ''), notANullableString)
+  const badReceiverUrl = fc.oneof(
+    fc.constantFrom('', 'example.org', 'ftp://example.org', 'javascript:alert(1)', 'http://', '//x'),
+    oversized.map((text) => `https://example.org/${text}`),
+    notANullableString,
+  )
   routes.push(
     {
       name: 'POST /api/incidents',
@@ -309,7 +317,7 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
               startsAt: time,
               endsAt: fc.oneof(time, fc.constant('2029-12-31T00:00:00Z')),
               recurrence: fc.oneof(fc.constantFrom('monthly', 'hourly', ''), notAString),
-              until: time,
+              until: nullableTime,
               monitorId: fc.oneof(fc.constant('no-such-monitor'), fc.integer()),
             },
           ),
@@ -344,11 +352,11 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
               emailNotifications: badBoolean,
               slackEnabled: badBoolean,
               webhookUrl: fc.oneof(
-                badUrl,
+                badReceiverUrl,
                 fc.constantFrom('http://example.org/hook', 'https://127.0.0.1/hook', 'https://10.0.0.1/hook'),
               ),
-              slackWebhookUrl: fc.oneof(badUrl, fc.constantFrom('https://169.254.169.254/latest')),
-              email: fc.oneof(notAString, fc.constantFrom('not-an-email', '@x', '')),
+              slackWebhookUrl: fc.oneof(badReceiverUrl, fc.constantFrom('https://169.254.169.254/latest')),
+              email: fc.oneof(notANullableString, fc.constantFrom('not-an-email', '@x', '')),
               rotateWebhookSecret: fc.oneof(badBoolean, fc.constant(false)),
             },
           ),
