@@ -278,6 +278,17 @@ describe('incidents and notifications from the state machine', () => {
     expect(incidents).toEqual([expect.objectContaining({ cause: 'certificate', severity: 'medium', status: 'open' })])
   })
 
+  it('resolves the open incidents of a monitor that is deleted', async () => {
+    const id = await domain('deleted')
+    await feed(id, ['down', 'down'], 50)
+    expect((await incidentsOf(id)).map((i) => i.status)).toEqual(['open'])
+    expect((await app.inject({ method: 'DELETE', url: `/api/domains/${id}`, headers: user })).statusCode).toBe(200)
+    await eventsSettled(harness.ctx)
+    const detail = (await call('GET', `/api/incidents/${(await incidentsOf(id))[0]!.id}`)).body.data
+    expect(detail).toMatchObject({ status: 'resolved', resolvedBy: null })
+    expect(detail.updates.at(-1).message).toBe('Resolved because its monitor was deleted')
+  })
+
   it('feeds the activity feed once per event', async () => {
     const { rows } = await harness.ctx.sql.query<{ events: string; lines: string }>(
       `SELECT (SELECT count(*) FROM monitoring.event_outbox) AS events, (SELECT count(*) FROM monitoring.activity) AS lines`,

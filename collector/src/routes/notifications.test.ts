@@ -90,6 +90,16 @@ describe('notifications API', () => {
       ['user:alice'],
     )
     expect(rows[0]!.sealed).not.toContain(first.webhookSecret.slice(6))
+    const slack = (
+      await call('PUT', '/api/notifications/settings', { slackWebhookUrl: `${receiver.url}/T000/B000/secret-token` })
+    ).body.data
+    expect(slack.slackWebhookUrl).toBe(`${receiver.url}/…`)
+    const stored = await harness.ctx.sql.query<{ url: string }>(
+      'SELECT slack_webhook_url AS url FROM monitoring.notification_settings WHERE principal = $1',
+      ['user:alice'],
+    )
+    expect(stored.rows[0]!.url).not.toContain('secret-token')
+    await call('PUT', '/api/notifications/settings', { slackWebhookUrl: null })
     const rotated = (await call('PUT', '/api/notifications/settings', { rotateWebhookSecret: true })).body.data
     expect(rotated.webhookSecret).not.toBe(first.webhookSecret)
 

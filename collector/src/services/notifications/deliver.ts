@@ -1,4 +1,4 @@
-import type { Stoppable } from '@guard/shared'
+import { decryptSecret, type Stoppable } from '@guard/shared'
 import type { CollectorContext } from '../../context.ts'
 import type { EmailBody } from './render.ts'
 import type { Channel } from './schemas.ts'
@@ -41,7 +41,7 @@ async function send(ctx: CollectorContext, mailer: () => Mailer, row: DeliveryRo
     if (!ctx.env.GUARD_SMTP_URL) return { ok: false, statusCode: null, error: 'GUARD_SMTP_URL is not set' }
     return sendEmail(mailer(), ctx.env.GUARD_SMTP_FROM, row.id, JSON.parse(row.payload) as EmailBody)
   }
-  if (row.channel === 'slack') return postJson(row.target, row.payload, {}, options)
+  if (row.channel === 'slack') return postJson(decryptSecret(ctx.sealKey, row.target), row.payload, {}, options)
   const { rows } = await ctx.sql.query<Pick<SettingsRow, 'webhook_secret_sealed'>>(
     'SELECT webhook_secret_sealed FROM monitoring.notification_settings WHERE organization_id = $1 AND principal = $2',
     [row.organization_id, row.principal],

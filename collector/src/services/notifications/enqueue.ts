@@ -4,7 +4,10 @@ import { emailBody, type Message, slackBody, webhookBody } from './render.ts'
 import type { Channel } from './schemas.ts'
 import type { SettingsRow } from './settings.ts'
 
-/** Which channels of a recipient receive a message; `downtime` marks monitor-down incidents. */
+/**
+ * Which channels of a recipient receive a message; `downtime` marks monitor-down incidents.
+ * A Slack target stays sealed, as in the settings; the worker opens it to send.
+ */
 export function channelsFor(
   env: Pick<CollectorEnv, 'GUARD_SMTP_URL'>,
   settings: SettingsRow,

@@ -1,13 +1,14 @@
+import { decryptSecret } from '@guard/shared'
 import type { z } from 'zod'
 import type { Caller, CollectorContext } from '../../context.ts'
 import { authorOf } from '../incidents/find.ts'
 import { listDeliveriesQuery } from './schemas.ts'
+import { maskUrl } from './settings.ts'
 
-/** Where a delivery went, without a URL's query string (Slack and webhook URLs can carry tokens there). */
-const shownTarget = (channel: string, target: string) => {
+/** Where a delivery went, masked: receiver URLs can carry credentials in their path or query. */
+const shownTarget = (ctx: CollectorContext, channel: string, target: string) => {
   if (channel === 'email') return target
-  const url = new URL(target)
-  return `${url.origin}${url.pathname}`
+  return maskUrl(channel === 'slack' ? decryptSecret(ctx.sealKey, target) : target)
 }
 
 /** The caller's delivery log, newest first, each with its attempts. */
@@ -54,7 +55,7 @@ export async function listDeliveries(
   return rows.map((row) => ({
     id: row.id,
     channel: row.channel,
-    target: shownTarget(row.channel, row.target),
+    target: shownTarget(ctx, row.channel, row.target),
     eventId: row.event_id,
     eventType: row.event_type,
     status: row.status,

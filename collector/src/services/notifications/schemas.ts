@@ -12,7 +12,10 @@ export const settingsView = z.object({
   emailDowntime: z.boolean().describe('E-mail incidents opened because a monitor went down, and their resolution'),
   emailWeeklyReports: z.boolean(),
   slackEnabled: z.boolean(),
-  slackWebhookUrl: z.string().nullable().describe('Slack incoming-webhook URL'),
+  slackWebhookUrl: z
+    .string()
+    .nullable()
+    .describe('Slack incoming-webhook URL, masked (it is a credential; stored encrypted)'),
   webhookUrl: z.string().nullable().describe('Receives Standard Webhooks-signed JSON for every incident event'),
   webhookSecretSet: z.boolean(),
   webhookSecret: z
@@ -60,7 +63,7 @@ export type Channel = z.infer<typeof channel>
 export const deliveryView = z.object({
   id: z.string(),
   channel,
-  target: z.string().describe('URL (without query) or e-mail address'),
+  target: z.string().describe('E-mail address, or the receiver URL masked after its first path segment'),
   eventId: z.string(),
   eventType: z.string(),
   status: z.enum(['pending', 'delivered', 'failed']),

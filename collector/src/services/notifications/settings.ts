@@ -27,7 +27,14 @@ export interface SettingsRow {
   updated_at: Date
 }
 
-export function toSettingsView(row: SettingsRow, webhookSecret?: string): SettingsView {
+/** A receiver URL as shown back: its path can be a credential (Slack's is), so only its start is. */
+export function maskUrl(url: string): string {
+  const parsed = new URL(url)
+  const [first, ...rest] = parsed.pathname.split('/').filter(Boolean)
+  return `${parsed.origin}/${first ?? ''}${rest.length > 0 || parsed.search ? '/…' : ''}`
+}
+
+export function toSettingsView(ctx: CollectorContext, row: SettingsRow, webhookSecret?: string): SettingsView {
   return {
     organizationId: row.organization_id,
     emailNotifications: row.email_notifications,
@@ -36,7 +43,7 @@ export function toSettingsView(row: SettingsRow, webhookSecret?: string): Settin
     emailDowntime: row.email_downtime,
     emailWeeklyReports: row.email_weekly_reports,
     slackEnabled: row.slack_enabled,
-    slackWebhookUrl: row.slack_webhook_url,
+    slackWebhookUrl: row.slack_webhook_url ? maskUrl(decryptSecret(ctx.sealKey, row.slack_webhook_url)) : null,
     webhookUrl: row.webhook_url,
     webhookSecretSet: row.webhook_secret_sealed !== null,
     ...(webhookSecret ? { webhookSecret } : {}),
@@ -57,7 +64,7 @@ export async function ensureSettings(sql: Sql, caller: Caller): Promise<Settings
 }
 
 export async function getNotificationSettings(ctx: CollectorContext, caller: Caller): Promise<SettingsView> {
-  return toSettingsView(await ensureSettings(ctx.sql, caller))
+  return toSettingsView(ctx, await ensureSettings(ctx.sql, caller))
 }
 
 /** https, or http only where the operator allows private targets; the host must pass the SSRF guard. */
@@ -95,7 +102,11 @@ export async function updateNotificationSettings(
   if (parsed.webhookUrl) await vetReceiverUrl(ctx, 'webhookUrl', parsed.webhookUrl)
   if (parsed.slackWebhookUrl) await vetReceiverUrl(ctx, 'slackWebhookUrl', parsed.slackWebhookUrl)
   const current = await ensureSettings(ctx.sql, caller)
-  const slackUrl = parsed.slackWebhookUrl === undefined ? current.slack_webhook_url : parsed.slackWebhookUrl
+  // Slack's incoming-webhook URL is its credential: stored sealed, shown masked.
+  const slackUrl =
+    parsed.slackWebhookUrl === undefined
+      ? current.slack_webhook_url
+      : parsed.slackWebhookUrl && encryptSecret(ctx.sealKey, parsed.slackWebhookUrl)
   const slackEnabled = parsed.slackEnabled ?? current.slack_enabled
   if (slackEnabled && !slackUrl) throw new GuardError('VALIDATION_ERROR', 'slackEnabled needs a slackWebhookUrl')
   const webhookUrl = parsed.webhookUrl === undefined ? current.webhook_url : parsed.webhookUrl
@@ -127,5 +138,5 @@ export async function updateNotificationSettings(
       parsed.email === undefined ? current.email : parsed.email,
     ],
   )
-  return toSettingsView(rows[0]!, secret)
+  return toSettingsView(ctx, rows[0]!, secret)
 }
