@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { buildCollectorApp } from '../app.ts'
 import { resultFor } from '../routes/test-helpers.ts'
+import { deviceRecovered, deviceTrouble } from '../services/incidents/engine.ts'
 import { applyResultsToState } from '../services/monitor-state/apply-results.ts'
 import {
   authenticateWithUsers,
@@ -14,6 +15,7 @@ import {
   startSmtpSink,
   userCaller,
 } from '../test-support.ts'
+import type { HandlerScope } from './consume-events.ts'
 
 const ORG = DEFAULT_ORGANIZATION.id
 const DAY = 86_400
@@ -287,6 +289,36 @@ describe('incidents and notifications from the state machine', () => {
     const detail = (await call('GET', `/api/incidents/${(await incidentsOf(id))[0]!.id}`)).body.data
     expect(detail).toMatchObject({ status: 'resolved', resolvedBy: null })
     expect(detail.updates.at(-1).message).toBe('Resolved because its monitor was deleted')
+  })
+
+  it('opens and resolves device incidents through the same engine, ready for the device events', async () => {
+    const run = (work: (scope: HandlerScope) => Promise<void>) =>
+      harness.ctx.sql.transaction(async (tx) => {
+        const scope: HandlerScope = { tx, staged: [], afterCommit: [] }
+        await work(scope)
+        return scope.staged
+      })
+    const at = new Date().toISOString()
+    const trouble = {
+      organizationId: ORG,
+      deviceId: 'device-1',
+      deviceName: 'db-1',
+      cause: 'device-offline' as const,
+      severity: 'high' as const,
+      at,
+      message: 'No heartbeat for 3 minutes',
+    }
+    await run((scope) => deviceTrouble(harness.ctx, scope, trouble))
+    await run((scope) => deviceTrouble(harness.ctx, scope, trouble))
+    const opened = await incidentsOf('device-1')
+    expect(opened).toEqual([expect.objectContaining({ status: 'open', severity: 'high', cause: 'device-offline' })])
+    expect(opened[0]).toMatchObject({ monitorKind: 'device', affectedDevices: ['device-1'], title: 'db-1 is offline' })
+    const staged = await run((scope) =>
+      deviceRecovered(scope, { deviceId: 'device-1', cause: 'device-offline', at, message: 'Heartbeats again' }),
+    )
+    expect(staged).toHaveLength(1)
+    expect((await incidentsOf('device-1'))[0]!.status).toBe('resolved')
+    await eventsSettled(harness.ctx)
   })
 
   it('feeds the activity feed once per event', async () => {

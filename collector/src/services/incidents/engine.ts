@@ -191,3 +191,44 @@ export function incidentEngineHandlers(ctx: CollectorContext): EventHandlers {
       }),
   }
 }
+
+/**
+ * Device events (devices issue: offline/online, health) open and resolve incidents like monitors
+ * do, with `monitorKind: 'device'`: device offline is high, health critical high, warning medium.
+ * Their handlers are one line each in incidentEngineHandlers once their contract is in shared.
+ */
+export const deviceTrouble = (
+  ctx: CollectorContext,
+  scope: HandlerScope,
+  trouble: {
+    organizationId: string
+    deviceId: string
+    deviceName: string
+    cause: 'device-offline' | 'device-health'
+    severity: IncidentSeverity
+    at: string
+    message: string
+  },
+) =>
+  openOrUpdate(ctx, scope, {
+    organizationId: trouble.organizationId,
+    monitorId: trouble.deviceId,
+    monitorKind: 'device',
+    cause: trouble.cause,
+    at: new Date(trouble.at),
+    title:
+      trouble.cause === 'device-offline' ? `${trouble.deviceName} is offline` : `${trouble.deviceName} is unhealthy`,
+    severity: trouble.severity,
+    message: trouble.message,
+  })
+
+export const deviceRecovered = (
+  scope: HandlerScope,
+  recovery: { deviceId: string; cause: 'device-offline' | 'device-health'; at: string; message: string },
+) =>
+  resolveAutomatically(scope, {
+    monitorId: recovery.deviceId,
+    cause: recovery.cause,
+    at: new Date(recovery.at),
+    message: () => recovery.message,
+  })
