@@ -19,6 +19,7 @@ import {
 import { startNatsServer, startPostgres } from '@guard/shared/testing'
 import { consumeResults, type IngestStats } from '../../collector/src/ingest/consume-results.ts'
 import { startReactions } from '../../collector/src/ingest/reactions.ts'
+import { updateNotificationSettings } from '../../collector/src/services/notifications/settings.ts'
 import { startReceiver } from '../../collector/src/test-support.ts'
 
 /**
@@ -73,7 +74,6 @@ try {
      SELECT id, $2, 'https://' || id || '.example', id, 60, 30 FROM unnest($1::text[]) AS id`,
     [ids, DEFAULT_ORGANIZATION.id],
   )
-  const { updateNotificationSettings } = await import('../../collector/src/services/notifications/settings.ts')
   await updateNotificationSettings(
     ctx,
     {

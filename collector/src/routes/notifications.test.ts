@@ -3,7 +3,10 @@ import { DEFAULT_ORGANIZATION } from '@guard/shared'
 import { Webhook } from 'standardwebhooks'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildCollectorApp } from '../app.ts'
-import { retryDelayMs } from '../services/notifications/deliver.ts'
+import { retryDelayMs, startDeliveryWorker } from '../services/notifications/deliver.ts'
+import { listDeliveries } from '../services/notifications/list-deliveries.ts'
+import { sendTestNotification } from '../services/notifications/send-test.ts'
+import { updateNotificationSettings } from '../services/notifications/settings.ts'
 import { sendWeeklyReports } from '../services/reports/weekly-email.ts'
 import {
   authenticateWithUsers,
@@ -197,6 +200,31 @@ describe('notifications API', () => {
     )
     expect(smtp.messages.filter((m) => m.raw.includes('Weekly report'))).toHaveLength(1)
     expect(await sendWeeklyReports(harness.ctx, new Date('2030-01-14T08:00:00Z'))).toBe(1)
+  })
+
+  it('marks a delivery failed once retrying would pass its maximum age, with every attempt logged', async () => {
+    const giveUp = await collectorForTest({
+      GUARD_ALLOW_PRIVATE_TARGETS: '1',
+      GUARD_DELIVERY_BASE_DELAY_MS: '100',
+      GUARD_DELIVERY_POLL_MS: '50',
+      GUARD_DELIVERY_MAX_AGE_SECONDS: '1',
+    })
+    const failing = await startReceiver([500])
+    const caller = userCaller('carol', [ORG])
+    await updateNotificationSettings(giveUp.ctx, caller, { webhookUrl: failing.url })
+    const worker = startDeliveryWorker(giveUp.ctx)
+    await sendTestNotification(giveUp.ctx, caller)
+    const [delivery] = await until(async () => {
+      const log = await listDeliveries(giveUp.ctx, caller, {})
+      return log[0]?.status === 'failed' ? log : undefined
+    }, 'a failed delivery')
+    expect(delivery!.attempts).toBeGreaterThanOrEqual(2)
+    expect(delivery!.log).toHaveLength(delivery!.attempts)
+    expect(delivery!.log.every((attempt) => attempt.statusCode === 500)).toBe(true)
+    expect(failing.received).toHaveLength(delivery!.attempts)
+    await worker.stop()
+    await failing.close()
+    await giveUp.close()
   })
 
   it('backs off exponentially with jitter, up to the cap', () => {
