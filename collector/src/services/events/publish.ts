@@ -41,8 +41,9 @@ export async function publishStagedEvents(
 }
 
 /**
- * Sweeps events a crash left unpublished (the inline publish after each commit handles the rest)
- * and forgets published events after a day.
+ * Sweeps events a crash left unpublished (the inline publish after each commit handles the rest),
+ * forgets published events after a day and consumers' processed ids after a week (redeliveries
+ * come within the ack wait, duplicates within the stream's two-minute window).
  */
 export function relayStagedEvents(deps: { sql: Sql; bus: Bus; log: Logger }, intervalMs = 2000): Stoppable {
   let running: Promise<void> = Promise.resolve()
