@@ -47,10 +47,14 @@ export async function publishStagedEvents(
  */
 export function relayStagedEvents(deps: { sql: Sql; bus: Bus; log: Logger }, intervalMs = 2000): Stoppable {
   let running: Promise<void> = Promise.resolve()
+  let ticks = 0
   const timer = setInterval(() => {
     running = running.then(async () => {
       try {
         await publishStagedEvents(deps, { olderThanMs: intervalMs })
+        // The clean-up scans; every 150th sweep (five minutes by default) is often enough.
+        ticks += 1
+        if (ticks % 150 !== 1) return
         await deps.sql.query(`DELETE FROM monitoring.event_outbox WHERE published_at < now() - interval '1 day'`)
       } catch (error) {
         deps.log.warn({ err: error }, 'event relay: publishing staged events failed, will retry')
