@@ -11,6 +11,7 @@ import { startReactions } from './ingest/reactions.ts'
 import { authenticate } from './plugins/authenticate.ts'
 import { prepareCollector } from './server.ts'
 import { publishStagedEvents } from './services/events/publish.ts'
+import { countUnprocessedEvents } from './services/events/unprocessed.ts'
 
 /** A collector context on real engines (PGlite from a template, a fresh chDB database), in process. */
 export async function collectorForTest(envOverrides: Record<string, string> = {}) {
@@ -67,18 +68,11 @@ export const startReactionsForTest = (ctx: CollectorContext) => startReactions(c
  */
 export async function eventsSettled(ctx: CollectorContext, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs
-  const handled = (consumer: string) =>
-    `EXISTS (SELECT 1 FROM monitoring.processed_events p WHERE p.event_id = o.id AND p.consumer = '${consumer}')`
   for (;;) {
     await publishStagedEvents(ctx, { olderThanMs: 0 })
-    const { rows } = await ctx.sql.query<{ pending: string }>(
-      `SELECT count(*) AS pending FROM monitoring.event_outbox o
-        WHERE NOT ${handled('activity-feed')}
-           OR (o.subject LIKE 'events.incident.%' AND NOT ${handled('notifications')})
-           OR (o.subject NOT LIKE 'events.incident.%' AND NOT ${handled('incident-engine')})`,
-    )
-    if (Number(rows[0]?.pending) === 0) return
-    if (Date.now() > deadline) throw new Error(`${rows[0]?.pending} events still unprocessed after ${timeoutMs} ms`)
+    const pending = await countUnprocessedEvents(ctx.sql)
+    if (pending === 0) return
+    if (Date.now() > deadline) throw new Error(`${pending} events still unprocessed after ${timeoutMs} ms`)
     await new Promise((resolve) => setTimeout(resolve, 20))
   }
 }

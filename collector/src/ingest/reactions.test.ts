@@ -1,9 +1,18 @@
-import { type CheckResult, DEFAULT_ORGANIZATION, encodeEvent, type GuardEvent } from '@guard/shared'
+import {
+  type CheckResult,
+  createInProcessBus,
+  DEFAULT_ORGANIZATION,
+  encodeEvent,
+  type GuardEvent,
+  guardStreams,
+} from '@guard/shared'
 import { Webhook } from 'standardwebhooks'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { buildCollectorApp } from '../app.ts'
 import { resultFor } from '../routes/test-helpers.ts'
+import { publishStagedEvents } from '../services/events/publish.ts'
+import { countUnprocessedEvents } from '../services/events/unprocessed.ts'
 import { deviceRecovered, deviceTrouble } from '../services/incidents/engine.ts'
 import { applyResultsToState } from '../services/monitor-state/apply-results.ts'
 import {
@@ -319,6 +328,25 @@ describe('incidents and notifications from the state machine', () => {
     expect(staged).toHaveLength(1)
     expect((await incidentsOf('device-1'))[0]!.status).toBe('resolved')
     await eventsSettled(harness.ctx)
+  })
+
+  it('publishes again at start the events a lost in-process stream never delivered', async () => {
+    const id = await domain('lost')
+    await applyResultsToState(harness.ctx.sql, [
+      resultFor(id, ORG, 'fra', 20, 'down', 10),
+      resultFor(id, ORG, 'fra', 19, 'down', 10),
+    ])
+    // Published to a bus that dies before any consumer read it, as a killed embedded Guard's would.
+    const lost = createInProcessBus({ streams: guardStreams })
+    await publishStagedEvents({ sql: harness.ctx.sql, bus: lost }, { olderThanMs: 0 })
+    await lost.close()
+    expect(await countUnprocessedEvents(harness.ctx.sql)).toBeGreaterThan(0)
+    const bus = createInProcessBus({ streams: guardStreams })
+    const restarted = await startReactionsForTest({ ...harness.ctx, bus })
+    await until(async () => ((await countUnprocessedEvents(harness.ctx.sql)) === 0 ? true : undefined), 'republished')
+    await restarted.stop()
+    await bus.close()
+    expect(await incidentsOf(id)).toEqual([expect.objectContaining({ status: 'open', cause: 'down' })])
   })
 
   it('feeds the activity feed once per event', async () => {

@@ -2,6 +2,7 @@ import type { Stoppable } from '@guard/shared'
 import type { CollectorContext } from '../context.ts'
 import { ACTIVITY_FEED, activityFeedHandlers } from '../services/activity/record.ts'
 import { relayStagedEvents } from '../services/events/publish.ts'
+import { republishUnprocessedEvents } from '../services/events/unprocessed.ts'
 import { INCIDENT_ENGINE, incidentEngineHandlers } from '../services/incidents/engine.ts'
 import { startDeliveryWorker } from '../services/notifications/deliver.ts'
 import { NOTIFICATIONS, notificationHandlers } from '../services/notifications/dispatch.ts'
@@ -17,6 +18,8 @@ export async function startReactions(
   ctx: CollectorContext,
   options: { weeklyReports?: boolean } = {},
 ): Promise<Stoppable> {
+  const republished = await republishUnprocessedEvents(ctx)
+  if (republished > 0) ctx.log.info({ republished }, 'events not handled before the last stop published again')
   const parts: Stoppable[] = [
     relayStagedEvents(ctx),
     await consumeEvents(ctx, INCIDENT_ENGINE, incidentEngineHandlers(ctx)),
