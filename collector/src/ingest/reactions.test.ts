@@ -264,7 +264,7 @@ describe('incidents and notifications from the state machine', () => {
     expect(history.rows).toEqual([{ status: 'down' }])
   })
 
-  it('announces a certificate at 14 and 7 days once each, raising the severity', async () => {
+  it('announces a certificate at 14 and 7 days once each, raising the severity, and resolves on renewal', async () => {
     const id = await domain('certificate')
     const certificate = (daysLeft: number) => ({
       certificate: {
@@ -287,6 +287,23 @@ describe('incidents and notifications from the state machine', () => {
     expect(rows.map((row) => row.id.split(':').at(-1))).toEqual(['14', '7'])
     const incidents = await incidentsOf(id)
     expect(incidents).toEqual([expect.objectContaining({ cause: 'certificate', severity: 'medium', status: 'open' })])
+    const renewed = {
+      ...resultFor(id, ORG, 'fra', 0, 'up', 10),
+      certificate: {
+        valid: true,
+        expiresAt: '2027-04-01T00:00:00.000Z',
+        issuer: 'Test CA',
+        subject: 'certificate.example',
+      },
+      startedAt: new Date(Date.parse('2027-01-01T00:00:00Z') - 3 * DAY * 1000).toISOString(),
+    }
+    await applyResultsToState(harness.ctx.sql, [renewed])
+    await eventsSettled(harness.ctx)
+    const detail = (await call('GET', `/api/incidents/${incidents[0]!.id}`)).body.data
+    expect(detail).toMatchObject({ status: 'resolved', resolvedBy: null })
+    expect(detail.updates.at(-1).message).toBe(
+      'Certificate renewed: the one now served expires on 2027-04-01T00:00:00.000Z',
+    )
   })
 
   it('resolves the open incidents of a monitor that is deleted', async () => {

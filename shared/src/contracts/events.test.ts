@@ -8,6 +8,7 @@ const goldens = [
   'event.monitor-down.v1.golden.json',
   'event.monitor-up.v1.golden.json',
   'event.certificate-expiring.v1.golden.json',
+  'event.certificate-renewed.v1.golden.json',
   'event.incident-opened.v1.golden.json',
 ]
 

@@ -52,6 +52,14 @@ export const certificateExpiringData = z.object({
   threshold: z.union([z.literal(30), z.literal(14), z.literal(7), z.literal(1)]),
 })
 
+export const certificateRenewedData = z.object({
+  ...monitorRef,
+  /** The expiry that was announced, and the one of the certificate now served. */
+  previousExpiresAt: isoTime,
+  expiresAt: isoTime,
+  issuer: z.string().max(500),
+})
+
 export const incidentEventData = z.object({
   incidentId: id,
   title: z.string().max(500),
@@ -83,6 +91,7 @@ const envelope = <T extends string, D extends z.ZodType>(type: T, data: D) =>
 export const monitorDownEvent = envelope('monitor.down', monitorDownData)
 export const monitorUpEvent = envelope('monitor.up', monitorUpData)
 export const certificateExpiringEvent = envelope('certificate.expiring', certificateExpiringData)
+export const certificateRenewedEvent = envelope('certificate.renewed', certificateRenewedData)
 export const incidentOpenedEvent = envelope('incident.opened', incidentEventData)
 export const incidentUpdatedEvent = envelope('incident.updated', incidentEventData)
 export const incidentResolvedEvent = envelope('incident.resolved', incidentEventData)
@@ -91,6 +100,7 @@ export const guardEventV1 = z.discriminatedUnion('type', [
   monitorDownEvent,
   monitorUpEvent,
   certificateExpiringEvent,
+  certificateRenewedEvent,
   incidentOpenedEvent,
   incidentUpdatedEvent,
   incidentResolvedEvent,

@@ -15,6 +15,8 @@ export function summarize(event: GuardEvent): { summary: string; subjectId: stri
         summary: `Certificate of ${event.data.monitorName} expires in ${event.data.daysLeft} days`,
         subjectId: event.data.monitorId,
       }
+    case 'certificate.renewed':
+      return { summary: `Certificate of ${event.data.monitorName} renewed`, subjectId: event.data.monitorId }
     case 'incident.opened':
       return { summary: `Incident opened: ${event.data.title}`, subjectId: event.data.incidentId }
     case 'incident.updated':
@@ -37,6 +39,7 @@ const types: GuardEventType[] = [
   'monitor.down',
   'monitor.up',
   'certificate.expiring',
+  'certificate.renewed',
   'incident.opened',
   'incident.updated',
   'incident.resolved',

@@ -72,7 +72,14 @@ export async function stageMonitorEvents(
   const expiring = certificates
     .map((seen) => ({ ...seen, msLeft: Date.parse(seen.certificate.expiresAt) - seen.at }))
     .filter((seen) => seen.msLeft <= THRESHOLDS[0] * DAY_MS)
-  const ids = [...new Set([...transitions.map((t) => t.monitorId), ...expiring.map((c) => c.monitorId)])]
+  const renewed = await renewedCertificates(tx, certificates)
+  const ids = [
+    ...new Set([
+      ...transitions.map((t) => t.monitorId),
+      ...expiring.map((c) => c.monitorId),
+      ...renewed.map((r) => r.monitorId),
+    ]),
+  ]
   if (ids.length === 0) return []
   const monitors = await describeMonitors(tx, ids)
   const events: GuardEvent[] = []
@@ -138,5 +145,46 @@ export async function stageMonitorEvents(
       },
     })
   }
+  for (const renewal of renewed) {
+    const monitor = monitors.get(renewal.monitorId)
+    if (!monitor) continue
+    events.push({
+      v: 1,
+      id: `certificate.renewed:${renewal.monitorId}:${renewal.previousExpiresAt}`,
+      type: 'certificate.renewed',
+      occurredAt: new Date(renewal.at).toISOString(),
+      organizationId: renewal.organizationId,
+      data: {
+        monitorId: monitor.id,
+        monitorKind: monitor.kind,
+        monitorName: monitor.name,
+        target: monitor.target,
+        previousExpiresAt: renewal.previousExpiresAt,
+        expiresAt: new Date(renewal.certificate.expiresAt).toISOString(),
+        issuer: renewal.certificate.issuer.slice(0, 500),
+      },
+    })
+  }
   return stageEvents(tx, events)
+}
+
+/**
+ * Certificates that replaced one whose expiry was announced: their notices are forgotten (one
+ * set-based statement per batch) and each replaced expiry yields one certificate.renewed.
+ */
+async function renewedCertificates(tx: Sql, certificates: CertificateSeen[]) {
+  if (certificates.length === 0) return []
+  const { rows } = await tx.query<{ monitor_id: string; expires_at: Date }>(
+    `DELETE FROM monitoring.certificate_notices n
+      USING unnest($1::text[], $2::timestamptz[]) AS c(monitor_id, expires_at)
+      WHERE n.monitor_id = c.monitor_id AND n.expires_at < c.expires_at
+      RETURNING n.monitor_id, n.expires_at`,
+    [certificates.map((seen) => seen.monitorId), certificates.map((seen) => seen.certificate.expiresAt)],
+  )
+  const seen = new Map(certificates.map((entry) => [entry.monitorId, entry]))
+  const unique = new Map(rows.map((row) => [`${row.monitor_id}:${new Date(row.expires_at).toISOString()}`, row]))
+  return [...unique.values()].map((row) => ({
+    ...seen.get(row.monitor_id)!,
+    previousExpiresAt: new Date(row.expires_at).toISOString(),
+  }))
 }

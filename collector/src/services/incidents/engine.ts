@@ -189,6 +189,13 @@ export function incidentEngineHandlers(ctx: CollectorContext): EventHandlers {
         severity: certificateSeverity(event.data.threshold),
         message: `The certificate issued by ${event.data.issuer} expires on ${event.data.expiresAt} (${event.data.daysLeft} days left)`,
       }),
+    'certificate.renewed': (event, scope) =>
+      resolveAutomatically(scope, {
+        monitorId: event.data.monitorId,
+        cause: 'certificate',
+        at: new Date(event.occurredAt),
+        message: () => `Certificate renewed: the one now served expires on ${event.data.expiresAt}`,
+      }),
   }
 }
 
