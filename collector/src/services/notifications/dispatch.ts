@@ -3,7 +3,7 @@ import type { CollectorContext } from '../../context.ts'
 import type { EventHandlers, HandlerScope } from '../../ingest/consume-events.ts'
 import { isUnderMaintenance } from '../maintenance-windows/find.ts'
 import { channelsFor, enqueueDeliveries } from './enqueue.ts'
-import type { Message } from './render.ts'
+import { consoleUrl, type Message } from './render.ts'
 import type { NotificationView } from './schemas.ts'
 import type { SettingsRow } from './settings.ts'
 
@@ -18,9 +18,6 @@ export interface LiveNotification {
 }
 
 type IncidentEvent = EventOf<'incident.opened' | 'incident.updated' | 'incident.resolved'>
-
-export const consoleLink = (ctx: CollectorContext, incidentId: string) =>
-  `${ctx.env.GUARD_PUBLIC_URL ?? `http://${ctx.env.GUARD_COLLECTOR_HOST}:${ctx.env.GUARD_COLLECTOR_PORT}`}/incidents/${incidentId}`
 
 function notificationType(event: IncidentEvent): NotificationView['type'] {
   if (event.type === 'incident.resolved') return 'success'
@@ -58,7 +55,7 @@ async function dispatch(ctx: CollectorContext, event: IncidentEvent, scope: Hand
     organizationId: event.organizationId,
     title: headline(event),
     text: event.data.message,
-    link: consoleLink(ctx, event.data.incidentId),
+    link: consoleUrl(ctx.env, `/incidents/${event.data.incidentId}`),
     data: event.data,
     severity: event.data.severity,
   }

@@ -1,6 +1,7 @@
 import { newId } from '@guard/shared'
 import type { Caller, CollectorContext } from '../../context.ts'
 import { channelsFor, enqueueDeliveries } from './enqueue.ts'
+import { consoleUrl } from './render.ts'
 import { ensureSettings } from './settings.ts'
 
 /** Queues a test message on each channel the caller configured; the delivery log shows how it went. */
@@ -21,7 +22,7 @@ export async function sendTestNotification(ctx: CollectorContext, caller: Caller
         organizationId: settings.organization_id,
         title: 'Guard test notification',
         text: 'This is a test message: this channel is set up correctly.',
-        link: `${ctx.env.GUARD_PUBLIC_URL ?? `http://${ctx.env.GUARD_COLLECTOR_HOST}:${ctx.env.GUARD_COLLECTOR_PORT}`}/settings/notifications`,
+        link: consoleUrl(ctx.env, '/settings/notifications'),
         data: { test: true },
       },
       channels,

@@ -2,6 +2,7 @@ import type { Stoppable } from '@guard/shared'
 import cron from 'node-cron'
 import type { CollectorContext } from '../../context.ts'
 import { channelsFor, enqueueDeliveries } from '../notifications/enqueue.ts'
+import { consoleUrl } from '../notifications/render.ts'
 import type { SettingsRow } from '../notifications/settings.ts'
 
 const WEEK_MS = 7 * 86_400_000
@@ -87,7 +88,7 @@ export async function sendWeeklyReports(ctx: CollectorContext, now = new Date())
           organizationId: recipient.organization_id,
           title: `Weekly report ${period}`,
           text,
-          link: `${ctx.env.GUARD_PUBLIC_URL ?? `http://${ctx.env.GUARD_COLLECTOR_HOST}:${ctx.env.GUARD_COLLECTOR_PORT}`}/reports`,
+          link: consoleUrl(ctx.env, '/reports'),
           data: { period, ...week },
         },
         channels,
