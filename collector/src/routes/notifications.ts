@@ -136,7 +136,13 @@ export function notificationRoutes(app: GuardFastify, ctx: CollectorContext): vo
         description:
           'Server-sent events: one `notification` event (data: a Notification as JSON, id: its id) per new in-app notification, when browserNotifications is on. The server ends the stream after maxSeconds; EventSource reconnects and sends Last-Event-ID to receive the ones missed since.',
         querystring: z.object({ maxSeconds: z.coerce.number().int().min(1).max(3600).default(600) }),
-        response: { 200: z.string().describe('text/event-stream'), ...errorResponses },
+        response: {
+          200: {
+            description: 'The event stream',
+            content: { 'text/event-stream': { schema: z.string() } },
+          },
+          ...errorResponses,
+        },
       },
     },
     async (request, reply) => {
