@@ -70,8 +70,9 @@ try {
   const { ctx } = await prepareCollector({ env, log, sql, timeseries, bus })
   const ids = Array.from({ length: monitors }, () => newId())
   await sql.query(
-    `INSERT INTO monitoring.domains (id, organization_id, url, name, check_interval, timeout_seconds)
-     SELECT id, $2, 'https://' || id || '.example', id, 60, 30 FROM unnest($1::text[]) AS id`,
+    `INSERT INTO monitoring.monitors (id, organization_id, kind, name, target, check_interval, timeout_seconds)
+     SELECT id, $2, 'domain', id, jsonb_build_object('kind', 'http', 'url', 'https://' || id || '.example'), 60, 30
+       FROM unnest($1::text[]) AS id`,
     [ids, DEFAULT_ORGANIZATION.id],
   )
   await updateNotificationSettings(

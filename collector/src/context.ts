@@ -13,6 +13,10 @@ export interface CollectorContext {
   sealKey: Buffer
   /** Background workers listen here for work queued by a commit ('deliveries'), to skip their poll wait. */
   wake: EventTarget
+  /** Seals and opens monitor credentials (a purpose key derived from GUARD_SECRET_KEY). */
+  credentialKey: Buffer
+  /** Seals credentials for probes (GUARD_PROBE_CREDENTIALS_KEY); unset, probes get them in the clear. */
+  probeCredentialsKey: Buffer | undefined
 }
 
 /** Who is calling, resolved from an API key or a user's access token. */

@@ -8,6 +8,7 @@ import {
   MONITORS_BUCKET,
   migrate,
   migrateTimeSeries,
+  probeCredentialsKey,
   type RelationalStore,
   resolveSecretKey,
   type TimeSeriesStore,
@@ -15,11 +16,13 @@ import {
 import { buildCollectorApp } from './app.ts'
 import type { CollectorContext } from './context.ts'
 import type { CollectorEnv } from './env.ts'
+import { consumeHeartbeats } from './ingest/consume-heartbeats.ts'
 import { consumeResults, type IngestStats } from './ingest/consume-results.ts'
 import { createIngestMetrics } from './ingest/metrics.ts'
 import { startReactions } from './ingest/reactions.ts'
 import { ensureBootstrapApiKey } from './services/api-keys/ensure-bootstrap.ts'
-import { syncSchedules } from './services/domains/sync-schedules.ts'
+import { MONITOR_CREDENTIALS_PURPOSE } from './services/monitors/credentials.ts'
+import { syncSchedules } from './services/monitors/sync-schedules.ts'
 import { applyRetention } from './services/results/retention.ts'
 
 export interface CollectorDeps {
@@ -50,6 +53,10 @@ export async function prepareCollector(deps: CollectorDeps) {
   const ctx: CollectorContext = {
     ...deps,
     monitors: await deps.bus.kv(MONITORS_BUCKET),
+    credentialKey: derivePurposeKey(secretKey, MONITOR_CREDENTIALS_PURPOSE),
+    probeCredentialsKey: deps.env.GUARD_PROBE_CREDENTIALS_KEY
+      ? probeCredentialsKey(deps.env.GUARD_PROBE_CREDENTIALS_KEY)
+      : undefined,
     sealKey: derivePurposeKey(secretKey, 'collector-notification-secrets'),
     wake: new EventTarget(),
   }
@@ -64,6 +71,7 @@ export async function startCollector(deps: CollectorDeps): Promise<RunningCollec
   const metrics = createIngestMetrics()
   const consumer = await consumeResults(ctx, ingest, metrics)
   const reactions = await startReactions(ctx)
+  const heartbeats = await consumeHeartbeats(ctx)
 
   const app = await buildCollectorApp(ctx, { metrics: metrics.registry })
   await app.listen({ host: deps.env.GUARD_COLLECTOR_HOST, port: deps.env.GUARD_COLLECTOR_PORT })
@@ -78,6 +86,7 @@ export async function startCollector(deps: CollectorDeps): Promise<RunningCollec
       await app.close()
       await consumer.stop()
       await reactions.stop()
+      await heartbeats.stop()
     },
   }
 }

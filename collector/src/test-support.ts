@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createInProcessBus, createLogger, guardStreams } from '@guard/shared'
@@ -20,7 +19,7 @@ export async function collectorForTest(envOverrides: Record<string, string> = {}
   const bus = createInProcessBus({ streams: guardStreams })
   const env = collectorEnvSchema.parse({
     GUARD_INGEST_MAX_WAIT_MS: '50',
-    GUARD_SECRET_KEY: randomBytes(32).toString('base64url'),
+    GUARD_SECRET_KEY: 'collector-test-secret-key-collector-test',
     ...envOverrides,
   })
   const log = createLogger({ name: 'collector-test', level: 'silent', pretty: false })

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { errorKind } from './check-result.ts'
 
 /**
  * Platform events: every state change is published once on `events.<type>` (stream EVENTS) with
@@ -29,8 +30,8 @@ const locationsAgreeing = z.object({
 export const monitorDownData = z.object({
   ...monitorRef,
   locations: locationsAgreeing,
-  /** What the deciding result said; optional until every checker reports an error kind. */
-  errorKind: z.string().max(64).optional(),
+  /** What the deciding result said (results of older probes carry no kind). */
+  errorKind: errorKind.optional(),
   errorMessage: z.string().max(2000).optional(),
   statusCode: z.number().int().optional(),
 })

@@ -46,18 +46,13 @@ interface MonitorRow {
 
 async function describeMonitors(tx: Sql, ids: string[]) {
   const { rows } = await tx.query<MonitorRow>(
-    `SELECT id, 'domain' AS kind, name, url AS target FROM monitoring.domains WHERE id = ANY($1)
-     UNION ALL
-     SELECT id, 'service' AS kind, name, host || coalesce(':' || port::text, '') AS target
-       FROM monitoring.services WHERE id = ANY($1)`,
+    `SELECT id, kind, name,
+            coalesce(target ->> 'url', coalesce(target ->> 'host', target ->> 'hostname') || coalesce(':' || (target ->> 'port'), ''), '') AS target
+       FROM monitoring.monitors WHERE id = ANY($1)`,
     [ids],
   )
   return new Map(rows.map((row) => [row.id, row]))
 }
-
-/** The error kind of a result, once checkers report one (monitors issue); absent before. */
-const errorKindOf = (result: CheckResult) =>
-  'errorKind' in result && typeof result.errorKind === 'string' ? result.errorKind : undefined
 
 /**
  * Stages monitor down/up events for the transitions the state machine decided, and a
@@ -100,7 +95,7 @@ export async function stageMonitorEvents(
       locations: { failing: transition.failing, total: transition.total },
     }
     if (transition.kind === 'down') {
-      const errorKind = errorKindOf(transition.result)
+      const { errorKind } = transition.result
       events.push({
         ...base,
         type: 'monitor.down',

@@ -13,11 +13,10 @@ export async function createMaintenanceWindow(
   const parsed = createMaintenanceWindowInput.parse(input)
   const organizationId = organizationScope(caller, requestedOrganization)
   if (parsed.monitorId) {
-    const { rows } = await ctx.sql.query(
-      `SELECT 1 FROM monitoring.domains WHERE id = $1 AND organization_id = $2
-       UNION ALL SELECT 1 FROM monitoring.services WHERE id = $1 AND organization_id = $2`,
-      [parsed.monitorId, organizationId],
-    )
+    const { rows } = await ctx.sql.query('SELECT 1 FROM monitoring.monitors WHERE id = $1 AND organization_id = $2', [
+      parsed.monitorId,
+      organizationId,
+    ])
     if (rows.length === 0) throw new GuardError('VALIDATION_ERROR', 'monitorId: no such domain or service')
   }
   const { rows } = await ctx.sql.query<MaintenanceWindowRow>(

@@ -29,8 +29,8 @@ interface Figures {
 
 async function weekFigures(ctx: CollectorContext, organizationId: string, since: Date): Promise<Figures> {
   const { rows } = await ctx.sql.query<Record<keyof Figures, string | number | null>>(
-    `SELECT (SELECT count(*) FROM monitoring.domains WHERE organization_id = $1) AS domains,
-            (SELECT count(*) FROM monitoring.services WHERE organization_id = $1) AS services,
+    `SELECT (SELECT count(*) FROM monitoring.monitors WHERE organization_id = $1 AND kind = 'domain') AS domains,
+            (SELECT count(*) FROM monitoring.monitors WHERE organization_id = $1 AND kind = 'service') AS services,
             count(*) FILTER (WHERE detected_at >= $2) AS opened,
             count(*) FILTER (WHERE resolved_at >= $2) AS resolved,
             count(*) FILTER (WHERE resolved_at IS NULL) AS "stillOpen",
