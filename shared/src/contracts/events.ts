@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { errorKind } from './check-result.ts'
+import { deviceHealthEventV1, deviceOfflineEventV1, deviceOnlineEventV1 } from './device-events.ts'
 
 /**
  * Platform events: every state change is published once on `events.<type>` (stream EVENTS) with
@@ -105,6 +106,9 @@ export const guardEventV1 = z.discriminatedUnion('type', [
   incidentOpenedEvent,
   incidentUpdatedEvent,
   incidentResolvedEvent,
+  deviceOfflineEventV1,
+  deviceOnlineEventV1,
+  deviceHealthEventV1,
 ])
 
 export type GuardEvent = z.infer<typeof guardEventV1>

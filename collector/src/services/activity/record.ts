@@ -17,6 +17,15 @@ export function summarize(event: GuardEvent): { summary: string; subjectId: stri
       }
     case 'certificate.renewed':
       return { summary: `Certificate of ${event.data.monitorName} renewed`, subjectId: event.data.monitorId }
+    case 'device.offline':
+      return { summary: `${event.data.deviceName} went offline`, subjectId: event.data.deviceId }
+    case 'device.online':
+      return { summary: `${event.data.deviceName} is online`, subjectId: event.data.deviceId }
+    case 'device.health':
+      return {
+        summary: `${event.data.deviceName} health: ${event.data.previous} → ${event.data.current}`,
+        subjectId: event.data.deviceId,
+      }
     case 'incident.opened':
       return { summary: `Incident opened: ${event.data.title}`, subjectId: event.data.incidentId }
     case 'incident.updated':
@@ -43,6 +52,9 @@ const types: GuardEventType[] = [
   'incident.opened',
   'incident.updated',
   'incident.resolved',
+  'device.offline',
+  'device.online',
+  'device.health',
 ]
 
 export const activityFeedHandlers = (): EventHandlers =>

@@ -189,6 +189,42 @@ export function incidentEngineHandlers(ctx: CollectorContext): EventHandlers {
         severity: certificateSeverity(event.data.threshold),
         message: `The certificate issued by ${event.data.issuer} expires on ${event.data.expiresAt} (${event.data.daysLeft} days left)`,
       }),
+    'device.offline': (event, scope) =>
+      deviceTrouble(ctx, scope, {
+        organizationId: event.organizationId,
+        deviceId: event.data.deviceId,
+        deviceName: event.data.deviceName,
+        cause: 'device-offline',
+        severity: 'high',
+        at: event.occurredAt,
+        message: `No heartbeat for ${event.data.offlineAfterSeconds} s (last seen ${event.data.lastSeen ?? 'never'})`,
+      }),
+    'device.online': (event, scope) =>
+      deviceRecovered(scope, {
+        deviceId: event.data.deviceId,
+        cause: 'device-offline',
+        at: event.occurredAt,
+        message: 'Heartbeats again',
+      }),
+    'device.health': (event, scope) =>
+      event.data.current === 'healthy'
+        ? deviceRecovered(scope, {
+            deviceId: event.data.deviceId,
+            cause: 'device-health',
+            at: event.occurredAt,
+            message: 'Healthy again',
+          })
+        : deviceTrouble(ctx, scope, {
+            organizationId: event.organizationId,
+            deviceId: event.data.deviceId,
+            deviceName: event.data.deviceName,
+            cause: 'device-health',
+            severity: event.data.current === 'critical' ? 'high' : 'medium',
+            at: event.occurredAt,
+            message:
+              event.data.reasons.map((r) => `${r.metric} ${r.value} over ${r.threshold} (${r.level})`).join('; ') ||
+              `Health ${event.data.current}`,
+          }),
     'certificate.renewed': (event, scope) =>
       resolveAutomatically(scope, {
         monitorId: event.data.monitorId,
@@ -200,9 +236,8 @@ export function incidentEngineHandlers(ctx: CollectorContext): EventHandlers {
 }
 
 /**
- * Device events (devices issue: offline/online, health) open and resolve incidents like monitors
- * do, with `monitorKind: 'device'`: device offline is high, health critical high, warning medium.
- * Their handlers are one line each in incidentEngineHandlers once their contract is in shared.
+ * Device events open and resolve incidents like monitors do, with `monitorKind: 'device'`:
+ * offline is high, health critical high, warning medium; online and healthy resolve them.
  */
 export const deviceTrouble = (
   ctx: CollectorContext,
