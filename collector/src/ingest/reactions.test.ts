@@ -2,6 +2,7 @@ import {
   type CheckResult,
   createInProcessBus,
   DEFAULT_ORGANIZATION,
+  encodeDeviceEvent,
   encodeEvent,
   type GuardEvent,
   guardStreams,
@@ -366,9 +367,38 @@ describe('incidents and notifications from the state machine', () => {
     expect(await incidentsOf(id)).toEqual([expect.objectContaining({ status: 'open', cause: 'down' })])
   })
 
+  it('opens an incident from a device.offline event on the bus and resolves it on device.online', async () => {
+    const base = { v: 1 as const, organizationId: ORG }
+    const ref = { deviceId: 'device-2', deviceName: 'web-2', hostname: null }
+    const offline = encodeDeviceEvent({
+      ...base,
+      id: 'device-2:1',
+      type: 'device.offline',
+      occurredAt: new Date(Date.now() - 60_000).toISOString(),
+      data: { ...ref, lastSeen: null, offlineAfterSeconds: 180 },
+    })
+    await harness.ctx.bus.publish('events.device.offline', offline, { msgId: 'device-2:1' })
+    const [incident] = await until(async () => {
+      const found = await incidentsOf('device-2')
+      return found.length > 0 ? found : undefined
+    }, 'a device incident')
+    expect(incident).toMatchObject({ status: 'open', severity: 'high', cause: 'device-offline', monitorKind: 'device' })
+    const online = encodeDeviceEvent({
+      ...base,
+      id: 'device-2:2',
+      type: 'device.online',
+      occurredAt: new Date().toISOString(),
+      data: { ...ref, lastSeen: new Date().toISOString(), wasOffline: true },
+    })
+    await harness.ctx.bus.publish('events.device.online', online, { msgId: 'device-2:2' })
+    await until(async () => ((await incidentsOf('device-2'))[0]?.status === 'resolved' ? true : undefined), 'resolved')
+    await eventsSettled(harness.ctx)
+  })
+
   it('feeds the activity feed once per event', async () => {
     const { rows } = await harness.ctx.sql.query<{ events: string; lines: string }>(
-      `SELECT (SELECT count(*) FROM monitoring.event_outbox) AS events, (SELECT count(*) FROM monitoring.activity) AS lines`,
+      `SELECT (SELECT count(*) FROM monitoring.event_outbox) AS events,
+              (SELECT count(*) FROM monitoring.activity a JOIN monitoring.event_outbox o ON o.id = a.event_id) AS lines`,
     )
     expect(Number(rows[0]!.lines)).toBe(Number(rows[0]!.events))
   })
