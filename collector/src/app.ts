@@ -17,6 +17,7 @@ import { monitorRoutes } from './routes/monitors.ts'
 import { notificationRoutes } from './routes/notifications.ts'
 import { openApiRoute, registerOpenApi } from './routes/openapi.ts'
 import { serviceRoutes } from './routes/services.ts'
+import { usageRoutes } from './routes/usage.ts'
 
 export interface CollectorAppOptions {
   /** The registry GET /metrics serves; the running collector passes its ingest's. */
@@ -53,6 +54,7 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
     incidentRoutes(routes, ctx)
     maintenanceWindowRoutes(routes, ctx)
     notificationRoutes(routes, ctx)
+    usageRoutes(routes, ctx)
     metricsRoutes(routes, options.metrics ?? createIngestMetrics().registry)
   })
   return app
