@@ -2,6 +2,7 @@ import { type CheckResult, decodeCheckResult, type Stoppable, type StreamMessage
 import type { CollectorContext } from '../context.ts'
 import { publishStagedEvents } from '../services/events/publish.ts'
 import { applyResultsToState } from '../services/monitor-state/apply-results.ts'
+import { invalidateReads } from '../services/read-cache/invalidate.ts'
 import { storeResults } from '../services/results/store.ts'
 import { createIngestMetrics, type IngestMetrics } from './metrics.ts'
 
@@ -38,6 +39,9 @@ export async function consumeResults(
     },
     async (batch) => {
       metrics.batchSize.observe(batch.length)
+      const phase = (name: string, seconds: number) => metrics.phaseSeconds.inc({ phase: name }, seconds)
+      const since = (started: number) => (performance.now() - started) / 1000
+      let started = performance.now()
       const valid: Array<{ message: StreamMessage; result: CheckResult }> = []
       for (const message of batch) {
         try {
@@ -52,12 +56,21 @@ export async function consumeResults(
       }
       const results = valid.map((entry) => entry.result)
       let events: string[] = []
+      phase('decode', since(started))
       try {
         // Independent writes, each safe to repeat on redelivery, so they run side by side.
         const [fresh, staged] = await Promise.all([
-          storeResults(ctx.timeseries, results),
-          applyResultsToState(ctx.sql, results),
+          storeResults(ctx.timeseries, results, phase),
+          (async () => {
+            const stateStarted = performance.now()
+            const staged = await applyResultsToState(ctx.sql, results)
+            phase('state', since(stateStarted))
+            return staged
+          })(),
         ])
+        if (results.length > 0) {
+          await invalidateReads({ ctx, organizationIds: results.map((result) => result.organizationId) })
+        }
         metrics.duplicates.inc(results.length - fresh.length)
         metrics.stored.inc(fresh.length)
         events = staged
@@ -68,7 +81,9 @@ export async function consumeResults(
       await publishStagedEvents(ctx, { ids: events }).catch((error: unknown) =>
         ctx.log.warn({ err: error }, 'publishing events failed: the relay will retry'),
       )
+      started = performance.now()
       await Promise.all(valid.map((entry) => entry.message.ack()))
+      phase('ack', since(started))
       const now = Date.now()
       if (results.length > 0) {
         const oldest = Math.min(...results.map((result) => Date.parse(result.startedAt)))
