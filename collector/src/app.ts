@@ -11,8 +11,11 @@ import { apiKeyRoutes } from './routes/api-keys.ts'
 import { deviceRoutes } from './routes/devices.ts'
 import { domainRoutes } from './routes/domains.ts'
 import { healthRoutes } from './routes/health.ts'
+import { incidentRoutes } from './routes/incidents.ts'
+import { maintenanceWindowRoutes } from './routes/maintenance-windows.ts'
 import { metricsRoutes } from './routes/metrics.ts'
 import { monitorRoutes } from './routes/monitors.ts'
+import { notificationRoutes } from './routes/notifications.ts'
 import { openApiRoute, registerOpenApi } from './routes/openapi.ts'
 import { serviceRoutes } from './routes/services.ts'
 import { usageRoutes } from './routes/usage.ts'
@@ -54,6 +57,9 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
     deviceRoutes(routes, ctx)
     monitorRoutes(routes, ctx)
     apiKeyRoutes(routes, ctx)
+    incidentRoutes(routes, ctx)
+    maintenanceWindowRoutes(routes, ctx)
+    notificationRoutes(routes, ctx)
     usageRoutes(routes, ctx)
     metricsRoutes(routes, options.metrics ?? createIngestMetrics().registry)
   })

@@ -1,10 +1,16 @@
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { createInProcessBus, createLogger, guardStreams } from '@guard/shared'
 import { openTestRelationalStore, openTestTimeSeriesStore } from '@guard/shared/testing'
 import type { FastifyRequest } from 'fastify'
+import { SMTPServer } from 'smtp-server'
 import type { Caller, CollectorContext } from './context.ts'
 import { collectorEnvSchema } from './env.ts'
+import { startReactions } from './ingest/reactions.ts'
 import { authenticate } from './plugins/authenticate.ts'
 import { prepareCollector } from './server.ts'
+import { publishStagedEvents } from './services/events/publish.ts'
+import { countUnprocessedEvents } from './services/events/unprocessed.ts'
 
 /** A collector context on real engines (PGlite from a template, a fresh chDB database), in process. */
 export async function collectorForTest(envOverrides: Record<string, string> = {}) {
@@ -48,6 +54,113 @@ export function authenticateWithUsers(ctx: CollectorContext, users: Record<strin
       return
     }
     await production(request)
+  }
+}
+
+/** Starts the event consumers and the delivery worker of a test collector (no weekly schedule). */
+export const startReactionsForTest = (ctx: CollectorContext) => startReactions(ctx, { weeklyReports: false })
+
+/**
+ * Publishes every staged event and waits until each consumer that handles it has processed it,
+ * repeating while handlers stage more (the incident engine's incident events): then incidents,
+ * notifications, deliveries and the activity feed reflect everything that happened so far.
+ */
+export async function eventsSettled(ctx: CollectorContext, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    await publishStagedEvents(ctx, { olderThanMs: 0 })
+    const pending = await countUnprocessedEvents(ctx.sql)
+    if (pending === 0) return
+    if (Date.now() > deadline) throw new Error(`${pending} events still unprocessed after ${timeoutMs} ms`)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}
+
+export interface ReceivedRequest {
+  headers: Record<string, string>
+  body: string
+  answered: number
+}
+
+/**
+ * An HTTP receiver on 127.0.0.1 that answers each request with the next status of `statuses`
+ * (the last one repeats), recording what it answered; after `holdAfter` answers (or hold()),
+ * requests are held unanswered until release() answers or dropHeld() forgets them.
+ */
+export async function startReceiver(statuses: number[] = [200], options: { holdAfter?: number } = {}) {
+  const received: ReceivedRequest[] = []
+  let holding = false
+  const limit = () => options.holdAfter ?? Number.POSITIVE_INFINITY
+  const held: Array<() => void> = []
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = []
+    request.on('data', (chunk: Buffer) => chunks.push(chunk))
+    request.on('end', () => {
+      const answer = () => {
+        const status = statuses[Math.min(received.length, statuses.length - 1)]!
+        received.push({
+          headers: Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, String(v)])),
+          body: Buffer.concat(chunks).toString('utf8'),
+          answered: status,
+        })
+        response.writeHead(status).end()
+      }
+      if (holding || received.length >= limit()) held.push(answer)
+      else answer()
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    received,
+    /** Requests arriving from now on get no answer until release(). */
+    hold() {
+      holding = true
+    },
+    held: () => held.length,
+    release() {
+      holding = false
+      for (const answer of held.splice(0)) answer()
+    },
+    /** Forgets the held requests (their sender is gone) and answers every later one. */
+    dropHeld() {
+      held.splice(0)
+      holding = false
+      options.holdAfter = undefined
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}
+
+/** A local SMTP server (smtp-server) that accepts every message and keeps it raw. */
+export async function startSmtpSink() {
+  const messages: Array<{ from: string; to: string[]; raw: string }> = []
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = []
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk))
+      stream.on('end', () => {
+        messages.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
+          raw: Buffer.concat(chunks).toString('utf8'),
+        })
+        callback()
+      })
+    },
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    url: `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`,
+    messages,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   }
 }
 

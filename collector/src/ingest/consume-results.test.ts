@@ -126,11 +126,11 @@ describe('result ingest', () => {
       )
       expect(row, table).toEqual({ checks: 2, failures: 2 })
     }
-    const { rows } = await harness.ctx.sql.query<{ resolved_at: Date | null }>(
-      'SELECT resolved_at FROM monitoring.monitor_incidents WHERE monitor_id = $1',
-      [domain.id],
+    const { rows } = await harness.ctx.sql.query<{ subject: string; published: boolean }>(
+      `SELECT subject, published_at IS NOT NULL AS published FROM monitoring.event_outbox WHERE id LIKE $1`,
+      [`%${domain.id}%`],
     )
-    expect(rows).toEqual([{ resolved_at: null }])
+    expect(rows).toEqual([{ subject: 'events.monitor.down', published: true }])
     const exposition = await metrics.registry.metrics()
     expect(exposition).toMatch(/guard_ingest_batch_size_count [1-9]/)
     expect(exposition).toMatch(/guard_ingest_lag_seconds_count [1-9]/)

@@ -1,5 +1,6 @@
 import { type CheckResult, decodeCheckResult, type Stoppable, type StreamMessage } from '@guard/shared'
 import type { CollectorContext } from '../context.ts'
+import { publishStagedEvents } from '../services/events/publish.ts'
 import { applyResultsToState } from '../services/monitor-state/apply-results.ts'
 import { invalidateReads } from '../services/read-cache/invalidate.ts'
 import { storeResults } from '../services/results/store.ts'
@@ -16,7 +17,8 @@ export interface IngestStats {
 }
 
 /**
- * Stores probe results in ClickHouse, feeds them to the monitor state machine, and acks them only
+ * Stores probe results in ClickHouse, feeds them to the monitor state machine (which stages the
+ * events it decides, published right after), and acks them only
  * after both succeeded, so a crash before the ack redelivers them (the store skips results it
  * already holds, the state machine ignores results it has seen). A message that breaks the wire
  * contract is copied to the dead-letter subject and terminated, so it never blocks the stream.
@@ -53,15 +55,17 @@ export async function consumeResults(
         }
       }
       const results = valid.map((entry) => entry.result)
+      let events: string[] = []
       phase('decode', since(started))
       try {
         // Independent writes, each safe to repeat on redelivery, so they run side by side.
-        const [fresh] = await Promise.all([
+        const [fresh, staged] = await Promise.all([
           storeResults(ctx.timeseries, results, phase),
           (async () => {
             const stateStarted = performance.now()
-            await applyResultsToState(ctx.sql, results)
+            const staged = await applyResultsToState(ctx.sql, results)
             phase('state', since(stateStarted))
+            return staged
           })(),
         ])
         if (results.length > 0) {
@@ -69,10 +73,14 @@ export async function consumeResults(
         }
         metrics.duplicates.inc(results.length - fresh.length)
         metrics.stored.inc(fresh.length)
+        events = staged
       } catch (error) {
         ctx.log.error({ err: error, results: results.length }, 'storing a batch failed: it will be redelivered')
         throw error
       }
+      await publishStagedEvents(ctx, { ids: events }).catch((error: unknown) =>
+        ctx.log.warn({ err: error }, 'publishing events failed: the relay will retry'),
+      )
       started = performance.now()
       await Promise.all(valid.map((entry) => entry.message.ack()))
       phase('ack', since(started))

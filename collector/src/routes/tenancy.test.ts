@@ -91,6 +91,68 @@ const table: Array<{
     own: true,
   },
   { method: 'DELETE', path: '/api-keys/{keyId}', url: '/api-keys/:key' },
+  { method: 'GET', path: '/api/incidents', url: `/api/incidents?organizationId=${ORG}` },
+  { method: 'POST', path: '/api/incidents', url: `/api/incidents?organizationId=${ORG}`, body: { title: 'x' } },
+  { method: 'POST', path: '/api/incidents', url: '/api/incidents', body: { title: 'x' }, own: true },
+  {
+    method: 'POST',
+    path: '/api/incidents',
+    url: '/api/incidents',
+    body: { title: 'x', affectedDomains: [':domain'] },
+    own: true,
+  },
+  { method: 'GET', path: '/api/incidents/{id}', url: '/api/incidents/:incident' },
+  { method: 'PUT', path: '/api/incidents/{id}', url: '/api/incidents/:incident', body: { status: 'resolved' } },
+  { method: 'GET', path: '/api/incidents/{id}/updates', url: '/api/incidents/:incident/updates' },
+  {
+    method: 'POST',
+    path: '/api/incidents/{id}/updates',
+    url: '/api/incidents/:incident/updates',
+    body: { message: 'm', status: 'resolved' },
+  },
+  { method: 'GET', path: '/api/incidents/{id}/comments', url: '/api/incidents/:incident/comments' },
+  {
+    method: 'POST',
+    path: '/api/incidents/{id}/comments',
+    url: '/api/incidents/:incident/comments',
+    body: { content: 'c' },
+  },
+  { method: 'GET', path: '/api/maintenance-windows', url: `/api/maintenance-windows?organizationId=${ORG}` },
+  {
+    method: 'POST',
+    path: '/api/maintenance-windows',
+    url: `/api/maintenance-windows?organizationId=${ORG}`,
+    body: { title: 't', startsAt: '2030-01-01T00:00:00Z', endsAt: '2030-01-01T01:00:00Z' },
+  },
+  {
+    method: 'POST',
+    path: '/api/maintenance-windows',
+    url: '/api/maintenance-windows',
+    body: { title: 't', monitorId: ':domain', startsAt: '2030-01-01T00:00:00Z', endsAt: '2030-01-01T01:00:00Z' },
+    own: true,
+  },
+  { method: 'GET', path: '/api/maintenance-windows/{id}', url: '/api/maintenance-windows/:window' },
+  {
+    method: 'PUT',
+    path: '/api/maintenance-windows/{id}',
+    url: '/api/maintenance-windows/:window',
+    body: { title: 'hijacked' },
+  },
+  { method: 'DELETE', path: '/api/maintenance-windows/{id}', url: '/api/maintenance-windows/:window' },
+  { method: 'GET', path: '/api/notifications/settings', url: '/api/notifications/settings', own: true },
+  {
+    method: 'PUT',
+    path: '/api/notifications/settings',
+    url: '/api/notifications/settings',
+    body: { emailWeeklyReports: true },
+    own: true,
+  },
+  { method: 'GET', path: '/api/notifications', url: '/api/notifications', own: true },
+  { method: 'PUT', path: '/api/notifications/{id}/read', url: '/api/notifications/:notification/read' },
+  { method: 'PUT', path: '/api/notifications/read-all', url: '/api/notifications/read-all', own: true },
+  { method: 'GET', path: '/api/notifications/deliveries', url: '/api/notifications/deliveries', own: true },
+  { method: 'POST', path: '/api/notifications/test', url: '/api/notifications/test', own: true },
+  { method: 'GET', path: '/api/notifications/stream', url: '/api/notifications/stream?maxSeconds=1', own: true },
   { method: 'GET', path: '/api/devices', url: `/api/devices?organizationId=${ORG}` },
   { method: 'POST', path: '/api/devices', url: `/api/devices?organizationId=${ORG}`, body: { name: 'd' } },
   { method: 'POST', path: '/api/devices', url: '/api/devices', body: { name: 'd' }, own: true },
@@ -114,7 +176,16 @@ const table: Array<{
 describe('tenancy: another organization never sees or changes our data', () => {
   let harness: Harness
   let app: Awaited<ReturnType<typeof buildCollectorApp>>
-  let ours: { domain: string; service: string; key: string; device: string; secrets: string[] }
+  let ours: {
+    domain: string
+    service: string
+    key: string
+    incident: string
+    window: string
+    notification: string
+    device: string
+    secrets: string[]
+  }
   let strangerKey: string
 
   beforeAll(async () => {
@@ -143,6 +214,40 @@ describe('tenancy: another organization never sees or changes our data', () => {
     await storeResults(harness.ctx.timeseries, results)
     await applyResultsToState(harness.ctx.sql, results)
     const key = await createApiKey(harness.ctx.sql, { organizationId: ORG, name: 'secret-key', permissions: ['*:*'] })
+    const incident = (
+      await app.inject({
+        method: 'POST',
+        url: '/api/incidents',
+        headers,
+        payload: { title: 'Secret incident', affectedDomains: [domain] },
+      })
+    ).json().data.id
+    await app.inject({
+      method: 'POST',
+      url: `/api/incidents/${incident}/comments`,
+      headers,
+      payload: { content: 'secret-comment', isInternal: true },
+    })
+    const window = (
+      await app.inject({
+        method: 'POST',
+        url: '/api/maintenance-windows',
+        headers,
+        payload: { title: 'Secret window', startsAt: '2030-01-01T00:00:00Z', endsAt: '2030-01-01T01:00:00Z' },
+      })
+    ).json().data.id
+    await app.inject({
+      method: 'PUT',
+      url: '/api/notifications/settings',
+      headers,
+      payload: { webhookUrl: 'http://127.0.0.1:9/secret-hook' },
+    })
+    const notification = 'secret-notification'
+    await harness.ctx.sql.query(
+      `INSERT INTO monitoring.notifications (id, organization_id, principal, event_id, type, message)
+       SELECT $1, $2, principal, 'e', 'info', 'secret-message' FROM monitoring.notification_settings LIMIT 1`,
+      [notification, ORG],
+    )
     const device = (
       await app.inject({ method: 'POST', url: '/api/devices', headers, payload: { name: 'Secret device' } })
     ).json().data.id
@@ -193,8 +298,16 @@ describe('tenancy: another organization never sees or changes our data', () => {
       domain,
       service,
       key: key.id,
+      incident,
+      window,
+      notification,
       device,
       secrets: [
+        'Secret incident',
+        'secret-comment',
+        'Secret window',
+        'secret-hook',
+        'secret-message',
         device,
         'Secret device',
         'secret-device-host',
@@ -233,17 +346,20 @@ describe('tenancy: another organization never sees or changes our data', () => {
 
   for (const principal of ['api key', 'user'] as const) {
     it.each(table)(`as another organization's ${principal}: $method $url`, async (row) => {
-      const url = row.url
-        .replace(':domain', ours.domain)
-        .replace(':service', ours.service)
-        .replace(':key', ours.key)
-        .replace(':device', ours.device)
-      const body = row.body && JSON.parse(JSON.stringify(row.body).replace(':device', ours.device))
+      const fill = (text: string) =>
+        text
+          .replace(':domain', ours.domain)
+          .replace(':service', ours.service)
+          .replace(':key', ours.key)
+          .replace(':incident', ours.incident)
+          .replace(':window', ours.window)
+          .replace(':notification', ours.notification)
+          .replace(':device', ours.device)
       const response = await app.inject({
         method: row.method,
-        url,
+        url: fill(row.url),
         headers: { authorization: `Bearer ${principal === 'user' ? 'user:stranger' : strangerKey}` },
-        ...(body ? { payload: body } : {}),
+        ...(row.body ? { payload: JSON.parse(fill(JSON.stringify(row.body))) } : {}),
       })
       for (const secret of ours.secrets) expect(response.body).not.toContain(secret)
       if (!row.own) expect([403, 404, ...(row.refused ?? [])]).toContain(response.statusCode)
@@ -259,6 +375,17 @@ describe('tenancy: another organization never sees or changes our data', () => {
     expect(service.json().data).toMatchObject({ name: 'Secret service' })
     const { rows } = await harness.ctx.sql.query('SELECT 1 FROM monitoring.api_keys WHERE id = $1', [ours.key])
     expect(rows).toHaveLength(1)
+    const incident = await app.inject({ method: 'GET', url: `/api/incidents/${ours.incident}`, headers })
+    expect(incident.json().data).toMatchObject({ status: 'open', title: 'Secret incident' })
+    expect(incident.json().data.updates).toHaveLength(1)
+    const comments = await app.inject({ method: 'GET', url: `/api/incidents/${ours.incident}/comments`, headers })
+    expect(comments.json().data).toHaveLength(1)
+    const window = await app.inject({ method: 'GET', url: `/api/maintenance-windows/${ours.window}`, headers })
+    expect(window.json().data).toMatchObject({ title: 'Secret window' })
+    const unread = await harness.ctx.sql.query('SELECT is_read FROM monitoring.notifications WHERE id = $1', [
+      ours.notification,
+    ])
+    expect(unread.rows).toEqual([{ is_read: false }])
     const device = await app.inject({ method: 'GET', url: `/api/devices/${ours.device}`, headers })
     expect(device.json().data).toMatchObject({ name: 'Secret device', hostname: 'secret-device-host', isOnline: true })
   })
