@@ -180,6 +180,7 @@ export async function startProbe(deps: ProbeDeps): Promise<RunningProbe> {
       await cache.close(scheduled)
       if (bus.isConnected()) await publisher.flush(CLOSE_FLUSH_MS)
       await publisher.close()
+      await outbox.close()
       await ops?.close()
     },
   }
