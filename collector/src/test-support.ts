@@ -1,4 +1,4 @@
-import { createInProcessBus, createLogger, guardStreams } from '@guard/shared'
+import { createInProcessBus, createLogger, guardStreams, type RelationalStore, type Sql } from '@guard/shared'
 import { openTestRelationalStore, openTestTimeSeriesStore } from '@guard/shared/testing'
 import type { FastifyRequest } from 'fastify'
 import type { Caller, CollectorContext } from './context.ts'
@@ -44,5 +44,25 @@ export function authenticateWithUsers(ctx: CollectorContext, users: Record<strin
       return
     }
     await production(request)
+  }
+}
+
+/**
+ * `sql` with a switch that makes it fail as a stopped PostgreSQL does (connection refused), for
+ * outage tests that need no server to stop.
+ */
+export function withOutage(sql: RelationalStore) {
+  let down = false
+  const refuse = () =>
+    Promise.reject(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }))
+  const store: RelationalStore = Object.assign(Object.create(sql) as RelationalStore, {
+    query: (text: string, params?: unknown[]) => (down ? refuse() : sql.query(text, params)),
+    transaction: <T>(work: (tx: Sql) => Promise<T>) => (down ? refuse() : sql.transaction(work)),
+  })
+  return {
+    sql: store,
+    setDown(value: boolean) {
+      down = value
+    },
   }
 }

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createDomain } from '../services/domains/create.ts'
 import { readMonitorStates } from '../services/monitor-state/read.ts'
 import { selectRows } from '../services/results/query.ts'
-import { collectorForTest } from '../test-support.ts'
+import { collectorForTest, withOutage } from '../test-support.ts'
 import { consumeResults, DEAD_LETTER_SUBJECT, type IngestStats } from './consume-results.ts'
 import { createIngestMetrics } from './metrics.ts'
 
@@ -145,15 +145,10 @@ describe('result ingest', () => {
       permissions: ['*:*'],
     }
     const domain = await createDomain(harness.ctx, caller, { url: 'https://outage.example' })
-    let postgresDown = false
-    const refuse = () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:5432'))
+    const outage = withOutage(harness.ctx.sql)
     const sql = harness.ctx.sql
-    const flaky: typeof sql = Object.assign(Object.create(sql), {
-      query: (text: string, params?: unknown[]) => (postgresDown ? refuse() : sql.query(text, params)),
-      transaction: <T>(work: (tx: typeof sql) => Promise<T>) => (postgresDown ? refuse() : sql.transaction(work)),
-    })
     const metrics = createIngestMetrics()
-    const consumer = await consumeResults({ ...harness.ctx, sql: flaky }, stats, metrics)
+    const consumer = await consumeResults({ ...harness.ctx, sql: outage.sql }, stats, metrics)
     const base = Date.now() - 60_000
     const at = (second: number) => new Date(base + second * 1000).toISOString()
     const publish = async (second: number, status: 'up' | 'down') => {
@@ -166,18 +161,21 @@ describe('result ingest', () => {
       'the domain up',
     )
 
-    postgresDown = true
+    outage.setDown(true)
     // One result per batch: each failing batch is followed by newer ones, as checks keep running.
     for (const second of [5, 10, 15, 20]) {
       await publish(second, 'down')
       await new Promise((resolve) => setTimeout(resolve, 150))
     }
     await waitUntil(
-      () => metrics.storeFailures.get().then((m) => (m.values.find((v) => v.labels.store === 'relational')?.value ?? 0) >= 2),
+      () =>
+        metrics.storeFailures
+          .get()
+          .then((m) => (m.values.find((v) => v.labels.store === 'relational')?.value ?? 0) >= 2),
       'the store failing',
     )
     expect((await metrics.registry.metrics()).match(/guard_ingest_results_stored_total (\d+)/)?.[1]).toBe('1')
-    postgresDown = false
+    outage.setDown(false)
 
     await waitUntil(
       async () => (await readMonitorStates(sql, [domain.id])).get(domain.id)?.status === 'down',
