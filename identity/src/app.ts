@@ -1,4 +1,4 @@
-import { createFastify, type Logger } from '@guard/shared'
+import { createFastify, type DependencyWatch, type Logger } from '@guard/shared'
 import type { OAuthContext } from './oauth/context.ts'
 import { oauthRoutes } from './oauth/routes.ts'
 import { registerDeprecations } from './plugins/deprecation.ts'
@@ -13,14 +13,19 @@ import { type PlatformOptions, platformRoutes } from './routes/platform.ts'
  * (tests of the stateless routes) the OpenID provider is not mounted; without `platform`, the
  * catalog, changelog, discovery and MCP routes are not.
  */
-export async function buildIdentityApp(deps: { log: Logger; oauth?: OAuthContext; platform?: PlatformOptions }) {
+export async function buildIdentityApp(deps: {
+  log: Logger
+  oauth?: OAuthContext
+  platform?: PlatformOptions
+  dependencies?: DependencyWatch
+}) {
   const app = createFastify({ logger: deps.log, trustProxy: deps.platform?.trustedProxies ?? false })
   registerProblemErrors(app)
   const deprecations = registerDeprecations(app)
   registerRateLimit(app, deps.platform?.rateLimit)
   // Before every route, so each one (OAuth's too) lands in the OpenAPI document.
   await registerOpenApi(app)
-  healthRoutes(app)
+  healthRoutes(app, deps.dependencies)
   if (deps.platform) platformRoutes(app, deps.platform, { log: deps.log, deprecations })
   if (deps.oauth) await oauthRoutes(app, deps.oauth)
   return app

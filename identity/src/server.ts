@@ -1,5 +1,13 @@
 import { fileURLToPath } from 'node:url'
-import { type Logger, listeningUrl, migrate, openRelationalStore, type RelationalStore } from '@guard/shared'
+import {
+  dependencyChecks,
+  type Logger,
+  listeningUrl,
+  migrate,
+  openRelationalStore,
+  type RelationalStore,
+  watchDependencies,
+} from '@guard/shared'
 import { buildIdentityApp } from './app.ts'
 import type { IdentityEnv } from './env.ts'
 import { prepareOAuth } from './oauth/setup.ts'
@@ -45,7 +53,14 @@ export async function startIdentity(deps: IdentityDeps): Promise<RunningIdentity
   await seedCatalog(deps.sql)
   await seedChangelog(deps.sql)
   const oauth = await prepareOAuth({ ...deps, issuer: deps.env.GUARD_IDENTITY_URL ?? '' })
-  const app = await buildIdentityApp({ ...deps, oauth, platform: platformOptionsFromEnv(deps.sql, deps.env) })
+  const dependencies = await watchDependencies({ relational: dependencyChecks.relational(deps.sql) })
+  const app = await buildIdentityApp({
+    ...deps,
+    oauth,
+    platform: platformOptionsFromEnv(deps.sql, deps.env),
+    dependencies,
+  })
+  app.addHook('onClose', async () => dependencies.stop())
   await app.listen({ host: deps.env.GUARD_IDENTITY_HOST, port: deps.env.GUARD_IDENTITY_PORT })
   const url = listeningUrl(app)
   // Without GUARD_IDENTITY_URL the issuer is the address just bound (port 0 picks one at listen).

@@ -18,7 +18,7 @@ const UNAVAILABLE_CODES = new Set([
 ])
 
 const UNAVAILABLE_MESSAGES =
-  /connection terminated|connection timeout|timeout exceeded when trying to connect|socket hang up|client has encountered a connection error|the database system is (starting up|shutting down)|Cannot use a pool after calling end/i
+  /connection terminated|connection timeout|timeout exceeded when trying to connect|socket hang up|client has encountered a connection error|the database system is (starting up|shutting down)|Cannot use a pool after calling end|PGlite is closed/i
 
 /**
  * True when `error` says a store (PostgreSQL, ClickHouse) cannot be reached, rather than that the
