@@ -18,6 +18,13 @@ export const collectorEnvSchema = z.object({
   GUARD_RATE_LIMIT_READ: z.coerce.number().int().min(1).default(1000),
   GUARD_RATE_LIMIT_WRITE: z.coerce.number().int().min(1).default(100),
   GUARD_RATE_LIMIT_BULK: z.coerce.number().int().min(1).default(10),
+  /**
+   * Requests per organization and hour, per class, shared by all of its API keys and users, so
+   * minting more keys does not multiply the limit. Unset: five times the per-principal limit.
+   */
+  GUARD_RATE_LIMIT_ORG_READ: z.coerce.number().int().min(1).optional(),
+  GUARD_RATE_LIMIT_ORG_WRITE: z.coerce.number().int().min(1).optional(),
+  GUARD_RATE_LIMIT_ORG_BULK: z.coerce.number().int().min(1).optional(),
   /** `1` lets fetch-title and icon reach private and loopback addresses, as the probe's flag does. */
   GUARD_ALLOW_PRIVATE_TARGETS: envTypes.flag,
   /** Seconds the manual check of a service may wait for a probe's reply. */

@@ -2,7 +2,7 @@ import { GuardError } from '@guard/shared'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { CollectorContext } from '../context.ts'
 import { hasPermission, type Permission } from '../services/access/permissions.ts'
-import { consumeRateLimit, type RateClass } from '../services/rate-limits/consume.ts'
+import { consumeRateLimits, type RateClass } from '../services/rate-limits/consume.ts'
 import { callerOf } from './authenticate.ts'
 
 declare module 'fastify' {
@@ -31,8 +31,24 @@ export function rateLimit(ctx: CollectorContext) {
       write: ctx.env.GUARD_RATE_LIMIT_WRITE,
       bulk: ctx.env.GUARD_RATE_LIMIT_BULK,
     }
-    const principal = `${caller.principal.kind}:${caller.principal.id}`
-    const decision = await consumeRateLimit(ctx.sql, principal, rateClass, limits[rateClass])
+    const organizationLimits = {
+      read: ctx.env.GUARD_RATE_LIMIT_ORG_READ ?? 5 * limits.read,
+      write: ctx.env.GUARD_RATE_LIMIT_ORG_WRITE ?? 5 * limits.write,
+      bulk: ctx.env.GUARD_RATE_LIMIT_ORG_BULK ?? 5 * limits.bulk,
+    }
+    const decisions = await consumeRateLimits(
+      ctx.sql,
+      [
+        { key: `${caller.principal.kind}:${caller.principal.id}`, limit: limits[rateClass] },
+        { key: `org:${caller.organizationId}`, limit: organizationLimits[rateClass] },
+      ],
+      rateClass,
+    )
+    // The headers describe whichever limit the caller will meet first; a refusal names the one it met.
+    const decision =
+      decisions.find((candidate) => !candidate.allowed) ??
+      decisions.reduce((tightest, candidate) => (candidate.remaining < tightest.remaining ? candidate : tightest))
+    const scope = decision === decisions[1] ? 'organization' : 'key'
     reply.header('X-RateLimit-Limit', decision.limit)
     reply.header('X-RateLimit-Remaining', decision.remaining)
     reply.header('X-RateLimit-Reset', decision.reset)
@@ -41,7 +57,7 @@ export function rateLimit(ctx: CollectorContext) {
       reply.header('Retry-After', retryAfter)
       throw new GuardError(
         'RATE_LIMIT_EXCEEDED',
-        `Rate limit of ${decision.limit} ${rateClass} requests per hour exceeded`,
+        `Rate limit of ${decision.limit} ${rateClass} requests per hour${scope === 'organization' ? ' for the organization' : ''} exceeded`,
         {
           retry_after: retryAfter,
         },
