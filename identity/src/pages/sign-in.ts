@@ -15,6 +15,8 @@ const returnTo = z
   .string()
   .max(4096)
   .refine((value) => value.startsWith('/api/oauth/authorize?'), 'must be an authorization request')
+  // It becomes a Location header: CR/LF there would split the response.
+  .refine((value) => !/[\r\n]/.test(value), 'must not contain line breaks')
 
 function signInForm(
   ctx: OAuthContext,
