@@ -17,7 +17,7 @@ import { heartbeats } from './heartbeat.ts'
 import { LagWindow } from './lag-window.ts'
 import { createProbeMetrics } from './metrics.ts'
 import { MonitorCache } from './monitor-cache.ts'
-import { type OpsServer, startOpsServer } from './ops-server.ts'
+import { type OpsServer, type ProbeHealth, startOpsServer } from './ops-server.ts'
 import { Outbox } from './outbox/outbox.ts'
 import { ResultPublisher } from './outbox/publisher.ts'
 import { answerRequests } from './requests.ts'
@@ -51,6 +51,39 @@ export interface RunningProbe {
 
 /** How long close waits for the outbox to empty when NATS is there; the rest stays on disk. */
 const CLOSE_FLUSH_MS = 2000
+
+/** Share of the outbox's byte limit past which results are about to be dropped. */
+const OUTBOX_NEARLY_FULL = 0.9
+
+/**
+ * /healthz for load balancers and Kubernetes: 200 while the probe checks and keeps its results
+ * (NATS away only degrades it: results wait in the outbox), 503 while it shuts down or when its
+ * outbox is nearly full with NATS away, so results are about to be dropped.
+ */
+export function probeHealth(state: {
+  location: string
+  closing: boolean
+  busConnected: boolean
+  monitors: number
+  outboxDepth: number
+  outboxBytes: number
+  outboxMaxBytes: number
+}): ProbeHealth {
+  const outbox = state.outboxBytes >= state.outboxMaxBytes * OUTBOX_NEARLY_FULL ? 'nearly-full' : 'ok'
+  const serving = !state.closing && (state.busConnected || outbox === 'ok')
+  const status = !serving ? 'unavailable' : state.busConnected ? 'ok' : 'degraded'
+  return {
+    serving,
+    body: {
+      status,
+      location: state.location,
+      checks: { bus: state.busConnected ? 'up' : 'down', outbox },
+      busConnected: state.busConnected,
+      monitors: state.monitors,
+      outboxDepth: state.outboxDepth,
+    },
+  }
+}
 
 export async function startProbe(deps: ProbeDeps): Promise<RunningProbe> {
   const { env, bus } = deps
@@ -154,12 +187,17 @@ export async function startProbe(deps: ProbeDeps): Promise<RunningProbe> {
   let ops: OpsServer | undefined
   if (deps.ops) {
     try {
-      ops = await startOpsServer(deps.ops.host, deps.ops.port, metrics.registry, () => ({
-        location,
-        busConnected: bus.isConnected(),
-        monitors: running.size,
-        outboxDepth: outbox.depth,
-      }))
+      ops = await startOpsServer(deps.ops.host, deps.ops.port, metrics.registry, () =>
+        probeHealth({
+          location,
+          closing,
+          busConnected: bus.isConnected(),
+          monitors: running.size,
+          outboxDepth: outbox.depth,
+          outboxBytes: outbox.bytes,
+          outboxMaxBytes: env.GUARD_PROBE_OUTBOX_MAX_BYTES,
+        }),
+      )
     } catch (error) {
       // Metrics are for operators; a taken port must not stop the checks.
       log.error({ err: error, port: deps.ops.port }, 'could not serve /healthz and /metrics')
