@@ -63,8 +63,15 @@ export async function startIdentity(deps: IdentityDeps): Promise<RunningIdentity
   app.addHook('onClose', async () => dependencies.stop())
   await app.listen({ host: deps.env.GUARD_IDENTITY_HOST, port: deps.env.GUARD_IDENTITY_PORT })
   const url = listeningUrl(app)
-  // Without GUARD_IDENTITY_URL the issuer is the address just bound (port 0 picks one at listen).
-  oauth.issuer ||= url
+  // Without GUARD_IDENTITY_URL the issuer is the address just bound (port 0 picks one at listen),
+  // except a wildcard address, which no client can reach: then localhost, and a warning.
+  if (!oauth.issuer) {
+    const reachable = url.replace(/^http:\/\/(0\.0\.0\.0|\[::\])(?=:)/, 'http://localhost')
+    if (reachable !== url) {
+      deps.log.warn({ listening: url, issuer: reachable }, 'set GUARD_IDENTITY_URL to the public URL of identity')
+    }
+    oauth.issuer = reachable
+  }
   deps.log.info({ url }, 'identity listening')
   return { url, issuer: oauth.issuer, bootstrapAdmin, close: () => app.close() }
 }
