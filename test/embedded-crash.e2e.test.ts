@@ -63,7 +63,7 @@ it(`guard start SIGKILLed ${KILLS} times at random moments with ${MONITORS} moni
   const published = new Set<string>()
   for (let kill = 0; kill < KILLS; kill++) {
     // A random moment within a check round or two: checks, publishes, batches and acks in flight.
-    await new Promise((resolve) => setTimeout(resolve, 4000 + Math.random() * 5000))
+    await new Promise((resolve) => setTimeout(resolve, 2500 + Math.random() * 5000))
     await guard!.stop('SIGKILL')
     for (const id of await idsInStream(dataDir)) published.add(id)
     await start()
