@@ -102,7 +102,7 @@ it(`guard start SIGKILLed ${KILLS} times at random moments with ${MONITORS} moni
       },
     }),
   )
-  expect(published.size).toBeGreaterThan(MONITORS * KILLS)
+  expect(published.size).toBeGreaterThanOrEqual(MONITORS * 2)
   expect(lost).toEqual([])
   expect(duplicated).toBe(0)
 }, 300_000)
