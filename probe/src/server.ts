@@ -31,6 +31,8 @@ export interface ProbeDeps {
   bus: Bus
   /** Where /healthz and /metrics listen (port 0: any free port); undefined: not served. */
   ops?: { host: string; port: number }
+  /** The clock results are stamped with; the host's by default (a skewed one in fault tests). */
+  now?: () => number
 }
 
 export interface ProbeStats {
@@ -126,7 +128,7 @@ export async function startProbe(deps: ProbeDeps): Promise<RunningProbe> {
       metrics.observeLag(lagMs)
     },
     run: async (monitor) => {
-      const result = await runCheck(monitor, location, allowPrivate)
+      const result = await runCheck(monitor, location, allowPrivate, deps.now)
       stats.checks += 1
       metrics.observeCheck(result)
       try {

@@ -4,25 +4,17 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { collectorEnvSchema, type RunningCollector, startCollector } from '@guard/collector'
 import { parseIdentityEnv, type RunningIdentity, startIdentity } from '@guard/identity'
+import { parseProbeEnv, startProbe as startProbeInProcess } from '@guard/probe'
 import {
   type Bus,
-  type CheckResult,
   createLogger,
   createNatsBus,
-  encodeCheckResult,
   guardStreams,
   openRelationalStore,
   type RelationalStore,
-  resultSubject,
   type TimeSeriesStore,
 } from '@guard/shared'
-import {
-  freePort,
-  openTestTimeSeriesStore,
-  sampleCheckResult,
-  startNatsServer,
-  startPostgres,
-} from '@guard/shared/testing'
+import { freePort, openTestTimeSeriesStore, startNatsServer, startPostgres } from '@guard/shared/testing'
 import { jetstreamManager } from '@nats-io/jetstream'
 import { connect } from '@nats-io/transport-node'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -33,7 +25,8 @@ import { type GuardProcess, spawnGuard } from '../support/spawn-guard.ts'
  * Fault matrix of distributed mode: real nats-server and PostgreSQL started here, chDB as the
  * time-series store, two probe processes (fra, iad) checking 10 local targets every 5 s, two
  * collector replicas and identity in this process (so the time-series store can fail on demand
- * behind its interface, and both replicas share one chDB). Outages last 12 s, not minutes: long
+ * behind its interface, and both replicas share one chDB), and for the clock-skew fault a third
+ * probe in this process whose clock runs five minutes ahead. Outages last 12 s, not minutes: long
  * enough for several check rounds, ack waits (3 s here) and retries to happen inside them.
  */
 const OUTAGE_MS = 12_000
@@ -71,6 +64,8 @@ describe.skipIf(!nats || !postgres)('fault matrix, distributed mode', () => {
   let api: ReturnType<typeof collectorClient>
   const domains: string[] = []
   const faults = { timeseriesDown: false, stallReplicaB: false, stalled: false }
+  let skewTargetFails = false
+  let skewFigures: Record<string, number> = {}
 
   const tempDir = async (name: string) => {
     const dir = await mkdtemp(join(tmpdir(), `guard-faults-${name}-`))
@@ -141,9 +136,12 @@ describe.skipIf(!nats || !postgres)('fault matrix, distributed mode', () => {
 
   beforeAll(async () => {
     fixture = createServer((request, response) => {
-      // The collector's title fetch is no check.
-      if (!String(request.headers['user-agent']).startsWith('GuardCollector')) checks += 1
-      response.writeHead(200, { 'content-type': 'text/html' }).end('<title>t</title>ok')
+      const skewTarget = request.url?.includes('m=skew') ?? false
+      // The collector's title fetch is no check; the clock-skew target is counted apart.
+      if (!skewTarget && !String(request.headers['user-agent']).startsWith('GuardCollector')) checks += 1
+      response
+        .writeHead(skewTarget && skewTargetFails ? 500 : 200, { 'content-type': 'text/html' })
+        .end('<title>t</title>ok')
     })
     await new Promise<void>((resolve) => fixture.listen(0, '127.0.0.1', resolve))
     fixtureUrl = `http://127.0.0.1:${(fixture.address() as { port: number }).port}/`
@@ -215,7 +213,7 @@ describe.skipIf(!nats || !postgres)('fault matrix, distributed mode', () => {
     await nats?.stop()
     await postgres?.stop()
     await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })))
-    console.info(JSON.stringify({ faultMatrix: figures }))
+    console.info(JSON.stringify({ faultMatrix: figures, clockSkew: skewFigures }))
   })
 
   it('nats-server restarted while results flow, a probe restarted during the outage: probes spool, ingest resumes', async () => {
@@ -325,39 +323,54 @@ describe.skipIf(!nats || !postgres)('fault matrix, distributed mode', () => {
   }, 60_000)
 
   it('a probe clock 5 minutes ahead: each location is ordered by its own clock, quorum and incidents still work', async () => {
-    const created = await api.post('/api/domains', { url: 'https://skew.example', checkInterval: 60 })
+    const skewMs = 5 * 60_000
+    const created = await api.post('/api/domains', { url: `${fixtureUrl}?m=skew`, checkInterval: 5 })
     const id = (created.body.data as { id: string }).id
-    const publisher = await createNatsBus({ servers: nats!.url, name: 'skewed-probe', streams: guardStreams })
+    const bus = await createNatsBus({ servers: nats!.url, name: 'probe-skw', streams: guardStreams })
+    const skewed = await startProbeInProcess({
+      env: parseProbeEnv({
+        NATS_URL: nats!.url,
+        GUARD_PROBE_LOCATION: 'skw',
+        GUARD_DATA_DIR: await tempDir('probe-skw'),
+        GUARD_ALLOW_PRIVATE_TARGETS: '1',
+      }),
+      log,
+      bus,
+      now: () => Date.now() + skewMs,
+    })
     try {
-      const now = Date.now()
-      const publish = async (location: string, offsetMs: number, status: CheckResult['status']) => {
-        const result = { ...sampleCheckResult(id), location, status, startedAt: new Date(now + offsetMs).toISOString() }
-        await publisher.publish(resultSubject(location), encodeCheckResult(result), { msgId: result.id })
-      }
-      const skew = 5 * 60_000
-      // Interleaved as they would arrive: the skewed probe's results look 5 minutes newer.
-      await publish('fra', 0, 'up')
-      await publish('skw', skew, 'up')
-      await publish('fra', 1000, 'down')
-      await publish('skw', skew + 1000, 'down')
-      await publish('fra', 2000, 'down')
-      await publish('skw', skew + 2000, 'down')
-      const state = async () => (await api.get(`/api/domains/${id}`)).body.data as { status: string }
+      const detail = async () => (await api.get(`/api/domains/${id}`)).body.data as { status: string }
+      const history = async () =>
+        (await api.get(`/api/domains/${id}/monitoring/history?range=1h&limit=1000`)).body.data as Array<{
+          timestamp: string
+        }>
+      // Three locations report, one of them five minutes ahead.
       await eventually(
-        async () => ((await state()).status === 'down' ? true : undefined),
-        'the skewed domain down',
-        20_000,
+        async () => {
+          const locations = Object.keys((await api.get(`/api/domains/${id}/monitoring/locations`)).body.data as object)
+          return locations.length === 3 ? locations : undefined
+        },
+        'results from fra, iad and the skewed skw',
+        30_000,
       )
-      // The correct location's later results are not stale next to the skewed ones.
-      await publish('fra', 3000, 'up')
-      await publish('skw', skew + 3000, 'up')
-      await eventually(async () => ((await state()).status === 'up' ? true : undefined), 'the skewed domain up', 20_000)
-      const history = (await api.get(`/api/domains/${id}/monitoring/history?range=1h&limit=100`)).body.data as unknown[]
-      expect(history).toHaveLength(8)
+      expect((await detail()).status).toBe('up')
+      const ahead = (await history()).filter((entry) => Date.parse(entry.timestamp) > Date.now() + skewMs / 2)
+      expect(ahead.length).toBeGreaterThan(0)
+      // The target fails for every location: down, though one location's clock says it is later.
+      skewTargetFails = true
+      const downAfterMs = Date.now()
+      await eventually(async () => ((await detail()).status === 'down' ? true : undefined), 'the domain down', 30_000)
+      const downInMs = Date.now() - downAfterMs
+      // Back up: the on-time locations' newer results are not stale next to the skewed ones.
+      skewTargetFails = false
+      const upAfterMs = Date.now()
+      await eventually(async () => ((await detail()).status === 'up' ? true : undefined), 'the domain up again', 30_000)
+      skewFigures = { downInMs, upInMs: Date.now() - upAfterMs, resultsAhead: ahead.length }
     } finally {
-      await publisher.close()
+      await skewed.close()
+      await bus.close()
     }
-  }, 60_000)
+  }, 120_000)
 
   it('every check of the run is stored exactly once; probes and collectors close cleanly', async () => {
     // SIGTERM: each probe finishes its checks in flight and hands their results over.
