@@ -283,7 +283,8 @@ export class Durable {
         this.saved().then(
           () => resolve(batch),
           () => {
-            for (const message of batch) void message.nak()
+            // The disk refused the position: hand nothing out, try again in a moment.
+            for (const message of batch) void message.nak(1000)
             resolve([])
           },
         )
