@@ -11,7 +11,11 @@ export async function collectorForTest(envOverrides: Record<string, string> = {}
   const sql = await openTestRelationalStore()
   const timeseries = await openTestTimeSeriesStore()
   const bus = createInProcessBus({ streams: guardStreams })
-  const env = collectorEnvSchema.parse({ GUARD_INGEST_MAX_WAIT_MS: '50', ...envOverrides })
+  const env = collectorEnvSchema.parse({
+    GUARD_INGEST_MAX_WAIT_MS: '50',
+    GUARD_SECRET_KEY: 'collector-test-secret-key-collector-test',
+    ...envOverrides,
+  })
   const log = createLogger({ name: 'collector-test', level: 'silent', pretty: false })
   const prepared = await prepareCollector({ env, log, sql, timeseries, bus })
   return {

@@ -1,6 +1,7 @@
 import type { Sql } from '@guard/shared'
 
-export type RateClass = 'read' | 'write' | 'bulk'
+/** `public` counts requests that carry no valid credentials, per client IP. */
+export type RateClass = 'read' | 'write' | 'bulk' | 'public'
 
 export interface RateDecision {
   limit: number
@@ -52,4 +53,16 @@ export async function consumeRateLimits(
       allowed: count <= limit,
     }
   })
+}
+
+/** One bucket: a principal's or a client IP's count. */
+export async function consumeRateLimit(
+  sql: Sql,
+  principal: string,
+  rateClass: RateClass,
+  limit: number,
+  now = Date.now(),
+): Promise<RateDecision> {
+  const [decision] = await consumeRateLimits(sql, [{ key: principal, limit }], rateClass, now)
+  return decision!
 }
