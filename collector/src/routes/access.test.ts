@@ -240,7 +240,7 @@ describe('rate limits', () => {
     }
   })
 
-  it('still answers health, without the headers, when the rate-limit counters cannot be reached', async () => {
+  it('still answers health (503: PostgreSQL is away), without the headers, when the rate-limit counters cannot be reached', async () => {
     const broken = {
       ...harness.ctx,
       sql: { ...harness.ctx.sql, query: () => Promise.reject(new Error('database unreachable')) },
@@ -248,7 +248,9 @@ describe('rate limits', () => {
     const app = await buildCollectorApp(broken)
     try {
       const response = await app.inject({ method: 'GET', url: '/api/health' })
-      expect(response.statusCode).toBe(200)
+      // Health tells the truth (PostgreSQL is away: 503), and still answers, without the headers.
+      expect(response.statusCode).toBe(503)
+      expect(response.json()).toMatchObject({ status: 'unavailable', checks: { relational: 'down' } })
       expect(response.headers['x-ratelimit-limit']).toBeUndefined()
     } finally {
       await app.close()
