@@ -40,7 +40,7 @@ describe('embedded mode (npm start)', () => {
     expect(output).toMatch(/admin: admin@guard\.local \/ \S+/)
     const mode = (await stat(join(dataDir, 'credentials.json'))).mode & 0o777
     expect(mode).toBe(0o600)
-  })
+  }, 120_000)
 
   it('checks a new domain from the local probe and serves its history and locations', async () => {
     const apiKey = guard.output().match(/api key: (guard_\S+)/)![1]!
@@ -71,7 +71,7 @@ describe('embedded mode (npm start)', () => {
 
     const detail = await api.get(`/api/domains/${id}`)
     expect(detail.body.data).toMatchObject({ id, status: 'up', checkInterval: 5, enabled: true })
-  })
+  }, 60_000)
 
   it('stops cleanly on SIGTERM and keeps its data across a restart', async () => {
     const apiKey = guard.output().match(/api key: (guard_\S+)/)![1]!
@@ -84,5 +84,5 @@ describe('embedded mode (npm start)', () => {
     const list = await api.get('/api/domains')
     expect(list.status).toBe(200)
     expect(list.body.data).toEqual([expect.objectContaining({ name: 'Fixture', status: 'up' })])
-  })
+  }, 120_000)
 })
