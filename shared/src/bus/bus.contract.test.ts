@@ -575,7 +575,8 @@ describe('durable in-process bus', () => {
       await bus.publish('results.fra', bytes(`old${n}${'x'.repeat(100)}`), { msgId: `o${n}` })
     await sleep(500)
     await publish(bus, 'fresh')
-    await sleep(50)
+    // Retention runs beside publishing, not in its path: give it a moment on a loaded machine.
+    await sleep(300)
     const seen = recorder()
     await bus.consume(options, seen.handler)
     await waitFor(() => seen.texts().includes('fresh'), 'the fresh message')

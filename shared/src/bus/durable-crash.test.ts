@@ -35,6 +35,17 @@ function runChild(dir: string, from: number, count: number, killAfterMs: number 
         if (word === 'acked') run.acked.push(Number(n))
         if (word === 'delivered') run.delivered.push({ n: Number(n), count: Number(deliveries) })
         if (word === 'ready' && killAfterMs !== undefined) timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs)
+        if (word === 'ready' && killAfterMs === undefined) {
+          // The final run: let it catch up with everything stored (1.5 s without a delivery), then stop it.
+          let delivered = -1
+          const settle = setInterval(() => {
+            if (run.delivered.length === delivered) {
+              clearInterval(settle)
+              child.kill('SIGKILL')
+            }
+            delivered = run.delivered.length
+          }, 1500)
+        }
       }
     })
     child.once('exit', (code, signal) => {
@@ -42,17 +53,6 @@ function runChild(dir: string, from: number, count: number, killAfterMs: number 
       if (signal === 'SIGKILL' || code === 0) resolve(run)
       else reject(new Error(`child exited with ${code}: ${stderr}`))
     })
-    if (killAfterMs === undefined) {
-      // The final run: let it catch up with everything stored (a second without a delivery), then stop it.
-      let delivered = -1
-      const settle = setInterval(() => {
-        if (run.delivered.length === delivered) {
-          clearInterval(settle)
-          child.kill('SIGKILL')
-        }
-        delivered = run.delivered.length
-      }, 1000)
-    }
   })
 }
 

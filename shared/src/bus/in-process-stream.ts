@@ -70,6 +70,8 @@ export class MemoryStream {
   private readonly durables = new Map<string, Durable>()
   private readonly restoredDurables: Map<string, DurableSnapshot>
   private retaining: Promise<void> | undefined
+  private retainAgain = false
+  private closing = false
   private readonly log: Log = {
     lastSeq: () => this.visibleSeq,
     firstSeq: () => this.trimmedTo,
@@ -141,6 +143,7 @@ export class MemoryStream {
   }
 
   async close(): Promise<void> {
+    this.closing = true
     for (const durable of this.durables.values()) durable.close()
     await Promise.all([...this.durables.values()].map((durable) => durable.saved()))
     await this.retaining
@@ -167,10 +170,18 @@ export class MemoryStream {
     if (this.disk) this.retainSoon()
   }
 
-  /** Lets the disk free what is settled and apply its limits; one pass at a time, never in a publish's path. */
+  /**
+   * Lets the disk free what is settled and apply its limits; one pass at a time, never in a
+   * publish's path. A request while a pass runs is remembered, so the newest state gets a pass too.
+   */
   private retainSoon(): void {
     const disk = this.disk
-    if (!disk || this.retaining) return
+    if (!disk || this.closing) return
+    if (this.retaining) {
+      this.retainAgain = true
+      return
+    }
+    this.retainAgain = false
     this.retaining = (async () => {
       const gone = await disk.retain(this.trimmedTo, Date.now())
       // Retention cut messages some durable had not settled: like JetStream, they are gone.
@@ -181,6 +192,7 @@ export class MemoryStream {
       })
       .finally(() => {
         this.retaining = undefined
+        if (this.retainAgain) this.retainSoon()
       })
   }
 }
