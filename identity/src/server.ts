@@ -14,7 +14,9 @@ import { prepareOAuth } from './oauth/setup.ts'
 import { platformOptionsFromEnv } from './routes/platform.ts'
 import { seedCatalog } from './services/catalog/seed.ts'
 import { seedChangelog } from './services/changelog/seed.ts'
+import { resolveSecretKey } from './services/keys/secret-key.ts'
 import { type BootstrapAdmin, ensureDefaultOrganization } from './services/organizations/ensure-default.ts'
+import { resolveDefaultPlan } from './services/plans/default-plan.ts'
 
 export interface IdentityDeps {
   env: IdentityEnv
@@ -46,12 +48,14 @@ export async function withIdentityStore<T>(env: IdentityEnv, work: (sql: Relatio
 
 export async function startIdentity(deps: IdentityDeps): Promise<RunningIdentity> {
   await migrateIdentity(deps.sql)
-  const bootstrapAdmin = await ensureDefaultOrganization(deps.sql, {
-    email: deps.env.GUARD_ADMIN_EMAIL,
-    password: deps.env.GUARD_ADMIN_PASSWORD,
-  })
   await seedCatalog(deps.sql)
   await seedChangelog(deps.sql)
+  const defaultPlan = await resolveDefaultPlan(deps.sql, deps.log, deps.env)
+  const bootstrapAdmin = await ensureDefaultOrganization(
+    deps.sql,
+    { email: deps.env.GUARD_ADMIN_EMAIL, password: deps.env.GUARD_ADMIN_PASSWORD },
+    defaultPlan,
+  )
   const oauth = await prepareOAuth({ ...deps, issuer: deps.env.GUARD_IDENTITY_URL ?? '' })
   const dependencies = await watchDependencies({ relational: dependencyChecks.relational(deps.sql) })
   const app = await buildIdentityApp({
@@ -59,6 +63,7 @@ export async function startIdentity(deps: IdentityDeps): Promise<RunningIdentity
     oauth,
     platform: platformOptionsFromEnv(deps.sql, deps.env),
     dependencies,
+    internal: { sql: deps.sql, secretKey: await resolveSecretKey(deps.env) },
   })
   app.addHook('onClose', async () => dependencies.stop())
   await app.listen({ host: deps.env.GUARD_IDENTITY_HOST, port: deps.env.GUARD_IDENTITY_PORT })
