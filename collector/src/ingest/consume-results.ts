@@ -1,6 +1,7 @@
 import { type CheckResult, decodeCheckResult, type Stoppable, type StreamMessage } from '@guard/shared'
 import type { CollectorContext } from '../context.ts'
 import { applyResultsToState } from '../services/monitor-state/apply-results.ts'
+import { invalidateReads } from '../services/read-cache/invalidate.ts'
 import { storeResults } from '../services/results/store.ts'
 import { createIngestMetrics, type IngestMetrics } from './metrics.ts'
 
@@ -63,6 +64,9 @@ export async function consumeResults(
     },
     async (batch) => {
       metrics.batchSize.observe(batch.length)
+      const phase = (name: string, seconds: number) => metrics.phaseSeconds.inc({ phase: name }, seconds)
+      const since = (started: number) => (performance.now() - started) / 1000
+      let started = performance.now()
       const valid: Array<{ message: StreamMessage; result: CheckResult }> = []
       for (const message of batch) {
         try {
@@ -76,13 +80,23 @@ export async function consumeResults(
         }
       }
       const results = valid.map((entry) => entry.result)
+      phase('decode', since(started))
       const messages = valid.map((entry) => entry.message)
       // Independent writes, each safe to repeat, so they run (and retry) side by side.
       const [fresh] = await Promise.all([
-        untilDone('timeseries', messages, () => storeResults(ctx.timeseries, results)),
-        untilDone('relational', messages, () => applyResultsToState(ctx.sql, results)),
+        untilDone('timeseries', messages, () => storeResults(ctx.timeseries, results, phase)),
+        untilDone('relational', messages, async () => {
+          const stateStarted = performance.now()
+          await applyResultsToState(ctx.sql, results)
+          phase('state', since(stateStarted))
+        }),
       ])
+      if (results.length > 0) {
+        await invalidateReads({ ctx, organizationIds: results.map((result) => result.organizationId) })
+      }
+      started = performance.now()
       await Promise.all(messages.map((message) => message.ack()))
+      phase('ack', since(started))
       // Counted once acked: a batch that failed is not stored, whatever one of its stores did.
       metrics.duplicates.inc(results.length - fresh.length)
       metrics.stored.inc(fresh.length)
