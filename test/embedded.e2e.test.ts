@@ -73,7 +73,7 @@ describe('embedded mode (npm start)', () => {
 
     const detail = await api.get(`/api/domains/${id}`)
     expect(detail.body.data).toMatchObject({ id, status: 'up', checkInterval: 5, enabled: true })
-  })
+  }, 60_000)
 
   it('opens one incident when the local probe sees the target fail, notifies once, resolves it on recovery', async () => {
     const apiKey = guard.output().match(/api key: (guard_\S+)/)![1]!
@@ -132,5 +132,5 @@ describe('embedded mode (npm start)', () => {
       expect.objectContaining({ name: 'Target' }),
       expect.objectContaining({ name: 'Fixture', status: 'up' }),
     ])
-  })
+  }, 120_000)
 })

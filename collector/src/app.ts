@@ -1,4 +1,4 @@
-import { createFastify } from '@guard/shared'
+import { createFastify, type DependencyWatch, dependencyChecks, watchDependencies } from '@guard/shared'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import type { CollectorContext } from './context.ts'
 import { createIngestMetrics } from './ingest/metrics.ts'
@@ -25,6 +25,8 @@ export interface CollectorAppOptions {
   metrics?: ReturnType<typeof createIngestMetrics>['registry']
   /** Replaces how callers are resolved: the seam tests use to act as a signed-in user. */
   authenticate?: ReturnType<typeof authenticate>
+  /** What /api/health reports; by default a watch of the context's bus and stores, stopped with the app. */
+  dependencies?: DependencyWatch
 }
 
 /**
@@ -40,7 +42,15 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
   app.addHook('onRequest', publicRateLimit(ctx))
   app.addHook('onSend', rateLimitHeadersOnEveryResponse(ctx))
   await registerOpenApi(app)
-  healthRoutes(app)
+  const dependencies =
+    options.dependencies ??
+    (await watchDependencies({
+      bus: dependencyChecks.bus(ctx.bus),
+      relational: dependencyChecks.relational(ctx.sql),
+      timeseries: dependencyChecks.timeseries(ctx.timeseries),
+    }))
+  if (!options.dependencies) app.addHook('onClose', async () => dependencies.stop())
+  healthRoutes(app, dependencies)
   openApiRoute(app)
   await agentRoutes(app, ctx)
   await app.register(async (secured) => {

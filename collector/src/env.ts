@@ -25,6 +25,13 @@ export const collectorEnvSchema = z.object({
   GUARD_RATE_LIMIT_READ: z.coerce.number().int().min(1).default(1000),
   GUARD_RATE_LIMIT_WRITE: z.coerce.number().int().min(1).default(100),
   GUARD_RATE_LIMIT_BULK: z.coerce.number().int().min(1).default(10),
+  /**
+   * Requests per organization and hour, per class, shared by all of its API keys and users, so
+   * minting more keys does not multiply the limit. Unset: five times the per-principal limit.
+   */
+  GUARD_RATE_LIMIT_ORG_READ: z.coerce.number().int().min(1).optional(),
+  GUARD_RATE_LIMIT_ORG_WRITE: z.coerce.number().int().min(1).optional(),
+  GUARD_RATE_LIMIT_ORG_BULK: z.coerce.number().int().min(1).optional(),
   /** A device silent for three of its intervals, and at least this many seconds, is offline. */
   GUARD_DEVICE_OFFLINE_MIN_SECONDS: z.coerce.number().int().min(1).max(86_400).default(90),
   /** node-cron schedule (with seconds) of the offline detection job; one replica runs it at a time. */

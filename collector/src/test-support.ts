@@ -1,6 +1,6 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { createInProcessBus, createLogger, guardStreams } from '@guard/shared'
+import { createInProcessBus, createLogger, guardStreams, type RelationalStore, type Sql } from '@guard/shared'
 import { openTestRelationalStore, openTestTimeSeriesStore } from '@guard/shared/testing'
 import type { FastifyRequest } from 'fastify'
 import { SMTPServer } from 'smtp-server'
@@ -161,6 +161,26 @@ export async function startSmtpSink() {
     url: `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`,
     messages,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  }
+}
+
+/**
+ * `sql` with a switch that makes it fail as a stopped PostgreSQL does (connection refused), for
+ * outage tests that need no server to stop.
+ */
+export function withOutage(sql: RelationalStore) {
+  let down = false
+  const refuse = () =>
+    Promise.reject(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }))
+  const store: RelationalStore = Object.assign(Object.create(sql) as RelationalStore, {
+    query: (text: string, params?: unknown[]) => (down ? refuse() : sql.query(text, params)),
+    transaction: <T>(work: (tx: Sql) => Promise<T>) => (down ? refuse() : sql.transaction(work)),
+  })
+  return {
+    sql: store,
+    setDown(value: boolean) {
+      down = value
+    },
   }
 }
 

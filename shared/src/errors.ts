@@ -38,6 +38,11 @@ export class GuardError extends Error {
   get status(): number {
     return errorStatus[this.code]
   }
+
+  /** The name fastify's error handlers read: a GuardError reaching a generic handler keeps its status. */
+  get statusCode(): number {
+    return this.status
+  }
 }
 
 export function isErrorCode(value: unknown): value is ErrorCode {
