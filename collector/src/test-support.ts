@@ -50,3 +50,13 @@ export function authenticateWithUsers(ctx: CollectorContext, users: Record<strin
     await production(request)
   }
 }
+
+/** Polls `condition` every 25 ms for up to `timeoutMs`; fails naming what never happened. */
+export async function waitUntil(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    if (await condition()) return
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+  throw new Error(`timed out waiting for ${what}`)
+}
