@@ -8,6 +8,8 @@ import { registerErrorHandling } from './plugins/errors.ts'
 import { apiKeyRoutes } from './routes/api-keys.ts'
 import { domainRoutes } from './routes/domains.ts'
 import { healthRoutes } from './routes/health.ts'
+import { integrationRoutes } from './routes/integrations.ts'
+import { integrationCallbackRoutes } from './routes/integrations-callback.ts'
 import { metricsRoutes } from './routes/metrics.ts'
 import { openApiRoute, registerOpenApi } from './routes/openapi.ts'
 import { serviceRoutes } from './routes/services.ts'
@@ -31,6 +33,7 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
   await registerOpenApi(app)
   healthRoutes(app)
   openApiRoute(app)
+  integrationCallbackRoutes(app.withTypeProvider<ZodTypeProvider>(), ctx)
   await app.register(async (secured) => {
     secured.addHook('onRequest', options.authenticate ?? authenticate(ctx))
     secured.addHook('onRequest', rateLimit(ctx))
@@ -39,6 +42,7 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
     domainRoutes(routes, ctx)
     serviceRoutes(routes, ctx)
     apiKeyRoutes(routes, ctx)
+    integrationRoutes(routes, ctx)
     metricsRoutes(routes, options.metrics ?? createIngestMetrics().registry)
   })
   return app

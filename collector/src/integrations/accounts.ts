@@ -1,0 +1,176 @@
+import { GuardError, newId, notFound, type Sql } from '@guard/shared'
+import type { Caller, CollectorContext } from '../context.ts'
+import type { LinkedAccount, ProviderId, TokenGrant } from './provider.ts'
+import { openSecrets, openValue, type Secrets, sealSecrets, sealValue, secretHint } from './secrets.ts'
+
+interface AccountRow {
+  id: string
+  organization_id: string
+  provider: ProviderId
+  name: string
+  config: Record<string, string>
+  sealed_secrets: string
+  secret_hint: string
+  sealed_access_token: string | null
+  access_token_expires_at: Date | string | null
+  token_version: number
+  created_at: Date | string
+  updated_at: Date | string
+}
+
+/** What lists and the link answer show: public facts and a masked hint, never a secret. */
+export interface AccountRecord {
+  id: string
+  organizationId: string
+  provider: ProviderId
+  name: string
+  config: Record<string, string>
+  secretHint: string
+  monitors: number
+  createdAt: string
+  updatedAt: string
+}
+
+const iso = (value: Date | string) => new Date(value).toISOString()
+
+const COLUMNS = `id, organization_id, provider, name, config, sealed_secrets, secret_hint, sealed_access_token,
+  access_token_expires_at, token_version, created_at, updated_at`
+
+const toRecord = (row: AccountRow & { monitors?: number | string }): AccountRecord => ({
+  id: row.id,
+  organizationId: row.organization_id,
+  provider: row.provider,
+  name: row.name,
+  config: row.config,
+  secretHint: row.secret_hint,
+  monitors: Number(row.monitors ?? 0),
+  createdAt: iso(row.created_at),
+  updatedAt: iso(row.updated_at),
+})
+
+export interface NewAccount {
+  organizationId: string
+  provider: ProviderId
+  name: string
+  externalKey: string
+  config: Record<string, string>
+  secrets: Secrets
+  /** The secret whose hint lists show. */
+  hintOf: string
+  grant: TokenGrant | undefined
+  createdBy: string
+}
+
+/** Stores a verified link, secrets sealed; the same platform account twice in one organization is a 409. */
+export async function insertAccount(ctx: CollectorContext, account: NewAccount): Promise<AccountRecord> {
+  const cached = account.grant?.cache ? account.grant : undefined
+  const { rows } = await ctx.sql.query<AccountRow>(
+    `INSERT INTO monitoring.integration_accounts
+       (id, organization_id, provider, name, external_key, config, sealed_secrets, secret_hint,
+        sealed_access_token, access_token_expires_at, created_by)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+     ON CONFLICT (organization_id, provider, external_key) DO NOTHING
+     RETURNING ${COLUMNS}`,
+    [
+      newId(),
+      account.organizationId,
+      account.provider,
+      account.name,
+      account.externalKey,
+      JSON.stringify(account.config),
+      await sealSecrets(ctx.env, account.secrets),
+      secretHint(account.hintOf),
+      cached ? await sealValue(ctx.env, cached.accessToken) : null,
+      cached?.expiresAt ?? null,
+      account.createdBy,
+    ],
+  )
+  if (!rows[0]) {
+    throw new GuardError(
+      'CONFLICT',
+      `This ${account.provider} account is already linked to the organization; delete that link first to link it again`,
+    )
+  }
+  return toRecord(rows[0])
+}
+
+async function findRow(sql: Sql, caller: Caller, provider: ProviderId, id: string): Promise<AccountRow> {
+  const { rows } = await sql.query<AccountRow>(
+    `SELECT ${COLUMNS} FROM monitoring.integration_accounts
+     WHERE id = $1 AND provider = $2 AND organization_id = ANY($3)`,
+    [id, provider, caller.organizationIds],
+  )
+  if (!rows[0]) throw notFound(`${provider} account`)
+  return rows[0]
+}
+
+/** The caller's linked account with its secrets opened, for calls to the platform. */
+export async function openAccount(
+  ctx: CollectorContext,
+  caller: Caller,
+  provider: ProviderId,
+  id: string,
+): Promise<LinkedAccount> {
+  const row = await findRow(ctx.sql, caller, provider, id)
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    provider: row.provider,
+    name: row.name,
+    config: row.config,
+    secrets: await openSecrets(ctx.env, row.sealed_secrets),
+    accessToken: row.sealed_access_token
+      ? {
+          value: await openValue(ctx.env, row.sealed_access_token),
+          expiresAt: row.access_token_expires_at ? new Date(row.access_token_expires_at) : null,
+        }
+      : undefined,
+    tokenVersion: row.token_version,
+  }
+}
+
+export async function listAccountRecords(
+  sql: Sql,
+  organizationId: string,
+  provider: ProviderId,
+): Promise<AccountRecord[]> {
+  const { rows } = await sql.query<AccountRow & { monitors: number }>(
+    `SELECT a.*,
+       (SELECT count(*) FROM monitoring.integration_monitors m WHERE m.account_id = a.id) AS monitors
+     FROM monitoring.integration_accounts a
+     WHERE a.organization_id = $1 AND a.provider = $2
+     ORDER BY a.created_at, a.id`,
+    [organizationId, provider],
+  )
+  return rows.map(toRecord)
+}
+
+/**
+ * Stores a new token (and rotated secrets) only when nobody stored one since this account was
+ * read: with rotating refresh tokens, the replica that lost the race must keep the winner's.
+ */
+export async function saveGrant(ctx: CollectorContext, account: LinkedAccount, grant: TokenGrant): Promise<boolean> {
+  const { affectedRows } = await ctx.sql.query(
+    `UPDATE monitoring.integration_accounts
+     SET sealed_access_token = $1, access_token_expires_at = $2, sealed_secrets = COALESCE($3, sealed_secrets),
+         secret_hint = COALESCE($4, secret_hint), token_version = token_version + 1, updated_at = now()
+     WHERE id = $5 AND token_version = $6`,
+    [
+      grant.cache ? await sealValue(ctx.env, grant.accessToken) : null,
+      grant.cache ? grant.expiresAt : null,
+      grant.secrets ? await sealSecrets(ctx.env, grant.secrets) : null,
+      grant.secrets?.refreshToken ? secretHint(grant.secrets.refreshToken) : null,
+      account.id,
+      account.tokenVersion,
+    ],
+  )
+  return affectedRows === 1
+}
+
+export async function deleteAccountRow(sql: Sql, caller: Caller, provider: ProviderId, id: string): Promise<void> {
+  const { affectedRows } = await sql.query(
+    'DELETE FROM monitoring.integration_accounts WHERE id = $1 AND provider = $2 AND organization_id = ANY($3)',
+    [id, provider, caller.organizationIds],
+  )
+  if (affectedRows !== 1) throw notFound(`${provider} account`)
+}
