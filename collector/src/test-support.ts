@@ -60,3 +60,63 @@ export function authenticateWithUsers(ctx: CollectorContext, users: Record<strin
     await production(request)
   }
 }
+
+export interface FakeRequest {
+  method: string
+  path: string
+  query: URLSearchParams
+  headers: Record<string, string | string[] | undefined>
+  /** The form or JSON body, parsed. */
+  body: Record<string, string>
+}
+export type FakeAnswer = { status: number; json?: unknown } | 'hang'
+
+/**
+ * A local stand-in for an external platform: `answer` (written in each test) decides every
+ * response; `requests` records what Guard sent, so tests can assert on retries and grants.
+ */
+export async function fakePlatform(answer: (request: FakeRequest) => FakeAnswer | Promise<FakeAnswer>) {
+  const { createServer } = await import('node:http')
+  const requests: FakeRequest[] = []
+  const server = createServer(async (incoming, outgoing) => {
+    const chunks: Buffer[] = []
+    for await (const chunk of incoming) chunks.push(chunk as Buffer)
+    const text = Buffer.concat(chunks).toString('utf8')
+    const url = new URL(incoming.url ?? '/', 'http://fake')
+    const body = incoming.headers['content-type']?.includes('json')
+      ? (JSON.parse(text || '{}') as Record<string, string>)
+      : Object.fromEntries(new URLSearchParams(text))
+    const request = {
+      method: incoming.method ?? 'GET',
+      path: url.pathname,
+      query: url.searchParams,
+      headers: incoming.headers,
+      body,
+    }
+    requests.push(request)
+    const result = await answer(request)
+    if (result === 'hang') return
+    outgoing.writeHead(result.status, { 'content-type': 'application/json' })
+    outgoing.end(result.json === undefined ? '' : JSON.stringify(result.json))
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const address = server.address()
+  if (!address || typeof address === 'string') throw new Error('fake platform has no port')
+  return {
+    url: `http://127.0.0.1:${address.port}`,
+    requests,
+    async close() {
+      server.closeAllConnections()
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+    },
+  }
+}
+
+/** Every text column of the integration tables, for proving no secret is stored in the clear. */
+export async function integrationTablesText(ctx: CollectorContext): Promise<string> {
+  const tables = ['integration_accounts', 'integration_monitors', 'integration_authorizations']
+  const dumps = await Promise.all(
+    tables.map(async (table) => JSON.stringify((await ctx.sql.query(`SELECT * FROM monitoring.${table}`)).rows)),
+  )
+  return dumps.join('\n')
+}

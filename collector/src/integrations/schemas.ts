@@ -42,7 +42,7 @@ export const linkSelfhostBInput = z
   .strict()
 export type LinkSelfhostBInput = z.infer<typeof linkSelfhostBInput>
 
-export const startWebhostCInput = z.object({}).strict().optional()
+export const startWebhostCInput = z.object({}).strict().nullish()
 
 export const webhostCCallbackQuery = z.object({
   state: z.string().max(512).optional(),
@@ -61,7 +61,7 @@ export const monitorItemInput = z
     timeout: z.number().int().min(1).max(300).optional(),
   })
   .strict()
-  .optional()
+  .nullish()
 export type MonitorItemInput = z.infer<typeof monitorItemInput>
 
 const accountBase = z.object({

@@ -42,6 +42,7 @@ export function providerApi(
   options: { persist: boolean; linking: boolean },
 ): ProviderApi & { lastGrant(): TokenGrant | undefined } {
   let grant: TokenGrant | undefined
+  let renewal: Promise<void> | undefined
   const renew = async () => {
     try {
       grant = await provider.grant({ env: ctx.env }, account)
@@ -55,6 +56,20 @@ export function providerApi(
       if (await saveGrant(ctx, account, grant)) account.tokenVersion += 1
     }
   }
+  /** Parallel reads that find the same token stale share one renewal instead of each asking for a token. */
+  const renewUnless = (stale: string | undefined) => {
+    if (account.accessToken && account.accessToken.value !== stale && current(account.accessToken)) {
+      return Promise.resolve()
+    }
+    renewal ??= renew().finally(() => {
+      renewal = undefined
+    })
+    return renewal
+  }
+  // A token granted during this request is used until it expires, however short its life.
+  const current = (token: LinkedAccount['accessToken']) =>
+    usable(token) ||
+    (token !== undefined && token.value === grant?.accessToken && (token.expiresAt?.getTime() ?? Infinity) > Date.now())
   const get = (url: string, token: string) =>
     callProvider(
       { method: 'GET', url, headers: { authorization: `Bearer ${token}` } },
@@ -64,22 +79,22 @@ export function providerApi(
   return {
     lastGrant: () => grant,
     async get(url, what) {
-      if (!usable(account.accessToken)) await renew()
+      if (!current(account.accessToken)) await renewUnless(account.accessToken?.value)
+      const token = account.accessToken!.value
       try {
-        return (await get(url, account.accessToken!.value)).json
+        return (await get(url, token)).json
       } catch (error) {
         if (!(error instanceof ProviderStatusError)) throw error
-        if (error.status === 401 && !grant) {
-          // A cached token the platform revoked or expired early: one fresh grant, one more try.
-          await renew()
-          try {
-            return (await get(url, account.accessToken!.value)).json
-          } catch (retried) {
-            if (retried instanceof ProviderStatusError) throw statusError(provider.id, retried, what, options.linking)
-            throw retried
-          }
+        // A cached token the platform revoked or expired early gets one renewal and one more try;
+        // a token that is the stored secret itself (an API key) has nothing to renew.
+        if (error.status !== 401 || grant?.cache === false) throw statusError(provider.id, error, what, options.linking)
+        await renewUnless(token)
+        try {
+          return (await get(url, account.accessToken!.value)).json
+        } catch (retried) {
+          if (retried instanceof ProviderStatusError) throw statusError(provider.id, retried, what, options.linking)
+          throw retried
         }
-        throw statusError(provider.id, error, what, options.linking)
       }
     },
   }
