@@ -30,6 +30,8 @@ export const linkSelfhostBInput = z
       .url({ protocol: /^https?$/, error: 'url must be the http(s) address of the instance' })
       .max(2048)
       .refine((value) => {
+        // The url check above reports what does not parse; zod runs this refinement regardless.
+        if (!URL.canParse(value)) return true
         const url = new URL(value)
         return !url.username && !url.password && !url.search && !url.hash
       }, 'url must carry no credentials, query or fragment')
