@@ -120,3 +120,35 @@ export async function integrationTablesText(ctx: CollectorContext): Promise<stri
   )
   return dumps.join('\n')
 }
+
+/**
+ * Linked accounts of all three integrations stored directly (no platform involved), for tests
+ * that need them to exist: tenancy, bad input.
+ */
+export async function seedIntegrationAccounts(ctx: CollectorContext, organizationId: string, label: string) {
+  const { insertAccount } = await import('./integrations/accounts.ts')
+  const seed = (provider: 'cloud-a' | 'selfhost-b' | 'webhost-c', config: Record<string, string>, secret: string) =>
+    insertAccount(ctx, {
+      organizationId,
+      provider,
+      name: `${label} ${provider}`,
+      externalKey: `${label}-${provider}`,
+      config,
+      secrets: { secret },
+      hintOf: secret,
+      grant: undefined,
+      createdBy: 'test',
+    })
+  const cloudA = await seed(
+    'cloud-a',
+    { tenantId: `${label}-tenant`, clientId: `${label}-client`, subscriptionId: `${label}-subscription` },
+    `${label}-cloud-a-secret-value`,
+  )
+  const selfhostB = await seed('selfhost-b', { url: `https://${label}-instance.example` }, `${label}-api-key-value`)
+  const webhostC = await seed(
+    'webhost-c',
+    { userId: `${label}-user`, username: `${label}-username` },
+    `${label}-refresh-value`,
+  )
+  return { cloudA: cloudA.id, selfhostB: selfhostB.id, webhostC: webhostC.id }
+}

@@ -4,7 +4,7 @@ import { buildCollectorApp } from '../app.ts'
 import { createApiKey } from '../services/api-keys/create.ts'
 import { applyResultsToState } from '../services/monitor-state/apply-results.ts'
 import { storeResults } from '../services/results/store.ts'
-import { authenticateWithUsers, collectorForTest, userCaller } from '../test-support.ts'
+import { authenticateWithUsers, collectorForTest, seedIntegrationAccounts, userCaller } from '../test-support.ts'
 import { resultFor } from './test-helpers.ts'
 
 type Harness = Awaited<ReturnType<typeof collectorForTest>>
@@ -70,6 +70,41 @@ const table: Array<{ method: Method; path: string; url: string; body?: Record<st
     own: true,
   },
   { method: 'DELETE', path: '/api-keys/{keyId}', url: '/api-keys/:key' },
+  ...(
+    [
+      ['cloud-a', 'accounts', 'accountId', 'services', 'serviceId', ':cloudA'],
+      ['selfhost-b', 'instances', 'instanceId', 'resources', 'resourceId', ':selfhostB'],
+      ['webhost-c', 'accounts', 'accountId', 'projects', 'projectId', ':webhostC'],
+    ] as const
+  ).flatMap(([provider, collection, idParam, items, itemParam, placeholder]) => {
+    const base = `/api/${provider}/${collection}`
+    return [
+      { method: 'GET' as const, path: base, url: `${base}?organizationId=${ORG}` },
+      { method: 'GET' as const, path: base, url: base, own: true as const },
+      { method: 'DELETE' as const, path: `${base}/{${idParam}}`, url: `${base}/${placeholder}` },
+      { method: 'GET' as const, path: `${base}/{${idParam}}/${items}`, url: `${base}/${placeholder}/${items}` },
+      {
+        method: 'POST' as const,
+        path: `${base}/{${idParam}}/${items}/{${itemParam}}/monitor`,
+        url: `${base}/${placeholder}/${items}/any-item/monitor`,
+      },
+    ]
+  }),
+  {
+    method: 'POST',
+    path: '/api/cloud-a/accounts',
+    url: `/api/cloud-a/accounts?organizationId=${ORG}`,
+    body: { tenantId: 't', clientId: 'c', clientSecret: 's', subscriptionId: 'x' },
+  },
+  {
+    method: 'POST',
+    path: '/api/selfhost-b/instances',
+    url: `/api/selfhost-b/instances?organizationId=${ORG}`,
+    body: { name: 'n', url: 'https://x.example', apiKey: 'k' },
+  },
+  { method: 'POST', path: '/api/webhost-c/accounts', url: `/api/webhost-c/accounts?organizationId=${ORG}` },
+  // Authenticated by its single-use state, not by a caller: another organization holds none of ours.
+  { method: 'GET', path: '/api/webhost-c/callback', url: '/api/webhost-c/callback?state=guess&code=x', own: true },
   { method: 'GET', path: '/metrics', url: '/metrics', own: true },
   { method: 'GET', path: '/api/health', url: '/api/health', own: true },
 ]
@@ -77,7 +112,13 @@ const table: Array<{ method: Method; path: string; url: string; body?: Record<st
 describe('tenancy: another organization never sees or changes our data', () => {
   let harness: Harness
   let app: Awaited<ReturnType<typeof buildCollectorApp>>
-  let ours: { domain: string; service: string; key: string; secrets: string[] }
+  let ours: {
+    domain: string
+    service: string
+    key: string
+    accounts: Awaited<ReturnType<typeof seedIntegrationAccounts>>
+    secrets: string[]
+  }
   let strangerKey: string
 
   beforeAll(async () => {
@@ -106,11 +147,16 @@ describe('tenancy: another organization never sees or changes our data', () => {
     await storeResults(harness.ctx.timeseries, results)
     await applyResultsToState(harness.ctx.sql, results)
     const key = await createApiKey(harness.ctx.sql, { organizationId: ORG, name: 'secret-key', permissions: ['*:*'] })
+    const accounts = await seedIntegrationAccounts(harness.ctx, ORG, 'ours')
     ours = {
       domain,
       service,
       key: key.id,
+      accounts,
       secrets: [
+        ...Object.values(accounts),
+        'ours-',
+        'ours ',
         domain,
         service,
         key.id,
@@ -143,7 +189,13 @@ describe('tenancy: another organization never sees or changes our data', () => {
 
   for (const principal of ['api key', 'user'] as const) {
     it.each(table)(`as another organization's ${principal}: $method $url`, async (row) => {
-      const url = row.url.replace(':domain', ours.domain).replace(':service', ours.service).replace(':key', ours.key)
+      const url = row.url
+        .replace(':domain', ours.domain)
+        .replace(':service', ours.service)
+        .replace(':key', ours.key)
+        .replace(':cloudA', ours.accounts.cloudA)
+        .replace(':selfhostB', ours.accounts.selfhostB)
+        .replace(':webhostC', ours.accounts.webhostC)
       const response = await app.inject({
         method: row.method,
         url,
@@ -164,5 +216,10 @@ describe('tenancy: another organization never sees or changes our data', () => {
     expect(service.json().data).toMatchObject({ name: 'Secret service' })
     const { rows } = await harness.ctx.sql.query('SELECT 1 FROM monitoring.api_keys WHERE id = $1', [ours.key])
     expect(rows).toHaveLength(1)
+    const accounts = await harness.ctx.sql.query(
+      'SELECT id FROM monitoring.integration_accounts WHERE organization_id = $1',
+      [ORG],
+    )
+    expect(accounts.rows.map((row) => row.id).sort()).toEqual(Object.values(ours.accounts).sort())
   })
 })

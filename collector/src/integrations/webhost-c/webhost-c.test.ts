@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import fc from 'fast-check'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { buildCollectorApp } from '../../app.ts'
 import {
@@ -228,6 +229,32 @@ describe('webhost-c: link through authorization code with PKCE, list, monitor', 
       message: expect.stringMatching(/invalid_grant/),
     })
     expect(await accountCount()).toBe(0)
+  })
+
+  it('answers any callback query it did not issue with a 4xx and links nothing', async () => {
+    const pending = (await harness.ctx.sql.query('SELECT * FROM monitoring.integration_authorizations')).rows.length
+    const field = fc.oneof(fc.string({ maxLength: 80 }), fc.string({ minLength: 5000, maxLength: 5100 }))
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record(
+          { state: field, code: field, error: field, error_description: field, iss: field, other: field },
+          {
+            requiredKeys: [],
+          },
+        ),
+        async (query) => {
+          const response = await app.inject({ method: 'GET', url: '/api/webhost-c/callback', query })
+          expect(response.statusCode, response.body).toBeGreaterThanOrEqual(400)
+          expect(response.statusCode).toBeLessThan(500)
+          expect(response.json().message).toEqual(expect.any(String))
+        },
+      ),
+      { numRuns: 60 },
+    )
+    expect(await accountCount()).toBe(0)
+    expect((await harness.ctx.sql.query('SELECT * FROM monitoring.integration_authorizations')).rows).toHaveLength(
+      pending,
+    )
   })
 
   it('answers 503 when the operator has configured no webhost-c client', async () => {
