@@ -15,6 +15,7 @@ import type { CollectorContext } from './context.ts'
 import type { CollectorEnv } from './env.ts'
 import { consumeResults, type IngestStats } from './ingest/consume-results.ts'
 import { createIngestMetrics } from './ingest/metrics.ts'
+import { checkSealingKey } from './integrations/accounts.ts'
 import { ensureBootstrapApiKey } from './services/api-keys/ensure-bootstrap.ts'
 import { syncSchedules } from './services/domains/sync-schedules.ts'
 import { applyRetention } from './services/results/retention.ts'
@@ -44,6 +45,7 @@ export async function prepareCollector(deps: CollectorDeps) {
   await migrateTimeSeries(deps.timeseries, { service: 'collector', directory: migrations('clickhouse') })
   await applyRetention(deps.timeseries, deps.env)
   const ctx: CollectorContext = { ...deps, monitors: await deps.bus.kv(MONITORS_BUCKET) }
+  await checkSealingKey(ctx)
   const created = await ensureBootstrapApiKey(ctx.sql, DEFAULT_ORGANIZATION.id)
   const scheduled = await syncSchedules(ctx)
   return { ctx, created, scheduled }

@@ -118,15 +118,39 @@ export async function openAccount(
     provider: row.provider,
     name: row.name,
     config: row.config,
-    secrets: await openSecrets(ctx.env, row.sealed_secrets),
-    accessToken: row.sealed_access_token
-      ? {
-          value: await openValue(ctx.env, row.sealed_access_token),
-          expiresAt: row.access_token_expires_at ? new Date(row.access_token_expires_at) : null,
-        }
-      : undefined,
+    ...(await unseal(ctx, row)),
     tokenVersion: row.token_version,
   }
+}
+
+async function unseal(ctx: CollectorContext, row: AccountRow) {
+  try {
+    return {
+      secrets: await openSecrets(ctx.env, row.sealed_secrets),
+      accessToken: row.sealed_access_token
+        ? {
+            value: await openValue(ctx.env, row.sealed_access_token),
+            expiresAt: row.access_token_expires_at ? new Date(row.access_token_expires_at) : null,
+          }
+        : undefined,
+    }
+  } catch {
+    throw new GuardError(
+      'INTERNAL_ERROR',
+      'The stored secrets of this account do not decrypt: GUARD_SECRET_KEY is not the key they were sealed with',
+    )
+  }
+}
+
+/**
+ * Fails the start, rather than the first request, when the configured key cannot open the
+ * secrets already stored (GUARD_SECRET_KEY changed, or another data directory's secret.key).
+ */
+export async function checkSealingKey(ctx: CollectorContext): Promise<void> {
+  const { rows } = await ctx.sql.query<{ sealed_secrets: string }>(
+    'SELECT sealed_secrets FROM monitoring.integration_accounts ORDER BY created_at LIMIT 1',
+  )
+  if (rows[0]) await openSecrets(ctx.env, rows[0].sealed_secrets)
 }
 
 export async function listAccountRecords(
@@ -136,7 +160,11 @@ export async function listAccountRecords(
 ): Promise<AccountRecord[]> {
   const { rows } = await sql.query<AccountRow & { monitors: number }>(
     `SELECT a.*,
-       (SELECT count(*) FROM monitoring.integration_monitors m WHERE m.account_id = a.id) AS monitors
+       (SELECT count(*) FROM monitoring.integration_monitors m
+        WHERE m.account_id = a.id
+          AND (EXISTS (SELECT 1 FROM monitoring.domains d WHERE d.id = m.monitor_id AND d.organization_id = a.organization_id)
+            OR EXISTS (SELECT 1 FROM monitoring.services s WHERE s.id = m.monitor_id AND s.organization_id = a.organization_id))
+       ) AS monitors
      FROM monitoring.integration_accounts a
      WHERE a.organization_id = $1 AND a.provider = $2
      ORDER BY a.created_at, a.id`,

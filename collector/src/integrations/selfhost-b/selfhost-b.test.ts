@@ -1,5 +1,7 @@
+import { DEFAULT_ORGANIZATION } from '@guard/shared'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { buildCollectorApp } from '../../app.ts'
+import { createApiKey } from '../../services/api-keys/create.ts'
 import {
   collectorForTest,
   type FakeAnswer,
@@ -7,6 +9,7 @@ import {
   fakePlatform,
   integrationTablesText,
 } from '../../test-support.ts'
+import { checkSealingKey } from '../accounts.ts'
 
 const API_KEY = 'selfhost-b-api-key-0123456789abcd'
 
@@ -186,5 +189,78 @@ describe('selfhost-b: link with an API key, list, monitor', () => {
       headers: headers(),
     })
     expect(domain.statusCode).toBe(200)
+  })
+
+  it('needs integrations:read to list and integrations:write to link, and counts links and monitors as writes', async () => {
+    const key = (permissions: string[]) =>
+      createApiKey(harness.ctx.sql, { organizationId: DEFAULT_ORGANIZATION.id, name: 'k', permissions }).then(
+        (k) => k.key,
+      )
+    const reader = await key(['integrations:read'])
+    const domainsOnly = await key(['domains:*'])
+    const writer = await key(['integrations:*'])
+    const as = (token: string) => ({ authorization: `Bearer ${token}` })
+    const listed = await app.inject({ method: 'GET', url: '/api/selfhost-b/instances', headers: as(reader) })
+    expect(listed.statusCode).toBe(200)
+    const forbidden = await app.inject({
+      method: 'POST',
+      url: '/api/selfhost-b/instances',
+      headers: as(reader),
+      payload: goodBody(),
+    })
+    expect(forbidden.statusCode).toBe(403)
+    expect(forbidden.json().message).toBe('Missing permission integrations:write')
+    expect(
+      (await app.inject({ method: 'GET', url: '/api/selfhost-b/instances', headers: as(domainsOnly) })).statusCode,
+    ).toBe(403)
+
+    const limited = await buildCollectorApp({ ...harness.ctx, env: { ...harness.ctx.env, GUARD_RATE_LIMIT_WRITE: 2 } })
+    const linked = await limited.inject({
+      method: 'POST',
+      url: '/api/selfhost-b/instances',
+      headers: as(writer),
+      payload: goodBody(),
+    })
+    expect(linked.statusCode).toBe(201)
+    const items = await limited.inject({
+      method: 'GET',
+      url: `/api/selfhost-b/instances/${linked.json().data.id}/resources`,
+      headers: as(writer),
+    })
+    const monitored = await limited.inject({
+      method: 'POST',
+      url: `/api/selfhost-b/instances/${linked.json().data.id}/resources/${items.json().data[0].id}/monitor`,
+      headers: as(writer),
+    })
+    expect(monitored.statusCode).toBe(201)
+    expect(monitored.headers['x-ratelimit-remaining']).toBe('0')
+    const third = await limited.inject({
+      method: 'DELETE',
+      url: `/api/selfhost-b/instances/${linked.json().data.id}`,
+      headers: as(writer),
+    })
+    await limited.close()
+    expect(third.statusCode).toBe(429)
+  })
+
+  it('refuses to start, and answers a clear 500, when GUARD_SECRET_KEY does not open the stored secrets', async () => {
+    expect((await link(goodBody())).statusCode).toBe(201)
+    const otherKey = {
+      ...harness.ctx,
+      env: { ...harness.ctx.env, GUARD_SECRET_KEY: 'another-secret-key-another-secret-key' },
+    }
+    await expect(checkSealingKey(otherKey)).rejects.toThrow(/GUARD_SECRET_KEY/)
+    const wrong = await buildCollectorApp(otherKey)
+    const instance = (await app.inject({ method: 'GET', url: '/api/selfhost-b/instances', headers: headers() })).json()
+      .data[0]
+    const response = await wrong.inject({
+      method: 'GET',
+      url: `/api/selfhost-b/instances/${instance.id}/resources`,
+      headers: headers(),
+    })
+    await wrong.close()
+    expect(response.statusCode).toBe(500)
+    expect(response.json().message).toMatch(/GUARD_SECRET_KEY is not the key they were sealed with/)
+    await checkSealingKey(harness.ctx)
   })
 })
