@@ -175,8 +175,15 @@ describe('selfhost-b: link with an API key, list, monitor', () => {
 
     // Once the instance stops answering, monitoring from it says so; the monitors stay.
     platform.state.down = true
+    const monitorsBefore = await harness.ctx.sql.query(
+      'SELECT id FROM monitoring.domains UNION ALL SELECT id FROM monitoring.services',
+    )
     const down = await monitor(items[1]!.id)
     expect(down.statusCode).toBe(502)
+    const monitorsAfter = await harness.ctx.sql.query(
+      'SELECT id FROM monitoring.domains UNION ALL SELECT id FROM monitoring.services',
+    )
+    expect(monitorsAfter.rows).toHaveLength(monitorsBefore.rows.length)
     const removed = await app.inject({
       method: 'DELETE',
       url: `/api/selfhost-b/instances/${instance.id}`,
