@@ -153,6 +153,22 @@ export async function checkSealingKey(ctx: CollectorContext): Promise<void> {
   if (rows[0]) await openSecrets(ctx.env, rows[0].sealed_secrets)
 }
 
+/**
+ * The account's token and secrets as stored now, when another request or replica has renewed
+ * them since `account` was read; undefined when nothing changed.
+ */
+export async function renewedElsewhere(
+  ctx: CollectorContext,
+  account: LinkedAccount,
+): Promise<Pick<LinkedAccount, 'secrets' | 'accessToken' | 'tokenVersion'> | undefined> {
+  const { rows } = await ctx.sql.query<AccountRow>(
+    `SELECT ${COLUMNS} FROM monitoring.integration_accounts WHERE id = $1 AND token_version <> $2`,
+    [account.id, account.tokenVersion],
+  )
+  if (!rows[0]) return undefined
+  return { ...(await unseal(ctx, rows[0])), tokenVersion: rows[0].token_version }
+}
+
 export async function listAccountRecords(
   sql: Sql,
   organizationId: string,

@@ -1,6 +1,6 @@
 import { GuardError } from '@guard/shared'
 import type { CollectorContext } from '../context.ts'
-import { saveGrant } from './accounts.ts'
+import { renewedElsewhere, saveGrant } from './accounts.ts'
 import { callProvider, httpOptionsOf, oauthErrorCode, ProviderStatusError } from './http.ts'
 import type { IntegrationProvider, LinkedAccount, ProviderApi, TokenGrant } from './provider.ts'
 
@@ -48,6 +48,12 @@ export function providerApi(
       grant = await provider.grant({ env: ctx.env }, account)
     } catch (error) {
       if (!(error instanceof ProviderStatusError)) throw error
+      // A rotating refresh token another replica spent a moment ago: its renewal is stored, use it.
+      const newer = options.persist ? await renewedElsewhere(ctx, account) : undefined
+      if (newer?.accessToken && usable(newer.accessToken)) {
+        Object.assign(account, newer)
+        return
+      }
       throw rejectedGrant(provider.id, error, options.linking)
     }
     account.accessToken = { value: grant.accessToken, expiresAt: grant.expiresAt }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { DEFAULT_ORGANIZATION } from '@guard/shared'
 import fc from 'fast-check'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { buildCollectorApp } from '../../app.ts'
@@ -8,13 +9,17 @@ import {
   type FakeRequest,
   fakePlatform,
   integrationTablesText,
+  userCaller,
 } from '../../test-support.ts'
+import { openAccount } from '../accounts.ts'
+import { providerApi } from '../session.ts'
+import { webhostC } from './provider.ts'
 
 const CLIENT_ID = 'guard-at-webhost-c'
 const REDIRECT = 'https://guard.example/api/webhost-c/callback'
 
 /** webhost-c as Guard sees it: authorization codes bound to PKCE, rotating refresh tokens, a projects API. */
-function webhostC() {
+function fakeWebhostC() {
   const state = {
     codes: new Map<string, { challenge: string; redirectUri: string; used: boolean }>(),
     refreshTokens: new Set<string>(),
@@ -111,7 +116,7 @@ function webhostC() {
 }
 
 describe('webhost-c: link through authorization code with PKCE, list, monitor', () => {
-  const platform = webhostC()
+  const platform = fakeWebhostC()
   let fake: Awaited<ReturnType<typeof fakePlatform>>
   let harness: Awaited<ReturnType<typeof collectorForTest>>
   let app: Awaited<ReturnType<typeof buildCollectorApp>>
@@ -319,5 +324,30 @@ describe('webhost-c: link through authorization code with PKCE, list, monitor', 
     })
     expect(revoked.statusCode).toBe(400)
     expect(revoked.json().message).toMatch(/link the account again \(invalid_grant\)/)
+  })
+
+  it('uses the token another replica renewed when the refresh token it read was spent meanwhile', async () => {
+    platform.state.expiresIn = 1
+    const account = await linkAccount()
+    const caller = userCaller('ann', [DEFAULT_ORGANIZATION.id])
+    const stale = await openAccount(harness.ctx, caller, 'webhost-c', account.id)
+    // The other replica: renews with the stored refresh token and stores the rotated one.
+    platform.state.expiresIn = 3600
+    const elsewhere = providerApi(
+      harness.ctx,
+      webhostC,
+      await openAccount(harness.ctx, caller, 'webhost-c', account.id),
+      {
+        persist: true,
+        linking: false,
+      },
+    )
+    await elsewhere.get(`${fake.url}/v2/user`, 'the user')
+    platform.state.grants.length = 0
+
+    const api = providerApi(harness.ctx, webhostC, stale, { persist: true, linking: false })
+    expect(await api.get(`${fake.url}/v2/user`, 'the user')).toMatchObject({ user: { id: 'user-1' } })
+    // This request's refresh was refused (spent); it took the stored renewal instead of failing.
+    expect(platform.state.grants).toEqual(['refresh_token'])
   })
 })
