@@ -38,7 +38,7 @@ export async function verifyAndStore(
   }
   const api = providerApi(ctx, providers[provider], account, { persist: false, linking: true })
   const described = await providers[provider].describe(api, { env: ctx.env }, account)
-  return insertAccount(ctx, {
+  const stored = await insertAccount(ctx, {
     organizationId: target.organizationId,
     provider,
     name: described.name,
@@ -49,6 +49,11 @@ export async function verifyAndStore(
     grant: api.lastGrant() ?? grant,
     createdBy: target.createdBy,
   })
+  ctx.log.info(
+    { provider, accountId: stored.id, organizationId: target.organizationId, by: target.createdBy },
+    'integration linked',
+  )
+  return stored
 }
 
 export async function linkCloudAAccount({
