@@ -1,5 +1,6 @@
 import { GuardError, newId, notFound, type Sql } from '@guard/shared'
 import type { Caller, CollectorContext } from '../context.ts'
+import type { MonitorRef } from './monitor-adapter.ts'
 import type { LinkedAccount, ProviderId, TokenGrant } from './provider.ts'
 import { openSecrets, openValue, type Secrets, sealSecrets, sealValue, secretHint } from './secrets.ts'
 
@@ -26,7 +27,6 @@ export interface AccountRecord {
   name: string
   config: Record<string, string>
   secretHint: string
-  monitors: number
   createdAt: string
   updatedAt: string
 }
@@ -36,14 +36,13 @@ const iso = (value: Date | string) => new Date(value).toISOString()
 const COLUMNS = `id, organization_id, provider, name, config, sealed_secrets, secret_hint, sealed_access_token,
   access_token_expires_at, token_version, created_at, updated_at`
 
-const toRecord = (row: AccountRow & { monitors?: number | string }): AccountRecord => ({
+const toRecord = (row: AccountRow): AccountRecord => ({
   id: row.id,
   organizationId: row.organization_id,
   provider: row.provider,
   name: row.name,
   config: row.config,
   secretHint: row.secret_hint,
-  monitors: Number(row.monitors ?? 0),
   createdAt: iso(row.created_at),
   updatedAt: iso(row.updated_at),
 })
@@ -174,19 +173,38 @@ export async function listAccountRecords(
   organizationId: string,
   provider: ProviderId,
 ): Promise<AccountRecord[]> {
-  const { rows } = await sql.query<AccountRow & { monitors: number }>(
-    `SELECT a.*,
-       (SELECT count(*) FROM monitoring.integration_monitors m
-        WHERE m.account_id = a.id
-          AND (EXISTS (SELECT 1 FROM monitoring.domains d WHERE d.id = m.monitor_id AND d.organization_id = a.organization_id)
-            OR EXISTS (SELECT 1 FROM monitoring.services s WHERE s.id = m.monitor_id AND s.organization_id = a.organization_id))
-       ) AS monitors
-     FROM monitoring.integration_accounts a
-     WHERE a.organization_id = $1 AND a.provider = $2
-     ORDER BY a.created_at, a.id`,
+  const { rows } = await sql.query<AccountRow>(
+    `SELECT ${COLUMNS} FROM monitoring.integration_accounts
+     WHERE organization_id = $1 AND provider = $2
+     ORDER BY created_at, id`,
     [organizationId, provider],
   )
   return rows.map(toRecord)
+}
+
+export interface MonitorLink {
+  accountId: string
+  itemId: string
+  monitor: MonitorRef
+}
+
+/** Which monitors were created from which items of these accounts. */
+export async function monitorLinks(sql: Sql, accountIds: string[]): Promise<MonitorLink[]> {
+  const { rows } = await sql.query<{
+    account_id: string
+    item_id: string
+    monitor_type: MonitorRef['type']
+    monitor_id: string
+  }>(
+    `SELECT account_id, item_id, monitor_type, monitor_id FROM monitoring.integration_monitors
+     WHERE account_id = ANY($1)`,
+    [accountIds],
+  )
+  return rows.map((row) => ({
+    accountId: row.account_id,
+    itemId: row.item_id,
+    monitor: { type: row.monitor_type, id: row.monitor_id },
+  }))
 }
 
 /**

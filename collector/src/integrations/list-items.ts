@@ -1,6 +1,6 @@
 import type { Caller, CollectorContext } from '../context.ts'
-import { openAccount } from './accounts.ts'
-import { existingMonitors, type MonitorRef } from './monitor-adapter.ts'
+import { monitorLinks, openAccount } from './accounts.ts'
+import { existingMonitors } from './monitor-adapter.ts'
 import { itemId, type LinkedAccount, type MonitorableItem, type ProviderId, type ProviderItem } from './provider.ts'
 import { providers } from './registry.ts'
 import { providerApi } from './session.ts'
@@ -20,16 +20,14 @@ export async function readAccountItems(
   const account = await openAccount(ctx, caller, provider, accountId)
   const api = providerApi(ctx, providers[provider], account, { persist: true, linking: false })
   const found = await providers[provider].listItems(api, { env: ctx.env }, account)
-  const { rows } = await ctx.sql.query<{ item_id: string; monitor_type: MonitorRef['type']; monitor_id: string }>(
-    'SELECT item_id, monitor_type, monitor_id FROM monitoring.integration_monitors WHERE account_id = $1',
-    [account.id],
+  const links = await monitorLinks(ctx.sql, [account.id])
+  const live = await existingMonitors(
+    ctx.sql,
+    account.organizationId,
+    links.map((link) => link.monitor),
   )
-  const refs = rows.map((row) => ({ type: row.monitor_type, id: row.monitor_id }))
-  const live = await existingMonitors(ctx.sql, account.organizationId, refs)
   const monitorOf = new Map(
-    rows
-      .filter((row) => live.has(row.monitor_id))
-      .map((row) => [row.item_id, { type: row.monitor_type, id: row.monitor_id }]),
+    links.filter((link) => live.has(link.monitor.id)).map((link) => [link.itemId, link.monitor]),
   )
   const seen = new Set<string>()
   const items = found.flatMap((source) => {
