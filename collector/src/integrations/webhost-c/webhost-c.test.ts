@@ -27,6 +27,7 @@ function fakeWebhostC() {
     issued: [] as string[],
     expiresIn: 3600,
     grants: [] as string[],
+    down: false,
   }
   const tokens = () => {
     const n = state.issued.length + 1
@@ -41,6 +42,7 @@ function fakeWebhostC() {
     }
   }
   const answer = (request: FakeRequest): FakeAnswer => {
+    if (state.down) return { status: 502, json: { error: 'bad_gateway' } }
     if (request.method === 'POST' && request.path === '/oauth/token') {
       const form = request.body
       state.grants.push(form.grant_type!)
@@ -156,6 +158,7 @@ describe('webhost-c: link through authorization code with PKCE, list, monitor', 
   })
   beforeEach(async () => {
     platform.state.expiresIn = 3600
+    platform.state.down = false
     await harness.ctx.sql.query('DELETE FROM monitoring.integration_accounts')
   })
 
@@ -260,6 +263,31 @@ describe('webhost-c: link through authorization code with PKCE, list, monitor', 
     expect((await harness.ctx.sql.query('SELECT * FROM monitoring.integration_authorizations')).rows).toHaveLength(
       pending,
     )
+  })
+
+  it('answers 502 when webhost-c is down during the callback or a listing, changing nothing', async () => {
+    const approved = platform.approve((await start()).authorizationUrl)
+    platform.state.down = true
+    const callbackDown = await callback(approved)
+    expect(callbackDown.statusCode).toBe(502)
+    expect(callbackDown.json()).toEqual({
+      success: false,
+      error: 'BAD_GATEWAY',
+      message: 'webhost-c answered 502; nothing was changed',
+    })
+    expect(await accountCount()).toBe(0)
+
+    platform.state.down = false
+    const account = await linkAccount()
+    const before = await integrationTablesText(harness.ctx)
+    platform.state.down = true
+    const listing = await app.inject({
+      method: 'GET',
+      url: `/api/webhost-c/accounts/${account.id}/projects`,
+      headers: headers(),
+    })
+    expect(listing.statusCode).toBe(502)
+    expect(await integrationTablesText(harness.ctx)).toBe(before)
   })
 
   it('answers 503 when the operator has configured no webhost-c client', async () => {
