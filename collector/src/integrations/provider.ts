@@ -4,8 +4,7 @@ import { z } from 'zod'
 import type { CollectorEnv } from '../env.ts'
 import type { Secrets } from './secrets.ts'
 
-export const PROVIDERS = ['cloud-a', 'selfhost-b', 'webhost-c'] as const
-export type ProviderId = (typeof PROVIDERS)[number]
+export type ProviderId = 'cloud-a' | 'selfhost-b' | 'webhost-c'
 
 /** What a provider item becomes: a domain checked over https/http, or a tcp service. */
 export const monitorTarget = z.discriminatedUnion('type', [

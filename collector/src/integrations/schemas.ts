@@ -21,7 +21,6 @@ export const linkCloudAInput = z
     subscriptionId: identifier('subscriptionId'),
   })
   .strict()
-export type LinkCloudAInput = z.infer<typeof linkCloudAInput>
 
 export const linkSelfhostBInput = z
   .object({
@@ -42,7 +41,6 @@ export const linkSelfhostBInput = z
     apiKey: secret,
   })
   .strict()
-export type LinkSelfhostBInput = z.infer<typeof linkSelfhostBInput>
 
 export const startWebhostCInput = z.object({}).strict().nullish()
 
@@ -64,7 +62,6 @@ export const monitorItemInput = z
   })
   .strict()
   .nullish()
-export type MonitorItemInput = z.infer<typeof monitorItemInput>
 
 const accountBase = z.object({
   id: z.string(),

@@ -13,13 +13,6 @@ import {
 
 const ID = 'cloud-a'
 
-/** The public facts of a cloud-a link; the client secret is kept sealed. */
-export const cloudAConfig = z.object({
-  tenantId: z.string(),
-  clientId: z.string(),
-  subscriptionId: z.string(),
-})
-
 const page = <T extends z.ZodType>(item: T) => z.object({ value: z.array(item), nextLink: z.string().nullish() })
 const resource = <T extends z.ZodRawShape>(properties: T) =>
   z.object({ id: z.string().min(1), name: z.string().min(1), properties: z.object(properties).partial().nullish() })
@@ -136,7 +129,7 @@ export const cloudA: IntegrationProvider = {
   async describe(api, options, account) {
     const url = `${subscriptionUrl(options, account)}?api-version=2022-12-01`
     const found = parseAnswer(subscription, await api.get(url, 'that subscription'), ID, 'subscription')
-    const { tenantId, clientId, subscriptionId } = account.config as z.infer<typeof cloudAConfig>
+    const { tenantId = '', clientId = '', subscriptionId = '' } = account.config
     return {
       name: found.displayName ?? subscriptionId,
       externalKey: `${tenantId}/${clientId}/${subscriptionId}`,

@@ -4,8 +4,6 @@ import type { IntegrationProvider, ProviderItem } from '../provider.ts'
 
 const ID = 'selfhost-b'
 
-export const selfhostBConfig = z.object({ url: z.string() })
-
 const team = z.object({ id: z.union([z.number(), z.string()]), name: z.string().optional() })
 const applications = z.array(
   z.object({

@@ -7,8 +7,6 @@ import { type IntegrationProvider, MAX_PAGES, type ProviderItem, type TokenGrant
 
 const ID = 'webhost-c'
 
-export const webhostCConfig = z.object({ userId: z.string(), username: z.string() })
-
 const user = z.object({
   user: z.object({ id: z.string().min(1), username: z.string().min(1).optional(), email: z.string().optional() }),
 })
