@@ -10,6 +10,8 @@ Commands:
   collector                  the collector on its own (needs NATS_URL)
   probe --location CODE      a probe for one location (needs NATS_URL)
   agent                      the device agent
+  monitor test --location CODE --url URL
+                             run one check now from a probe of CODE; stores nothing
   bench [NAME]               run bench/NAME/run.ts, or every benchmark; each prints JSON
   help                       this text
 
@@ -27,6 +29,9 @@ const commands: Record<string, (args: string[]) => Promise<void>> = {
     await (await import('./commands/probe.ts')).runProbe(values.location)
   },
   agent: async () => (await import('./commands/agent.ts')).runAgent(),
+  monitor: async (args) => {
+    process.exitCode = await (await import('./commands/monitor.ts')).runMonitorCommand(args)
+  },
   bench: async (args) => (await import('./commands/bench.ts')).runBench(args),
 }
 

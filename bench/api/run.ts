@@ -40,6 +40,7 @@ try {
   const env = collectorEnvSchema.parse({
     GUARD_RATE_LIMIT_READ: '100000000',
     GUARD_RATE_LIMIT_WRITE: '100000000',
+    GUARD_DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
   })
   const log = createLogger({ name: 'bench', level: 'silent', pretty: false })
@@ -48,8 +49,9 @@ try {
   const organizationId = DEFAULT_ORGANIZATION.id
   const ids = Array.from({ length: domains }, () => newId())
   await sql.query(
-    `INSERT INTO monitoring.domains (id, organization_id, url, name, check_interval, timeout_seconds)
-     SELECT id, $2, 'https://' || id || '.example', 'domain ' || id, 60, 30 FROM unnest($1::text[]) AS id`,
+    `INSERT INTO monitoring.monitors (id, organization_id, kind, name, target, check_interval, timeout_seconds)
+     SELECT id, $2, 'domain', 'domain ' || id, jsonb_build_object('kind', 'http', 'url', 'https://' || id || '.example'), 60, 30
+       FROM unnest($1::text[]) AS id`,
     [ids, organizationId],
   )
   await sql.query(

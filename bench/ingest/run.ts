@@ -50,13 +50,18 @@ let sql: RelationalStore | undefined
 try {
   sql = await openRelationalStore({ databaseUrl: postgres?.url, dataDir })
   const timeseries = await openTimeSeriesStore({ database: 'bench', dataDir })
-  const env = collectorEnvSchema.parse({ GUARD_INGEST_MAX_BATCH: String(maxBatch), GUARD_INGEST_MAX_WAIT_MS: '50' })
+  const env = collectorEnvSchema.parse({
+    GUARD_INGEST_MAX_BATCH: String(maxBatch),
+    GUARD_INGEST_MAX_WAIT_MS: '50',
+    GUARD_DATA_DIR: dataDir,
+  })
   const log = createLogger({ name: 'bench', level: 'silent', pretty: false })
   const { ctx } = await prepareCollector({ env, log, sql, timeseries, bus })
   const ids = Array.from({ length: monitors }, () => newId())
   await sql.query(
-    `INSERT INTO monitoring.domains (id, organization_id, url, name, check_interval, timeout_seconds)
-     SELECT id, $2, 'https://' || id || '.example', id, 60, 30 FROM unnest($1::text[]) AS id`,
+    `INSERT INTO monitoring.monitors (id, organization_id, kind, name, target, check_interval, timeout_seconds)
+     SELECT id, $2, 'domain', id, jsonb_build_object('kind', 'http', 'url', 'https://' || id || '.example'), 60, 30
+       FROM unnest($1::text[]) AS id`,
     [ids, DEFAULT_ORGANIZATION.id],
   )
 

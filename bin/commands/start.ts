@@ -22,8 +22,13 @@ export async function runStart(env: NodeJS.ProcessEnv = process.env) {
   const { sql, timeseries } = await openStores(collectorEnv)
   const identity = await startIdentity({ env: identityEnv, log: log.child({ service: 'identity' }), sql })
   const collector = await startCollector({
-    // The collector accepts access tokens of the identity it runs beside, unless told otherwise.
-    env: { ...collectorEnv, GUARD_IDENTITY_URL: collectorEnv.GUARD_IDENTITY_URL ?? identity.issuer },
+    // The collector accepts access tokens of the identity it runs beside, unless told otherwise,
+    // and knows the location of the probe beside it before its first heartbeat.
+    env: {
+      ...collectorEnv,
+      GUARD_IDENTITY_URL: collectorEnv.GUARD_IDENTITY_URL ?? identity.issuer,
+      GUARD_LOCATIONS: [...new Set([...collectorEnv.GUARD_LOCATIONS, probeEnv.GUARD_PROBE_LOCATION])],
+    },
     log: log.child({ service: 'collector' }),
     sql,
     timeseries,

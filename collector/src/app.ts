@@ -2,7 +2,7 @@ import { createFastify } from '@guard/shared'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import type { CollectorContext } from './context.ts'
 import { createIngestMetrics } from './ingest/metrics.ts'
-import { authorize, rateLimit } from './plugins/access.ts'
+import { authorize, publicRateLimit, rateLimit, rateLimitHeadersOnEveryResponse } from './plugins/access.ts'
 import { authenticate } from './plugins/authenticate.ts'
 import { registerErrorHandling } from './plugins/errors.ts'
 import { apiKeyRoutes } from './routes/api-keys.ts'
@@ -11,6 +11,7 @@ import { healthRoutes } from './routes/health.ts'
 import { integrationRoutes } from './routes/integrations.ts'
 import { integrationCallbackRoutes } from './routes/integrations-callback.ts'
 import { metricsRoutes } from './routes/metrics.ts'
+import { monitorRoutes } from './routes/monitors.ts'
 import { openApiRoute, registerOpenApi } from './routes/openapi.ts'
 import { serviceRoutes } from './routes/services.ts'
 
@@ -30,6 +31,8 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
   const app = createFastify({ logger: ctx.log })
   app.decorateRequest('caller', undefined)
   registerErrorHandling(app)
+  app.addHook('onRequest', publicRateLimit(ctx))
+  app.addHook('onSend', rateLimitHeadersOnEveryResponse(ctx))
   await registerOpenApi(app)
   healthRoutes(app)
   openApiRoute(app)
@@ -41,6 +44,7 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
     const routes = secured.withTypeProvider<ZodTypeProvider>()
     domainRoutes(routes, ctx)
     serviceRoutes(routes, ctx)
+    monitorRoutes(routes, ctx)
     apiKeyRoutes(routes, ctx)
     integrationRoutes(routes, ctx)
     metricsRoutes(routes, options.metrics ?? createIngestMetrics().registry)

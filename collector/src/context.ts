@@ -9,6 +9,10 @@ export interface CollectorContext {
   timeseries: TimeSeriesStore
   bus: Bus
   monitors: KvBucket
+  /** Seals and opens monitor credentials (a purpose key derived from GUARD_SECRET_KEY). */
+  credentialKey: Buffer
+  /** Seals credentials for probes (GUARD_PROBE_CREDENTIALS_KEY); unset, probes get them in the clear. */
+  probeCredentialsKey: Buffer | undefined
 }
 
 /** Who is calling, resolved from an API key or a user's access token. */

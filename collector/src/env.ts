@@ -20,6 +20,8 @@ export const collectorEnvSchema = z.object({
   GUARD_RATE_LIMIT_READ: z.coerce.number().int().min(1).default(1000),
   GUARD_RATE_LIMIT_WRITE: z.coerce.number().int().min(1).default(100),
   GUARD_RATE_LIMIT_BULK: z.coerce.number().int().min(1).default(10),
+  /** Requests per client IP and hour without valid credentials (health, OpenAPI, 401s, unknown paths). */
+  GUARD_RATE_LIMIT_PUBLIC: z.coerce.number().int().min(1).default(1000),
   /** `1` lets fetch-title and icon reach private and loopback addresses, as the probe's flag does. */
   GUARD_ALLOW_PRIVATE_TARGETS: envTypes.flag,
   /** Seconds the manual check of a service may wait for a probe's reply. */
@@ -34,7 +36,26 @@ export const collectorEnvSchema = z.object({
     .optional(),
   /** Where to fetch identity's keys when not at `<GUARD_IDENTITY_URL>/.well-known/jwks.json`. */
   GUARD_IDENTITY_JWKS_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s):// URL' }).optional(),
-  /** Location codes new domains are checked from; `*` means every probe. */
+  /** Seals monitor credentials at rest; the same key identity uses (generated into GUARD_DATA_DIR/secret.key when unset). */
+  GUARD_SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** Set (the same value on every probe) to send monitor credentials to probes sealed, not in the clear. */
+  GUARD_PROBE_CREDENTIALS_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  /**
+   * Location codes a monitor may name besides those whose probes have sent heartbeats, e.g. a
+   * region whose probe is not deployed yet (README "Locations").
+   */
+  GUARD_LOCATIONS: z
+    .string()
+    .default('')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((code) => code.trim())
+        .filter(Boolean),
+    ),
+  /** A probe without a heartbeat for this long is offline. */
+  GUARD_PROBE_OFFLINE_AFTER_SECONDS: z.coerce.number().min(1).max(3600).default(20),
+  /** Location codes new monitors are checked from when they name none; `*` means every probe. */
   GUARD_DEFAULT_LOCATIONS: z
     .string()
     .default('*')

@@ -2,22 +2,27 @@ import { fileURLToPath } from 'node:url'
 import {
   type Bus,
   DEFAULT_ORGANIZATION,
+  derivePurposeKey,
   type Logger,
   listeningUrl,
   MONITORS_BUCKET,
   migrate,
   migrateTimeSeries,
+  probeCredentialsKey,
   type RelationalStore,
+  resolveSecretKey,
   type TimeSeriesStore,
 } from '@guard/shared'
 import { buildCollectorApp } from './app.ts'
 import type { CollectorContext } from './context.ts'
 import type { CollectorEnv } from './env.ts'
+import { consumeHeartbeats } from './ingest/consume-heartbeats.ts'
 import { consumeResults, type IngestStats } from './ingest/consume-results.ts'
 import { createIngestMetrics } from './ingest/metrics.ts'
 import { checkSealingKey } from './integrations/accounts.ts'
 import { ensureBootstrapApiKey } from './services/api-keys/ensure-bootstrap.ts'
-import { syncSchedules } from './services/domains/sync-schedules.ts'
+import { MONITOR_CREDENTIALS_PURPOSE } from './services/monitors/credentials.ts'
+import { syncSchedules } from './services/monitors/sync-schedules.ts'
 import { applyRetention } from './services/results/retention.ts'
 
 export interface CollectorDeps {
@@ -44,7 +49,15 @@ export async function prepareCollector(deps: CollectorDeps) {
   await migrate(deps.sql, { service: 'collector', directory: migrations('postgres') })
   await migrateTimeSeries(deps.timeseries, { service: 'collector', directory: migrations('clickhouse') })
   await applyRetention(deps.timeseries, deps.env)
-  const ctx: CollectorContext = { ...deps, monitors: await deps.bus.kv(MONITORS_BUCKET) }
+  const credentialKey = derivePurposeKey(await resolveSecretKey(deps.env), MONITOR_CREDENTIALS_PURPOSE)
+  const ctx: CollectorContext = {
+    ...deps,
+    monitors: await deps.bus.kv(MONITORS_BUCKET),
+    credentialKey,
+    probeCredentialsKey: deps.env.GUARD_PROBE_CREDENTIALS_KEY
+      ? probeCredentialsKey(deps.env.GUARD_PROBE_CREDENTIALS_KEY)
+      : undefined,
+  }
   await checkSealingKey(ctx)
   const created = await ensureBootstrapApiKey(ctx.sql, DEFAULT_ORGANIZATION.id)
   const scheduled = await syncSchedules(ctx)
@@ -56,6 +69,7 @@ export async function startCollector(deps: CollectorDeps): Promise<RunningCollec
   const ingest: IngestStats = { stored: 0, deadLettered: 0, batches: 0 }
   const metrics = createIngestMetrics()
   const consumer = await consumeResults(ctx, ingest, metrics)
+  const heartbeats = await consumeHeartbeats(ctx)
 
   const app = await buildCollectorApp(ctx, { metrics: metrics.registry })
   await app.listen({ host: deps.env.GUARD_COLLECTOR_HOST, port: deps.env.GUARD_COLLECTOR_PORT })
@@ -69,6 +83,7 @@ export async function startCollector(deps: CollectorDeps): Promise<RunningCollec
     async close() {
       await app.close()
       await consumer.stop()
+      await heartbeats.stop()
     },
   }
 }

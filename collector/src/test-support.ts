@@ -6,12 +6,8 @@ import { collectorEnvSchema } from './env.ts'
 import { authenticate } from './plugins/authenticate.ts'
 import { prepareCollector } from './server.ts'
 
-/**
- * Integrations in tests: a fixed sealing key (no secret.key file in the working directory) and
- * every platform address on a closed local port, so no test can reach a real platform.
- */
+/** Integrations in tests: every platform address on a closed local port, so no test can reach a real platform. */
 const TEST_INTEGRATIONS_ENV = {
-  GUARD_SECRET_KEY: 'test-secret-key-test-secret-key-test',
   GUARD_CLOUD_A_TOKEN_URL: 'http://127.0.0.1:9',
   GUARD_CLOUD_A_API_URL: 'http://127.0.0.1:9',
   GUARD_WEBHOST_C_AUTHORIZE_URL: 'http://127.0.0.1:9/oauth/authorize',
@@ -25,7 +21,12 @@ export async function collectorForTest(envOverrides: Record<string, string> = {}
   const sql = await openTestRelationalStore()
   const timeseries = await openTestTimeSeriesStore()
   const bus = createInProcessBus({ streams: guardStreams })
-  const env = collectorEnvSchema.parse({ ...TEST_INTEGRATIONS_ENV, GUARD_INGEST_MAX_WAIT_MS: '50', ...envOverrides })
+  const env = collectorEnvSchema.parse({
+    ...TEST_INTEGRATIONS_ENV,
+    GUARD_INGEST_MAX_WAIT_MS: '50',
+    GUARD_SECRET_KEY: 'collector-test-secret-key-collector-test',
+    ...envOverrides,
+  })
   const log = createLogger({ name: 'collector-test', level: 'silent', pretty: false })
   const prepared = await prepareCollector({ env, log, sql, timeseries, bus })
   return {

@@ -7,6 +7,7 @@ export type CheckOutcome = Pick<
   | 'responseTimeMs'
   | 'statusCode'
   | 'error'
+  | 'errorKind'
   | 'phases'
   | 'certificate'
   | 'address'

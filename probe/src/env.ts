@@ -9,6 +9,8 @@ export const probeEnvSchema = z.object({
     .default('local'),
   GUARD_PROBE_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(50),
   GUARD_ALLOW_PRIVATE_TARGETS: envTypes.flag,
+  /** Opens monitor credentials the collector sealed with the same value (README "Credentials"). */
+  GUARD_PROBE_CREDENTIALS_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   /** Outbox and monitor cache; default GUARD_DATA_DIR/probe-<location>. */
   GUARD_PROBE_STATE_DIR: z.string().min(1).optional(),
   GUARD_PROBE_OUTBOX_MAX_BYTES: z.coerce

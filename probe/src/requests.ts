@@ -38,10 +38,11 @@ export async function answerRequests(
   location: string,
   allowPrivate: boolean,
   log: Logger,
+  credentialsKey?: Buffer,
 ): Promise<Stoppable[]> {
   const manualCheck: Responder = async (data) => {
     const { monitor } = parseRequest(manualCheckRequestV1, data)
-    const result = await runCheck(monitor, location, allowPrivate)
+    const result = await runCheck(monitor, location, allowPrivate, credentialsKey)
     return encodeJson({ v: 1, result } satisfies ManualCheckReply)
   }
   const dns: Responder = async (data) =>

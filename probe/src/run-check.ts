@@ -1,11 +1,42 @@
-import { type CheckResult, type MonitorConfig, newId } from '@guard/shared'
+import {
+  type CheckResult,
+  CredentialsUnavailableError,
+  type MonitorConfig,
+  type MonitorTarget,
+  newId,
+  openTargetAuth,
+} from '@guard/shared'
+import type { CheckOutcome } from './checker.ts'
 import { checkTarget } from './checkers/index.ts'
 
-/** Runs one monitor's check within its timeout and stamps the result with its identity, location and start time. */
-export async function runCheck(monitor: MonitorConfig, location: string, allowPrivate: boolean): Promise<CheckResult> {
+/** The target with sealed credentials opened, or why it cannot be checked. */
+function openTarget(target: MonitorTarget, credentialsKey: Buffer | undefined): MonitorTarget | CheckOutcome {
+  if (target.kind !== 'http') return target
+  try {
+    return openTargetAuth(target, credentialsKey)
+  } catch (error) {
+    if (!(error instanceof CredentialsUnavailableError)) throw error
+    return { status: 'down', responseTimeMs: 0, error: error.message, errorKind: 'credentials_unavailable' }
+  }
+}
+
+/**
+ * Runs one monitor's check within its timeout and stamps the result with its identity, location and
+ * start time. `credentialsKey` (GUARD_PROBE_CREDENTIALS_KEY) opens credentials the collector sealed.
+ */
+export async function runCheck(
+  monitor: MonitorConfig,
+  location: string,
+  allowPrivate: boolean,
+  credentialsKey?: Buffer,
+): Promise<CheckResult> {
   const startedAt = new Date().toISOString()
   const timeoutMs = monitor.timeoutSeconds * 1000
-  const outcome = await checkTarget(monitor.target, { timeoutMs, signal: AbortSignal.timeout(timeoutMs), allowPrivate })
+  const target = openTarget(monitor.target, credentialsKey)
+  const outcome =
+    'kind' in target
+      ? await checkTarget(target, { timeoutMs, signal: AbortSignal.timeout(timeoutMs), allowPrivate })
+      : target
   return {
     v: 1,
     id: newId(),

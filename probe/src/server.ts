@@ -7,6 +7,7 @@ import {
   type Logger,
   MONITORS_BUCKET,
   monitorRunsAt,
+  probeCredentialsKey,
   probeHeartbeatSubject,
   resultSubject,
   type Stoppable,
@@ -56,6 +57,9 @@ export async function startProbe(deps: ProbeDeps): Promise<RunningProbe> {
   const { env, bus } = deps
   const location = env.GUARD_PROBE_LOCATION
   const allowPrivate = env.GUARD_ALLOW_PRIVATE_TARGETS
+  const credentialsKey = env.GUARD_PROBE_CREDENTIALS_KEY
+    ? probeCredentialsKey(env.GUARD_PROBE_CREDENTIALS_KEY)
+    : undefined
   const log = deps.log.child({ location })
   const stateDir = env.GUARD_PROBE_STATE_DIR ?? join(env.GUARD_DATA_DIR, `probe-${location}`)
   const stats: ProbeStats = { checks: 0, published: 0, replayed: 0 }
@@ -93,7 +97,7 @@ export async function startProbe(deps: ProbeDeps): Promise<RunningProbe> {
       metrics.observeLag(lagMs)
     },
     run: async (monitor) => {
-      const result = await runCheck(monitor, location, allowPrivate)
+      const result = await runCheck(monitor, location, allowPrivate, credentialsKey)
       stats.checks += 1
       metrics.observeCheck(result)
       try {
@@ -130,7 +134,7 @@ export async function startProbe(deps: ProbeDeps): Promise<RunningProbe> {
     if (closing) return
     await keep([await watchMonitors(kv, location, running, log, () => cache.saveSoon(() => running.monitors()))])
     if (closing) return
-    await keep(await answerRequests(bus, location, allowPrivate, log))
+    await keep(await answerRequests(bus, location, allowPrivate, log, credentialsKey))
     log.info('probe watching monitors and answering requests')
   })().catch((error: unknown) => {
     if (!closing) log.error({ err: error }, 'could not attach to the bus')

@@ -96,7 +96,7 @@ describe('result ingest', () => {
       organizationIds: [DEFAULT_ORGANIZATION.id],
       permissions: ['*:*'],
     }
-    const domain = await createDomain(harness.ctx, caller, { url: 'https://state.example' })
+    const domain = await createDomain({ ctx: harness.ctx, caller, input: { url: 'https://state.example' } })
     const metrics = createIngestMetrics()
     const consumer = await consumeResults(harness.ctx, stats, metrics)
     const failures = [1, 2].map((second) => ({

@@ -9,8 +9,6 @@ const httpUrl = z
  * addresses (README "Integrations"); tests and private installations point them elsewhere.
  */
 export const integrationsEnv = {
-  /** Seals integration secrets at rest (AES-256-GCM, HKDF purpose key); unset: `<data dir>/secret.key`. */
-  GUARD_SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   /** Milliseconds one provider request may take before it counts as failed. */
   GUARD_INTEGRATION_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   /** cloud-a's token service; the tenant goes in the path (`/<tenantId>/oauth2/v2.0/token`). */

@@ -2,16 +2,74 @@ import { GuardError } from '@guard/shared'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { CollectorContext } from '../context.ts'
 import { hasPermission, type Permission } from '../services/access/permissions.ts'
-import { consumeRateLimit, type RateClass } from '../services/rate-limits/consume.ts'
+import { consumeRateLimit, type RateClass, type RateDecision } from '../services/rate-limits/consume.ts'
 import { callerOf } from './authenticate.ts'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** What the caller must hold; `user` routes accept only a signed-in user, never an API key. */
-    access?: { permission: Permission } | { user: true }
+    access?: { permission: Permission } | { user: true } | { anyOf: Permission[] }
     /** Counts against the bulk limit instead of the read or write one (README "Rate limits"). */
     bulk?: boolean
   }
+}
+
+function setHeaders(reply: FastifyReply, decision: RateDecision) {
+  reply.header('X-RateLimit-Limit', decision.limit)
+  reply.header('X-RateLimit-Remaining', decision.remaining)
+  reply.header('X-RateLimit-Reset', decision.reset)
+}
+
+/**
+ * Fails open: when PostgreSQL cannot count, the request goes on without the headers, so the health
+ * check and the error answers still reach the client during a database outage.
+ */
+async function countPublic(ctx: CollectorContext, request: FastifyRequest): Promise<RateDecision | undefined> {
+  try {
+    return await consumeRateLimit(ctx.sql, `ip:${request.ip}`, 'public', ctx.env.GUARD_RATE_LIMIT_PUBLIC)
+  } catch (error) {
+    request.log.warn({ err: error }, 'could not count a public request')
+    return undefined
+  }
+}
+
+/**
+ * Requests to routes without credentials (health, the OpenAPI document, unknown paths) count per
+ * client IP in the `public` class. Health is never refused, so load balancers keep probing it.
+ */
+export function publicRateLimit(ctx: CollectorContext) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    if (request.routeOptions.config.access) return
+    const decision = await countPublic(ctx, request)
+    if (!decision) return
+    setHeaders(reply, decision)
+    if (!decision.allowed && request.routeOptions.url !== '/api/health') refuse(reply, decision, 'public')
+  }
+}
+
+/**
+ * A request refused before its caller was known (401) has not been counted yet: it counts per IP,
+ * so every response carries the headers and guessing keys is limited like any public request.
+ */
+export function rateLimitHeadersOnEveryResponse(ctx: CollectorContext) {
+  return async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    if (reply.hasHeader('X-RateLimit-Limit')) return payload
+    const decision = await countPublic(ctx, request)
+    if (decision) setHeaders(reply, decision)
+    return payload
+  }
+}
+
+function refuse(reply: FastifyReply, decision: RateDecision, rateClass: RateClass): never {
+  const retryAfter = Math.max(1, decision.reset - Math.floor(Date.now() / 1000))
+  reply.header('Retry-After', retryAfter)
+  throw new GuardError(
+    'RATE_LIMIT_EXCEEDED',
+    `Rate limit of ${decision.limit} ${rateClass} requests per hour exceeded`,
+    {
+      retry_after: retryAfter,
+    },
+  )
 }
 
 /**
@@ -21,7 +79,7 @@ declare module 'fastify' {
 export function rateLimit(ctx: CollectorContext) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const caller = callerOf(request)
-    const rateClass: RateClass = request.routeOptions.config.bulk
+    const rateClass: Exclude<RateClass, 'public'> = request.routeOptions.config.bulk
       ? 'bulk'
       : request.method === 'GET' || request.method === 'HEAD'
         ? 'read'
@@ -33,20 +91,8 @@ export function rateLimit(ctx: CollectorContext) {
     }
     const principal = `${caller.principal.kind}:${caller.principal.id}`
     const decision = await consumeRateLimit(ctx.sql, principal, rateClass, limits[rateClass])
-    reply.header('X-RateLimit-Limit', decision.limit)
-    reply.header('X-RateLimit-Remaining', decision.remaining)
-    reply.header('X-RateLimit-Reset', decision.reset)
-    if (!decision.allowed) {
-      const retryAfter = Math.max(1, decision.reset - Math.floor(Date.now() / 1000))
-      reply.header('Retry-After', retryAfter)
-      throw new GuardError(
-        'RATE_LIMIT_EXCEEDED',
-        `Rate limit of ${decision.limit} ${rateClass} requests per hour exceeded`,
-        {
-          retry_after: retryAfter,
-        },
-      )
-    }
+    setHeaders(reply, decision)
+    if (!decision.allowed) refuse(reply, decision, rateClass)
   }
 }
 
@@ -58,6 +104,12 @@ export async function authorize(request: FastifyRequest): Promise<void> {
   if ('user' in access) {
     if (caller.principal.kind !== 'user') {
       throw new GuardError('FORBIDDEN', 'API keys are managed with a user token, not with an API key')
+    }
+    return
+  }
+  if ('anyOf' in access) {
+    if (!access.anyOf.some((permission) => hasPermission(caller.permissions, permission))) {
+      throw new GuardError('FORBIDDEN', `Missing permission ${access.anyOf.join(' or ')}`)
     }
     return
   }

@@ -14,6 +14,20 @@ const zodMessage = (error: ZodError) =>
     .map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
     .join('; ')
 
+/**
+ * A request that failed its route schema, as `field.path: message` for each problem, so a body
+ * field reads the same whether the route's schema or the service refused it.
+ */
+function validationMessage(error: FastifyError): string {
+  const where = error.validationContext ?? 'request'
+  const issues = error.validation ?? []
+  const described = issues.map((issue) => {
+    const path = issue.instancePath.replace(/^\//, '').replaceAll('/', '.')
+    return path ? `${path}: ${issue.message}` : `${where}: ${issue.message}`
+  })
+  return described.length > 0 ? described.join('; ') : `${where}: ${error.message}`
+}
+
 /** Maps fastify's own 4xx errors (bad JSON, wrong media type, body too large) onto the closed code set. */
 function codeOfClientError(status: number): ErrorCode {
   if (status === 413) return 'PAYLOAD_TOO_LARGE'
@@ -32,8 +46,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return reply.status(400).send(errorBody('VALIDATION_ERROR', zodMessage(error)))
     }
     if (error.validation) {
-      const where = error.validationContext ?? 'request'
-      return reply.status(400).send(errorBody('VALIDATION_ERROR', `${where}: ${error.message}`))
+      return reply.status(400).send(errorBody('VALIDATION_ERROR', validationMessage(error)))
     }
     const status = error.statusCode ?? 500
     if (status >= 400 && status < 500) {

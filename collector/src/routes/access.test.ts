@@ -213,4 +213,45 @@ describe('rate limits', () => {
       await Promise.all(replicas.map((replica) => replica.close()))
     }
   })
+
+  it('puts X-RateLimit headers on 401s, unknown paths, health and the OpenAPI document, counted per client IP', async () => {
+    const app = await buildCollectorApp(harness.ctx)
+    try {
+      const unauthenticated = [
+        { method: 'GET' as const, url: '/api/domains' },
+        { method: 'GET' as const, url: '/api/domains', headers: { authorization: 'Bearer guard_wrong' } },
+        { method: 'GET' as const, url: '/no/such/route' },
+        { method: 'GET' as const, url: '/api/health' },
+        { method: 'GET' as const, url: '/openapi.json' },
+      ]
+      const remaining: number[] = []
+      for (const request of unauthenticated) {
+        const response = await app.inject({ ...request, remoteAddress: '203.0.113.7' })
+        expect(response.headers['x-ratelimit-limit'], request.url).toBe('1000')
+        expect(Number(response.headers['x-ratelimit-reset'])).toBeGreaterThan(Date.now() / 1000)
+        remaining.push(Number(response.headers['x-ratelimit-remaining']))
+      }
+      // One budget per client IP: each of these requests spent one of it.
+      expect(remaining).toEqual([999, 998, 997, 996, 995])
+      const other = await app.inject({ method: 'GET', url: '/api/health', remoteAddress: '203.0.113.8' })
+      expect(other.headers['x-ratelimit-remaining']).toBe('999')
+    } finally {
+      await app.close()
+    }
+  })
+
+  it('still answers health, without the headers, when the rate-limit counters cannot be reached', async () => {
+    const broken = {
+      ...harness.ctx,
+      sql: { ...harness.ctx.sql, query: () => Promise.reject(new Error('database unreachable')) },
+    } as typeof harness.ctx
+    const app = await buildCollectorApp(broken)
+    try {
+      const response = await app.inject({ method: 'GET', url: '/api/health' })
+      expect(response.statusCode).toBe(200)
+      expect(response.headers['x-ratelimit-limit']).toBeUndefined()
+    } finally {
+      await app.close()
+    }
+  })
 })

@@ -34,6 +34,33 @@ const unknownField = fc.tuple(fc.string({ minLength: 1, maxLength: 8 }), fc.json
   [`x_${key}`]: value,
 }))
 
+/** Check options the probe could not run, or combinations the contract forbids (GET with a body). */
+const badHttpOptions = {
+  method: fc.constantFrom('TRACE', 'get', '', 1),
+  headers: fc.constantFrom(
+    { Host: 'evil.example' },
+    { 'Content-Length': '1' },
+    { 'bad name': 'x' },
+    { 'X-A': 'a\r\nInjected: 1' },
+    'x',
+    [1],
+  ),
+  body: fc.string({ minLength: 1, maxLength: 20 }),
+  expectedStatus: fc.constantFrom([], ['2xx'], [99], 'x', ['299-200x']),
+  regex: fc.constantFrom('(', '[', '*', '(?<', 1),
+  jsonPath: fc.constantFrom({ path: 'a' }, { path: '$[' }, { path: '' }, { path: '$.a[?(@.x==)]' }, 'x'),
+  keywordAbsent: fc.constant(true),
+  // Not null: on updates, null removes an option.
+  degradedAboveMs: fc.oneof(
+    fc.integer({ max: 0 }),
+    fc.string({ maxLength: 5 }),
+    fc.boolean(),
+    fc.double({ noInteger: true, noNaN: true, noDefaultInfinity: true }),
+  ),
+  credentials: fc.constantFrom({ token: 'x' }, { username: 'u' }, 'x'),
+  locations: fc.constantFrom([], ['mars'], ['UPPER'], 'fra', [1]),
+}
+
 /** A valid body with one field replaced by a bad value, an unknown field added, or no object at all. */
 function invalidBodies(valid: Body, fields: Record<string, fc.Arbitrary<unknown>>): fc.Arbitrary<unknown> {
   const replaced = Object.entries(fields).map(([field, bad]) => bad.map((value) => ({ ...valid, [field]: value })))
@@ -54,8 +81,7 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
 
   const snapshot = async () => {
     const tables = [
-      'domains',
-      'services',
+      'monitors',
       'api_keys',
       'integration_accounts',
       'integration_monitors',
@@ -71,7 +97,11 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
   }
 
   beforeAll(async () => {
-    harness = await collectorForTest({ GUARD_RATE_LIMIT_WRITE: '100000', GUARD_RATE_LIMIT_READ: '100000' })
+    harness = await collectorForTest({
+      GUARD_RATE_LIMIT_WRITE: '100000',
+      GUARD_RATE_LIMIT_READ: '100000',
+      GUARD_RATE_LIMIT_BULK: '100000',
+    })
     app = await buildCollectorApp(harness.ctx, {
       authenticate: authenticateWithUsers(harness.ctx, { alice: userCaller('alice', [DEFAULT_ORGANIZATION.id]) }),
     })
@@ -124,6 +154,19 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
                 notAString,
               ),
               tags: fc.oneof(notAString, fc.array(oversized, { minLength: 1, maxLength: 1 })),
+              ...badHttpOptions,
+            },
+          ),
+          // Credentials that do not fit the auth type.
+          fc.constantFrom(
+            { url: 'https://example.org', authType: 'basic' },
+            { url: 'https://example.org', authType: 'bearer', credentials: { username: 'u', password: 'p' } },
+            { url: 'https://example.org', authType: 'basic', credentials: { token: 't' } },
+            {
+              url: 'https://example.org',
+              authType: 'bearer',
+              credentials: { token: 't' },
+              headers: { authorization: 'x' },
             },
           ),
           // A timeout not below the interval.
@@ -143,6 +186,8 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
               checkInterval: badInterval,
               timeout: badTimeout,
               enabled: badBoolean,
+              ...badHttpOptions,
+              authType: fc.constantFrom('basic', 'bearer', 'digest'),
             },
           ),
           fc.integer({ min: 5, max: 300 }).map((n) => ({ checkInterval: n, timeout: n })),
@@ -167,8 +212,11 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
                 { host: 'bad host!', port: 1 },
                 { port: 1 },
                 { host: 'example.org' },
+                { host: 'example.org', port: 22, recordType: 'A' },
+                { host: 'example.org', port: 22, keyword: 'x' },
               ),
             ),
+            locations: badHttpOptions.locations,
             checkInterval: badInterval,
             timeout: badTimeout,
           },
@@ -183,10 +231,31 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
           { name: 'ok' },
           {
             name: fc.oneof(notAString, oversized),
-            protocol: fc.constantFrom('smtp', 1, null),
-            protocolConfig: fc.constantFrom({ host: 'x.example' }, { host: 'x.example', port: 0 }, 'x', null),
+            protocolConfig: fc.constantFrom(
+              { host: 'x.example' },
+              { host: 'x.example', port: 0 },
+              'x',
+              null,
+              { host: 'x.example', port: 1, count: 3 },
+              { host: 'x.example', port: 1, authType: 'basic' },
+            ),
+            protocol: fc.constantFrom('smtp', 1, null, 'dns'),
             checkInterval: badInterval,
             enabled: badBoolean,
+          },
+        ),
+    },
+    {
+      name: 'POST /api/monitors/test',
+      method: 'POST',
+      url: () => '/api/monitors/test',
+      bodies: () =>
+        invalidBodies(
+          { location: 'fra', domain: { url: 'https://example.org' } },
+          {
+            location: fc.oneof(fc.constantFrom('', 'MARS', 'a', '*'), notAString),
+            domain: fc.oneof(notAString, fc.constantFrom({ url: 'x' }, { url: 'https://example.org', regex: '(' }, {})),
+            service: fc.constantFrom({ name: 's', protocol: 'tcp', protocolConfig: { host: 'example.org' } }),
           },
         ),
     },
@@ -295,6 +364,8 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
             `${JSON.stringify(body).slice(0, 300)} -> ${response.body}`,
           ).toBeGreaterThanOrEqual(400)
           expect(response.statusCode).toBeLessThan(500)
+          // The budgets are set high: a 429 here would hide the answer to the body itself.
+          expect(response.statusCode).not.toBe(429)
           expect(response.json().message).toEqual(expect.any(String))
         }),
         { numRuns: 60 },

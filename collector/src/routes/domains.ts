@@ -88,6 +88,8 @@ export function domainRoutes(app: GuardFastify, ctx: CollectorContext): void {
     {
       config: write,
       schema: {
+        description:
+          'Creates a domain: an HTTP(S) check of `url` with its options (method, headers, body, expectedStatus, keyword/keywordAbsent, regex, jsonPath, followRedirects, degradedAboveMs, ignoreTlsErrors), `locations`, and write-only `credentials` for `authType` basic or bearer.',
         querystring: organizationQuery,
         body: createDomainInput,
         response: { 201: envelope(domainCreated), ...errorResponses },
@@ -95,7 +97,11 @@ export function domainRoutes(app: GuardFastify, ctx: CollectorContext): void {
     },
     async (request, reply) => {
       const caller = callerOf(request)
-      const domain = await createDomain(ctx, caller, request.body, request.query.organization)
+      const domain = await createDomain({
+        ctx,
+        caller,
+        input: { ...request.body, organization: request.query.organization },
+      })
       const { id, url, name, checkInterval, enabled, createdAt } = domain
       return reply.status(201).send(ok({ id, url, name, checkInterval, enabled, createdAt }))
     },
@@ -163,7 +169,7 @@ export function domainRoutes(app: GuardFastify, ctx: CollectorContext): void {
     },
     async (request) => {
       const caller = callerOf(request)
-      await updateDomain(ctx, caller, request.params.id, request.body)
+      await updateDomain({ ctx, caller, input: { ...request.body, id: request.params.id } })
       return ok(await getDomain(ctx, caller, request.params.id))
     },
   )
@@ -172,7 +178,7 @@ export function domainRoutes(app: GuardFastify, ctx: CollectorContext): void {
     '/api/domains/:id',
     { config: write, schema: { params: idParams, response: { 200: deleted, ...errorResponses } } },
     async (request) => {
-      await deleteDomain(ctx, callerOf(request), request.params.id)
+      await deleteDomain({ ctx, caller: callerOf(request), input: { id: request.params.id } })
       return ok({ id: request.params.id, deleted: true as const })
     },
   )

@@ -11,6 +11,7 @@ import { resultFor } from './test-helpers.ts'
 
 type Harness = Awaited<ReturnType<typeof collectorForTest>>
 interface Operation {
+  requestBody?: { content: Record<string, { example?: unknown; examples?: unknown }> }
   responses: Record<string, { content?: Record<string, { schema: object }> }>
 }
 interface Document {
@@ -40,6 +41,18 @@ describe('OpenAPI document', () => {
     const result = await new Validator().validate(document as never)
     expect(result.errors ?? []).toEqual([])
     expect(result.valid).toBe(true)
+  })
+
+  it('shows an example body for every monitor write route', () => {
+    for (const [path, method] of [
+      ['/api/domains', 'post'],
+      ['/api/domains/{id}', 'put'],
+      ['/api/services', 'post'],
+      ['/api/monitors/test', 'post'],
+    ] as const) {
+      const media = document.paths[path]?.[method]?.requestBody?.content['application/json']
+      expect(media?.example ?? media?.examples, `${method} ${path}`).toBeDefined()
+    }
   })
 
   it('describes the live responses of every kind of route, errors included', async () => {
@@ -120,6 +133,26 @@ describe('OpenAPI document', () => {
       { method: 'GET', url: '/api-keys', path: '/api-keys' },
       { method: 'DELETE', url: `/api/services/${service}`, path: '/api/services/{id}' },
       { method: 'GET', url: '/api/health', path: '/api/health' },
+      { method: 'GET', url: '/api/locations', path: '/api/locations' },
+      {
+        method: 'POST',
+        url: '/api/monitors/test',
+        path: '/api/monitors/test',
+        payload: { location: 'nowhere', domain: { url: 'https://doc.example' } },
+      },
+      {
+        method: 'POST',
+        url: '/api/domains',
+        path: '/api/domains',
+        payload: {
+          url: 'https://doc.example/api',
+          method: 'POST',
+          body: '{}',
+          jsonPath: { path: '$.ok', equals: true },
+          authType: 'basic',
+          credentials: { username: 'u', password: 'p' },
+        },
+      },
     ]
     const seen = new Set<number>()
     for (const call of calls) {

@@ -44,7 +44,11 @@ export function serviceRoutes(app: GuardFastify, ctx: CollectorContext): void {
     },
     async (request, reply) => {
       const caller = callerOf(request)
-      const service = await createService(ctx, caller, request.body, request.query.organizationId)
+      const service = await createService({
+        ctx,
+        caller,
+        input: { ...request.body, organizationId: request.query.organizationId },
+      })
       return reply.status(201).send(ok(await getService(ctx, caller, service.id)))
     },
   )
@@ -67,7 +71,7 @@ export function serviceRoutes(app: GuardFastify, ctx: CollectorContext): void {
     },
     async (request) => {
       const caller = callerOf(request)
-      await updateService(ctx, caller, request.params.id, request.body)
+      await updateService({ ctx, caller, input: { ...request.body, id: request.params.id } })
       return ok(await getService(ctx, caller, request.params.id))
     },
   )
@@ -76,7 +80,7 @@ export function serviceRoutes(app: GuardFastify, ctx: CollectorContext): void {
     '/api/services/:id',
     { config: write, schema: { params: idParams, response: { 200: deleted, ...errorResponses } } },
     async (request) => {
-      await deleteService(ctx, callerOf(request), request.params.id)
+      await deleteService({ ctx, caller: callerOf(request), input: { id: request.params.id } })
       return ok({ id: request.params.id, deleted: true as const })
     },
   )

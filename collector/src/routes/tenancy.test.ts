@@ -61,6 +61,14 @@ const table: Array<{ method: Method; path: string; url: string; body?: Record<st
   { method: 'DELETE', path: '/api/services/{id}', url: '/api/services/:service' },
   { method: 'POST', path: '/api/services/{id}/check', url: '/api/services/:service/check' },
   { method: 'GET', path: '/api/services/{id}/history', url: '/api/services/:service/history' },
+  {
+    method: 'POST',
+    path: '/api/monitors/test',
+    url: '/api/monitors/test',
+    body: { location: 'fra', domain: { url: 'https://x.example' } },
+    own: true,
+  },
+  { method: 'GET', path: '/api/locations', url: '/api/locations', own: true },
   { method: 'GET', path: '/api-keys', url: '/api-keys', own: true },
   {
     method: 'POST',

@@ -23,6 +23,37 @@ export const certificateInfo = z.object({
   fingerprint256: z.string().optional(),
 })
 
+/**
+ * Why a check was not `up`, machine-readable: the closed set a client can switch on. `error` keeps
+ * the human message. Results of probes older than this field carry none.
+ */
+export const errorKind = z.enum([
+  'timeout',
+  'dns',
+  'connect_refused',
+  'connection_reset',
+  'network',
+  'refused_private_target',
+  'tls_invalid',
+  'tls_expired',
+  'tls_expiring',
+  'too_many_redirects',
+  'status_mismatch',
+  'keyword_missing',
+  'keyword_present',
+  'regex_mismatch',
+  'json_assertion',
+  'not_json',
+  'slow',
+  'dns_no_answer',
+  'dns_mismatch',
+  'packet_loss',
+  'unreachable',
+  'credentials_unavailable',
+  'unknown',
+])
+export type ErrorKind = z.infer<typeof errorKind>
+
 export const checkResultV1 = z.object({
   v: z.literal(1),
   /** Unique per check run; doubles as the JetStream message id so retries are dropped. */
@@ -36,6 +67,7 @@ export const checkResultV1 = z.object({
   responseTimeMs: millis,
   statusCode: z.number().int().min(0).max(999).optional(),
   error: z.string().max(2000).optional(),
+  errorKind: errorKind.optional(),
   phases: timingPhases.optional(),
   certificate: certificateInfo.optional(),
   /** The IP address the check connected to, after the target guard vetted it. */

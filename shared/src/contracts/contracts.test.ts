@@ -83,3 +83,32 @@ describe('monitor config v1 targets', () => {
     }
   })
 })
+
+describe('v1 additions for check options and failure reasons', () => {
+  it('round-trips a result carrying errorKind and a monitor carrying keywordAbsent, expectJson and auth', () => {
+    const result = decodeCheckResult(golden('check-result.v1.2.golden.json'))
+    expect(result.errorKind).toBe('keyword_missing')
+    expect(canonical(encodeCheckResult(result))).toEqual(canonical(golden('check-result.v1.2.golden.json')))
+    const monitor = decodeMonitorConfig(golden('monitor.v1.http-options.golden.json'))
+    expect(canonical(encodeMonitorConfig(monitor))).toEqual(canonical(golden('monitor.v1.http-options.golden.json')))
+  })
+
+  it('refuses an errorKind outside the closed set and HTTP options the probe would not run', () => {
+    const bad = { ...canonical(golden('check-result.v1.2.golden.json')), errorKind: 'gremlins' }
+    expect(() => decodeCheckResult(new TextEncoder().encode(JSON.stringify(bad)))).toThrow(/errorKind/)
+    const base = canonical(golden('monitor.v1.http-options.golden.json'))
+    for (const change of [
+      { headers: { Host: 'x' } },
+      { method: 'GET' },
+      { keyword: undefined },
+      { jsonPath: { path: '$[' } },
+      { headers: { Authorization: 'x' } },
+    ]) {
+      const target = { ...base.target, ...change }
+      expect(
+        () => decodeMonitorConfig(new TextEncoder().encode(JSON.stringify({ ...base, target }))),
+        JSON.stringify(change),
+      ).toThrow()
+    }
+  })
+})

@@ -99,9 +99,12 @@ export async function resolveAllowedTarget(hostname: string, options: ResolveTar
     for (const { address } of addresses) {
       const reason = forbiddenAddressReason(address)
       if (reason) {
-        const via = literal !== 0 ? address : `${name} resolves to ${address}`
+        // For a name, neither the address nor its kind is told: the message would otherwise be a
+        // DNS oracle for names that only resolve inside the probe's network.
         throw new TargetRefusedError(
-          `refused: ${via}, a ${reason} address; set GUARD_ALLOW_PRIVATE_TARGETS=1 to allow private targets`,
+          literal !== 0
+            ? `refused: ${address}, a ${reason} address; set GUARD_ALLOW_PRIVATE_TARGETS=1 to allow private targets`
+            : `refused: ${name} resolves to a non-public address; set GUARD_ALLOW_PRIVATE_TARGETS=1 to allow private targets`,
         )
       }
     }

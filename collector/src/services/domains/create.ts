@@ -1,43 +1,42 @@
-import { newId } from '@guard/shared'
 import type { Caller, CollectorContext } from '../../context.ts'
-import { organizationScope } from '../access/organization.ts'
-import { DOMAIN_COLUMNS, toDomainRecord } from './find.ts'
-import { scheduleDomain } from './schedule.ts'
+import { createMonitor } from '../monitors/create.ts'
+import { authForCreate, pickHttpOptions } from '../monitors/http-options.ts'
+import type { MonitorInput } from '../monitors/schemas.ts'
+import { domainOf } from './find.ts'
 import { type CreateDomainInput, createDomainInput, type DomainRecord } from './schemas.ts'
 
-/**
- * Stores the domain, then publishes its schedule. Should the publish fail, the row stays and the
- * schedule is published again at the next collector start (see syncSchedules).
- */
-export async function createDomain(
-  ctx: CollectorContext,
-  caller: Caller,
-  body: CreateDomainInput,
-  organization?: string,
-): Promise<DomainRecord> {
+/** A domain body as the monitor layer's input: an HTTP check of `url` with its options. */
+export function domainMonitorInput(body: unknown, organization?: string): MonitorInput {
   const input = createDomainInput.parse(body)
-  const { rows } = await ctx.sql.query<Parameters<typeof toDomainRecord>[0]>(
-    `INSERT INTO monitoring.domains
-       (id, organization_id, url, name, check_interval, timeout_seconds, is_api, auth_type, locations, tags,
-        failure_threshold, quorum_percent)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-     RETURNING ${DOMAIN_COLUMNS}`,
-    [
-      newId(),
-      organizationScope(caller, organization),
-      input.url,
-      input.name ?? new URL(input.url).hostname,
-      input.checkInterval,
-      input.timeout,
-      input.isApi,
-      input.authType,
-      ctx.env.GUARD_DEFAULT_LOCATIONS,
-      input.tags,
-      input.failureThreshold,
-      input.quorumPercent,
-    ],
-  )
-  const domain = toDomainRecord(rows[0]!)
-  await scheduleDomain(ctx.monitors, domain)
-  return domain
+  const auth = authForCreate(input.authType, input.credentials)
+  return {
+    kind: 'domain',
+    ...(organization ? { organizationId: organization } : {}),
+    name: input.name ?? new URL(input.url).hostname,
+    target: { kind: 'http', url: input.url, ...pickHttpOptions(input), method: input.method },
+    ...(auth ? { auth } : {}),
+    isApi: input.isApi,
+    checkInterval: input.checkInterval,
+    timeout: input.timeout,
+    enabled: input.enabled,
+    ...(input.locations ? { locations: input.locations } : {}),
+    tags: input.tags,
+    failureThreshold: input.failureThreshold,
+    quorumPercent: input.quorumPercent,
+  }
+}
+
+/** Creates a domain: the spec's shape over the monitor layer. */
+export async function createDomain({
+  ctx,
+  caller,
+  input: body,
+}: {
+  ctx: CollectorContext
+  caller: Caller
+  input: CreateDomainInput & { organization?: string | undefined }
+}): Promise<DomainRecord> {
+  const { organization, ...fields } = body
+  const monitor = await createMonitor({ ctx, caller, input: domainMonitorInput(fields, organization) })
+  return domainOf(monitor)
 }

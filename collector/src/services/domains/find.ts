@@ -1,5 +1,8 @@
-import { notFound, type Sql } from '@guard/shared'
+import type { HttpTarget, Sql } from '@guard/shared'
 import type { Caller } from '../../context.ts'
+import { findMonitor } from '../monitors/find.ts'
+import { httpOptionsView } from '../monitors/http-options.ts'
+import type { MonitorRecord } from '../monitors/schemas.ts'
 import type { DomainRecord } from './schemas.ts'
 
 export interface DomainRow {
@@ -16,19 +19,40 @@ export interface DomainRow {
   updated_at: Date
 }
 
+/** The columns of the `monitoring.domains` view that list pages read. */
 export const DOMAIN_COLUMNS =
   'id, organization_id, url, name, check_interval, timeout_seconds, enabled, locations, tags, created_at, updated_at'
 
-export function toDomainRecord(row: DomainRow): DomainRecord {
+/** A monitor as the spec's domain shape sees it: an HTTP check of `url`. */
+export function domainOf(monitor: MonitorRecord): DomainRecord {
+  const target = monitor.target as HttpTarget
+  return {
+    id: monitor.id,
+    organizationId: monitor.organizationId,
+    url: target.url,
+    name: monitor.name,
+    checkInterval: monitor.checkInterval,
+    timeout: monitor.timeout,
+    enabled: monitor.enabled,
+    locations: monitor.locations,
+    tags: monitor.tags,
+    isApi: monitor.isApi,
+    authType: monitor.authType,
+    credentialsSet: monitor.credentialsSet,
+    options: httpOptionsView(target),
+    createdAt: monitor.createdAt,
+    updatedAt: monitor.updatedAt,
+  }
+}
+
+/** A row of the list query, which reads fewer columns than a full domain has. */
+export function toDomainListRecord(row: DomainRow) {
   return {
     id: row.id,
-    organizationId: row.organization_id,
     url: row.url,
     name: row.name,
     checkInterval: row.check_interval,
-    timeout: row.timeout_seconds,
     enabled: row.enabled,
-    locations: row.locations,
     tags: row.tags,
     createdAt: new Date(row.created_at).toISOString(),
     updatedAt: new Date(row.updated_at).toISOString(),
@@ -37,16 +61,5 @@ export function toDomainRecord(row: DomainRow): DomainRecord {
 
 /** A domain of one of the caller's organizations; any other domain is simply not found. */
 export async function findDomain(sql: Sql, caller: Caller, id: string): Promise<DomainRecord> {
-  const { rows } = await sql.query<DomainRow>(
-    `SELECT ${DOMAIN_COLUMNS} FROM monitoring.domains WHERE id = $1 AND organization_id = ANY($2)`,
-    [id, caller.organizationIds],
-  )
-  if (!rows[0]) throw notFound('Domain')
-  return toDomainRecord(rows[0])
-}
-
-/** Every domain of every organization, for re-publishing schedules at start. */
-export async function findAllDomains(sql: Sql): Promise<DomainRecord[]> {
-  const { rows } = await sql.query<DomainRow>(`SELECT ${DOMAIN_COLUMNS} FROM monitoring.domains`)
-  return rows.map(toDomainRecord)
+  return domainOf(await findMonitor(sql, caller, 'domain', id))
 }

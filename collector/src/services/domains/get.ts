@@ -3,6 +3,7 @@ import { findDomain } from './find.ts'
 import { domainMetrics, noMetrics } from './metrics.ts'
 import type { DomainDetail } from './schemas.ts'
 
+/** The spec's detail plus the check's options, locations and why it is failing (never credentials). */
 export async function getDomain(ctx: CollectorContext, caller: Caller, id: string): Promise<DomainDetail> {
   const domain = await findDomain(ctx.sql, caller, id)
   const metrics = await domainMetrics(ctx.sql, ctx.timeseries, [domain.organizationId], [id])
@@ -14,5 +15,11 @@ export async function getDomain(ctx: CollectorContext, caller: Caller, id: strin
     checkInterval: domain.checkInterval,
     enabled: domain.enabled,
     ...(metrics.get(id) ?? noMetrics),
+    timeout: domain.timeout,
+    locations: domain.locations,
+    isApi: domain.isApi,
+    authType: domain.authType,
+    credentialsSet: domain.credentialsSet,
+    ...domain.options,
   }
 }

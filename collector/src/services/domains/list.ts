@@ -1,7 +1,7 @@
 import { GuardError } from '@guard/shared'
 import type { Caller, CollectorContext } from '../../context.ts'
 import { organizationScope } from '../access/organization.ts'
-import { DOMAIN_COLUMNS, type DomainRow, toDomainRecord } from './find.ts'
+import { DOMAIN_COLUMNS, type DomainRow, toDomainListRecord } from './find.ts'
 import { domainMetrics, noMetrics } from './metrics.ts'
 import type { AlternativeListItem, DomainListItem } from './schemas.ts'
 
@@ -81,7 +81,7 @@ export async function listDomains(ctx: CollectorContext, caller: Caller, query: 
     [organizationId, likePattern(query.search), query.status ?? null, query.limit, offset],
   )
   const total = rows[0] ? Number(rows[0].total) : await countDomains(ctx, organizationId, query)
-  const domains = rows.map(toDomainRecord)
+  const domains = rows.map(toDomainListRecord)
   const metrics = await domainMetrics(
     ctx.sql,
     ctx.timeseries,
@@ -114,7 +114,8 @@ export async function listDomains(ctx: CollectorContext, caller: Caller, query: 
   return {
     shape: 'standard',
     items: domains.map((domain) => {
-      const { status, uptimePercentage, responseTime } = metrics.get(domain.id) ?? noMetrics
+      const { status, uptimePercentage, responseTime, lastError, failingLocations } =
+        metrics.get(domain.id) ?? noMetrics
       return {
         id: domain.id,
         url: domain.url,
@@ -123,6 +124,8 @@ export async function listDomains(ctx: CollectorContext, caller: Caller, query: 
         uptimePercentage,
         responseTime,
         createdAt: domain.createdAt,
+        lastError,
+        failingLocations,
       }
     }),
     pagination: { page: query.page, limit: query.limit, total, totalPages: Math.ceil(total / query.limit) },

@@ -1,14 +1,21 @@
 import type { Sql, TimeSeriesStore } from '@guard/shared'
-import { readMonitorStates } from '../monitor-state/read.ts'
+import { readMonitorStates, type StoredError } from '../monitor-state/read.ts'
+import { type LastErrorView, lastErrorView } from '../monitors/schemas.ts'
 import { aggregateWindow, averageOf, uptimeOf } from '../results/window.ts'
 import type { DomainDetail } from './schemas.ts'
 
 export type DomainMetrics = Pick<
   DomainDetail,
-  'status' | 'uptimePercentage' | 'responseTime' | 'lastCheck' | 'certificate'
+  'status' | 'uptimePercentage' | 'responseTime' | 'lastCheck' | 'certificate' | 'lastError' | 'failingLocations'
 >
 
 const DAY = 86_400
+
+/** A stored reason as the API shows it; a kind this version does not know reads as `unknown`. */
+export function lastErrorOf(error: StoredError): LastErrorView {
+  const parsed = lastErrorView.safeParse(error)
+  return parsed.success ? parsed.data : { ...error, kind: 'unknown' }
+}
 
 export const noMetrics: DomainMetrics = {
   status: 'unknown',
@@ -16,6 +23,8 @@ export const noMetrics: DomainMetrics = {
   responseTime: 0,
   lastCheck: null,
   certificate: null,
+  lastError: null,
+  failingLocations: [],
 }
 
 /**
@@ -43,6 +52,8 @@ export async function domainMetrics(
       responseTime: Math.round(averageOf(window)),
       lastCheck: state?.lastCheckAt ?? null,
       certificate: state?.certificate ?? null,
+      lastError: state?.lastError ? lastErrorOf(state.lastError) : null,
+      failingLocations: state?.failingLocations ?? [],
     })
   }
   return metrics

@@ -1,6 +1,23 @@
 import { z } from 'zod'
 import { DEFAULT_RULES } from '../monitor-state/transition.ts'
 import { defaultTimeout, TIMEOUT_BELOW_INTERVAL } from '../monitor-timing.ts'
+import { refineHttpOptions } from '../monitors/http-options.ts'
+import {
+  authType,
+  checkInterval,
+  checkTimeout,
+  clearable,
+  credentials,
+  failureThreshold,
+  type HttpOptions,
+  httpOptions,
+  lastErrorView,
+  locations,
+  monitorName,
+  optionalShape,
+  quorumPercent,
+  tags,
+} from '../monitors/schemas.ts'
 
 export const domainStatus = z.enum(['up', 'down', 'unknown'])
 /** Status values of the alternative list shape (README "API decisions"). */
@@ -19,47 +36,83 @@ export const periodSeconds: Record<StatsPeriod, number> = {
 }
 export const rangeSeconds: Record<TimeRange, number> = periodSeconds
 
-const interval = z.number().int().min(5).max(86_400)
-const timeout = z.number().int().min(1).max(300)
-const name = z.string().trim().min(1).max(200)
-/** Consecutive failed checks after which a location counts as failing (README "Monitor state"). */
-const failureThreshold = z.number().int().min(1).max(100)
-/** Share of locations, in percent, that must be failing for the domain to be down. */
-const quorumPercent = z.number().int().min(1).max(100)
+const url = z.url({ protocol: /^https?$/, error: 'url must be an absolute http(s) URL' }).max(2048)
+
+const domainExample = {
+  url: 'https://api.example.org/health',
+  name: 'Example API',
+  checkInterval: 60,
+  timeout: 10,
+  isApi: true,
+  authType: 'bearer',
+  credentials: { token: 'secret-token' },
+  method: 'GET',
+  headers: { 'X-Probe': 'guard' },
+  expectedStatus: [200, '300-399'],
+  keyword: 'maintenance',
+  keywordAbsent: true,
+  jsonPath: { path: '$.status', equals: 'ok' },
+  degradedAboveMs: 800,
+  locations: ['fra', 'iad'],
+}
+
+/** The write-only credentials' rules and the contract's option rules, as field-named issues. */
+const refineDomain = (
+  input: Partial<HttpOptions> & { authType?: 'none' | 'basic' | 'bearer' | null | undefined },
+  ctx: z.core.$RefinementCtx,
+) => refineHttpOptions({ ...input, authType: input.authType ?? undefined }, ctx)
 
 export const createDomainInput = z
   .object({
-    url: z.url({ protocol: /^https?$/, error: 'url must be an absolute http(s) URL' }).max(2048),
-    name: name.optional(),
+    url,
+    name: monitorName.optional(),
     /** Seconds between checks. */
-    checkInterval: interval.default(60),
+    checkInterval: checkInterval.default(60),
     /** Seconds a check may take; below the interval so checks never overlap. */
-    timeout: timeout.optional(),
+    timeout: checkTimeout.optional(),
+    enabled: z.boolean().default(true),
+    /** An API endpoint: the probe asks for and expects JSON (README "Domains"). */
     isApi: z.boolean().default(false),
-    authType: z.enum(['none', 'basic', 'bearer']).default('none'),
-    tags: z.array(z.string().trim().min(1).max(50)).max(20).default([]),
+    authType: authType.default('none'),
+    credentials: credentials.optional(),
+    tags: tags.default([]),
     failureThreshold: failureThreshold.default(DEFAULT_RULES.failureThreshold),
     quorumPercent: quorumPercent.default(DEFAULT_RULES.quorumPercent),
+    locations: locations.optional(),
+    ...httpOptions.shape,
   })
   .strict()
+  // On the object, not the pipe below: OpenAPI describes the input side of a transform.
+  .meta({ examples: [domainExample] })
   .transform((input) => ({ ...input, timeout: input.timeout ?? defaultTimeout(input.checkInterval) }))
   .refine((input) => input.timeout < input.checkInterval, {
     message: TIMEOUT_BELOW_INTERVAL,
     path: ['timeout'],
   })
+  .superRefine(refineDomain)
 export type CreateDomainInput = z.input<typeof createDomainInput>
 
 export const updateDomainInput = z
   .object({
-    name: name.optional(),
-    checkInterval: interval.optional(),
-    timeout: timeout.optional(),
+    url: url.optional(),
+    name: monitorName.optional(),
+    checkInterval: checkInterval.optional(),
+    timeout: checkTimeout.optional(),
     enabled: z.boolean().optional(),
-    tags: z.array(z.string().trim().min(1).max(50)).max(20).optional(),
+    isApi: z.boolean().optional(),
+    authType: authType.optional(),
+    credentials: credentials.optional(),
+    tags: tags.optional(),
     failureThreshold: failureThreshold.optional(),
     quorumPercent: quorumPercent.optional(),
+    locations: locations.optional(),
+    ...clearable(httpOptions.shape),
   })
   .strict()
+  .meta({
+    description: 'Changes the given fields; `null` removes a check option. Credentials are write-only.',
+    examples: [{ checkInterval: 30, keyword: null, expectedStatus: ['200-299'], locations: ['fra'] }],
+  })
 export type UpdateDomainInput = z.infer<typeof updateDomainInput>
 
 export const domainRecord = z.object({
@@ -72,6 +125,10 @@ export const domainRecord = z.object({
   enabled: z.boolean(),
   locations: z.array(z.string()),
   tags: z.array(z.string()),
+  isApi: z.boolean(),
+  authType,
+  credentialsSet: z.boolean(),
+  options: z.object(optionalShape(httpOptions.shape)),
   createdAt: z.string(),
   updatedAt: z.string(),
 })
@@ -85,6 +142,8 @@ export const domainListItem = z.object({
   uptimePercentage: z.number(),
   responseTime: z.number(),
   createdAt: z.string(),
+  lastError: lastErrorView.nullable().optional(),
+  failingLocations: z.array(z.string()).optional(),
 })
 export type DomainListItem = z.infer<typeof domainListItem>
 
@@ -111,6 +170,13 @@ export const domainDetail = domainListItem.extend({
   checkInterval: z.number(),
   enabled: z.boolean(),
   certificate: certificateView.nullable(),
+  timeout: z.number().optional(),
+  locations: z.array(z.string()).optional(),
+  isApi: z.boolean().optional(),
+  authType: authType.optional(),
+  /** Credentials are write-only: this says whether some are stored. */
+  credentialsSet: z.boolean().optional(),
+  ...optionalShape(httpOptions.shape),
 })
 export type DomainDetail = z.infer<typeof domainDetail>
 
@@ -121,9 +187,20 @@ export const historyEntry = z.object({
   responseTime: z.number(),
   statusCode: z.number().int(),
   timestamp: z.string(),
+  /** Only on a result that was not up. */
+  errorKind: z.string().optional(),
+  error: z.string().optional(),
 })
 
-export const locationPoint = z.object({ timestamp: z.string(), status: z.string(), responseTime: z.number() })
+/** `status` is `no probe` for a location of the domain where no probe is online (README "Locations"). */
+export const locationPoint = z.object({
+  timestamp: z.string(),
+  status: z.string(),
+  responseTime: z.number(),
+  /** Only on a result that was not up. */
+  errorKind: z.string().optional(),
+  error: z.string().optional(),
+})
 
 export const domainStats = z.object({
   domain_id: z.string(),

@@ -1,40 +1,47 @@
-import { notFound } from '@guard/shared'
+import type { HttpTarget } from '@guard/shared'
 import type { Caller, CollectorContext } from '../../context.ts'
-import { timingAfterUpdate } from '../monitor-timing.ts'
-import { DOMAIN_COLUMNS, type DomainRow, findDomain, toDomainRecord } from './find.ts'
-import { scheduleDomain } from './schedule.ts'
-import type { DomainRecord, UpdateDomainInput } from './schemas.ts'
+import { findMonitor } from '../monitors/find.ts'
+import { authForUpdate, mergeHttpTarget } from '../monitors/http-options.ts'
+import { updateMonitor } from '../monitors/update.ts'
+import { domainOf } from './find.ts'
+import { type DomainRecord, type UpdateDomainInput, updateDomainInput } from './schemas.ts'
 
-/** Changes the given fields only; the schedule is published again so probes follow within seconds. */
-export async function updateDomain(
-  ctx: CollectorContext,
-  caller: Caller,
-  id: string,
-  input: UpdateDomainInput,
-): Promise<DomainRecord> {
-  const current = await findDomain(ctx.sql, caller, id)
-  const { checkInterval, timeout } = timingAfterUpdate(current, input)
-  const { rows } = await ctx.sql.query<DomainRow>(
-    `UPDATE monitoring.domains
-        SET name = $3, check_interval = $4, timeout_seconds = $5, enabled = $6, tags = $7,
-            failure_threshold = coalesce($8, failure_threshold), quorum_percent = coalesce($9, quorum_percent),
-            updated_at = now()
-      WHERE id = $1 AND organization_id = $2
-      RETURNING ${DOMAIN_COLUMNS}`,
-    [
+/** Changes the given fields; check options merge into the stored ones (`null` removes one). */
+export async function updateDomain({
+  ctx,
+  caller,
+  input: body,
+}: {
+  ctx: CollectorContext
+  caller: Caller
+  input: UpdateDomainInput & { id: string }
+}): Promise<DomainRecord> {
+  const { id, ...fields } = body
+  const input = updateDomainInput.parse(fields)
+  const current = await findMonitor(ctx.sql, caller, 'domain', id)
+  const auth = authForUpdate(current, input)
+  const hasAuth = auth === undefined ? current.credentialsSet : auth !== null
+  const target = mergeHttpTarget(current.target as HttpTarget, input, hasAuth)
+  const monitor = await updateMonitor({
+    ctx,
+    caller,
+    input: {
+      kind: 'domain',
       id,
-      current.organizationId,
-      input.name ?? current.name,
-      checkInterval,
-      timeout,
-      input.enabled ?? current.enabled,
-      input.tags ?? current.tags,
-      input.failureThreshold ?? null,
-      input.quorumPercent ?? null,
-    ],
-  )
-  if (!rows[0]) throw notFound('Domain')
-  const domain = toDomainRecord(rows[0])
-  await scheduleDomain(ctx.monitors, domain)
-  return domain
+      changes: {
+        target,
+        ...(auth === undefined ? {} : { auth }),
+        ...(input.name === undefined ? {} : { name: input.name }),
+        ...(input.isApi === undefined ? {} : { isApi: input.isApi }),
+        ...(input.checkInterval === undefined ? {} : { checkInterval: input.checkInterval }),
+        ...(input.timeout === undefined ? {} : { timeout: input.timeout }),
+        ...(input.enabled === undefined ? {} : { enabled: input.enabled }),
+        ...(input.locations === undefined ? {} : { locations: input.locations }),
+        ...(input.tags === undefined ? {} : { tags: input.tags }),
+        ...(input.failureThreshold === undefined ? {} : { failureThreshold: input.failureThreshold }),
+        ...(input.quorumPercent === undefined ? {} : { quorumPercent: input.quorumPercent }),
+      },
+    },
+  })
+  return domainOf(monitor)
 }

@@ -2,6 +2,7 @@ import { type CheckResult, newId, type Sql } from '@guard/shared'
 import {
   applyResult,
   type CertificateState,
+  type ErrorState,
   type LocationState,
   type MonitorMachine,
   type QuorumRules,
@@ -21,6 +22,9 @@ interface LocationRow {
   status: string
   consecutive_failures: number
   last_ms: number
+  last_error: string | null
+  last_error_kind: string | null
+  last_error_ms: number | null
 }
 
 interface StateRow {
@@ -30,23 +34,34 @@ interface StateRow {
   last_check_ms: number
   consecutive_failures: number
   certificate: CertificateState | null
+  last_error: string | null
+  last_error_kind: string | null
+  last_error_ms: number | null
 }
+
+const errorOf = (row: { last_error: string | null; last_error_kind: string | null; last_error_ms: number | null }) =>
+  row.last_error !== null && row.last_error_ms !== null
+    ? { kind: row.last_error_kind ?? 'unknown', message: row.last_error, at: Number(row.last_error_ms) }
+    : null
+
+const errorColumns = (error: ErrorState | null) =>
+  [error?.message ?? null, error?.kind ?? null, error?.at ?? null] as const
 
 async function loadMachines(tx: Sql, ids: string[]) {
   const rules = await tx.query<RulesRow>(
-    `SELECT id, organization_id, failure_threshold, quorum_percent FROM monitoring.domains WHERE id = ANY($1)
-     UNION ALL
-     SELECT id, organization_id, failure_threshold, quorum_percent FROM monitoring.services WHERE id = ANY($1)`,
+    'SELECT id, organization_id, failure_threshold, quorum_percent FROM monitoring.monitors WHERE id = ANY($1)',
     [ids],
   )
   const locations = await tx.query<LocationRow>(
-    `SELECT monitor_id, location, status, consecutive_failures,
-            (extract(epoch FROM last_result_at) * 1000)::float8 AS last_ms
+    `SELECT monitor_id, location, status, consecutive_failures, last_error, last_error_kind,
+            (extract(epoch FROM last_result_at) * 1000)::float8 AS last_ms,
+            (extract(epoch FROM last_error_at) * 1000)::float8 AS last_error_ms
        FROM monitoring.monitor_location_state WHERE monitor_id = ANY($1)`,
     [ids],
   )
   const states = await tx.query<StateRow>(
-    `SELECT monitor_id, status, consecutive_failures, certificate,
+    `SELECT monitor_id, status, consecutive_failures, certificate, last_error, last_error_kind,
+            (extract(epoch FROM last_error_at) * 1000)::float8 AS last_error_ms,
             (extract(epoch FROM changed_at) * 1000)::float8 AS changed_ms,
             (extract(epoch FROM last_check_at) * 1000)::float8 AS last_check_ms
        FROM monitoring.monitor_state WHERE monitor_id = ANY($1)`,
@@ -65,6 +80,7 @@ async function loadMachines(tx: Sql, ids: string[]) {
       status: row.status,
       consecutiveFailures: row.consecutive_failures,
       lastResultAt: Number(row.last_ms),
+      lastError: errorOf(row),
     })
   }
   for (const row of states.rows) {
@@ -76,6 +92,7 @@ async function loadMachines(tx: Sql, ids: string[]) {
       lastCheckAt: Number(row.last_check_ms),
       consecutiveFailures: row.consecutive_failures,
       certificate: row.certificate,
+      lastError: errorOf(row),
     }
   }
   return machines
@@ -122,14 +139,22 @@ export async function applyResultsToState(sql: Sql, results: CheckResult[]): Pro
       if (transition)
         transitions.push({ ...transition, monitorId: result.monitorId, organizationId: entry.organizationId })
     }
-    const locationRows: Array<[string, string, string, number, number]> = []
-    const stateRows: Array<[string, string, string, number, number, number, string | null]> = []
+    type ErrorCells = readonly [string | null, string | null, number | null]
+    const locationRows: Array<[string, string, string, number, number, ...ErrorCells]> = []
+    const stateRows: Array<[string, string, string, number, number, number, string | null, ...ErrorCells]> = []
     for (const [id, { machine, organizationId }] of machines) {
       if (!machine.state) continue
       for (const [location, state] of machine.locations) {
-        locationRows.push([id, location, state.status, state.consecutiveFailures, state.lastResultAt])
+        locationRows.push([
+          id,
+          location,
+          state.status,
+          state.consecutiveFailures,
+          state.lastResultAt,
+          ...errorColumns(state.lastError),
+        ])
       }
-      const { status, changedAt, lastCheckAt, consecutiveFailures, certificate } = machine.state
+      const { status, changedAt, lastCheckAt, consecutiveFailures, certificate, lastError } = machine.state
       stateRows.push([
         id,
         organizationId,
@@ -138,32 +163,40 @@ export async function applyResultsToState(sql: Sql, results: CheckResult[]): Pro
         lastCheckAt,
         consecutiveFailures,
         certificate ? JSON.stringify(certificate) : null,
+        ...errorColumns(lastError),
       ])
     }
-    const column = <T>(rows: T[][], index: number) => rows.map((row) => row[index])
+    const column = <T>(rows: readonly T[][], index: number) => rows.map((row) => row[index])
     if (locationRows.length > 0) {
       await tx.query(
         `INSERT INTO monitoring.monitor_location_state AS s
-           (monitor_id, location, status, consecutive_failures, last_result_at)
-         SELECT m, l, st, f, to_timestamp(t / 1000)
-           FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::float8[]) AS u(m, l, st, f, t)
+           (monitor_id, location, status, consecutive_failures, last_result_at, last_error, last_error_kind,
+            last_error_at)
+         SELECT m, l, st, f, to_timestamp(t / 1000), e, k, to_timestamp(ea / 1000)
+           FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::float8[], $6::text[], $7::text[],
+                       $8::float8[]) AS u(m, l, st, f, t, e, k, ea)
          ON CONFLICT (monitor_id, location) DO UPDATE
            SET status = excluded.status, consecutive_failures = excluded.consecutive_failures,
-               last_result_at = excluded.last_result_at`,
-        [0, 1, 2, 3, 4].map((index) => column(locationRows, index)),
+               last_result_at = excluded.last_result_at, last_error = excluded.last_error,
+               last_error_kind = excluded.last_error_kind, last_error_at = excluded.last_error_at`,
+        [0, 1, 2, 3, 4, 5, 6, 7].map((index) => column(locationRows, index)),
       )
     }
     if (stateRows.length > 0) {
       await tx.query(
         `INSERT INTO monitoring.monitor_state AS s
-           (monitor_id, organization_id, status, changed_at, last_check_at, consecutive_failures, certificate)
-         SELECT m, o, st, to_timestamp(c / 1000), to_timestamp(l / 1000), f, cert::jsonb
-           FROM unnest($1::text[], $2::text[], $3::text[], $4::float8[], $5::float8[], $6::int[], $7::text[])
-             AS u(m, o, st, c, l, f, cert)
+           (monitor_id, organization_id, status, changed_at, last_check_at, consecutive_failures, certificate,
+            last_error, last_error_kind, last_error_at)
+         SELECT m, o, st, to_timestamp(c / 1000), to_timestamp(l / 1000), f, cert::jsonb, e, k, to_timestamp(ea / 1000)
+           FROM unnest($1::text[], $2::text[], $3::text[], $4::float8[], $5::float8[], $6::int[], $7::text[],
+                       $8::text[], $9::text[], $10::float8[])
+             AS u(m, o, st, c, l, f, cert, e, k, ea)
          ON CONFLICT (monitor_id) DO UPDATE
            SET status = excluded.status, changed_at = excluded.changed_at, last_check_at = excluded.last_check_at,
-               consecutive_failures = excluded.consecutive_failures, certificate = excluded.certificate`,
-        [0, 1, 2, 3, 4, 5, 6].map((index) => column(stateRows, index)),
+               consecutive_failures = excluded.consecutive_failures, certificate = excluded.certificate,
+               last_error = excluded.last_error, last_error_kind = excluded.last_error_kind,
+               last_error_at = excluded.last_error_at`,
+        [0, 1, 2, 3, 4, 5, 6, 7, 8, 9].map((index) => column(stateRows, index)),
       )
     }
     await saveIncidents(tx, transitions)

@@ -10,10 +10,18 @@ export interface QuorumRules {
 
 export const DEFAULT_RULES: QuorumRules = { failureThreshold: 2, quorumPercent: 50 }
 
+/** The newest result that was not up, kept after recovery so "why was it down" has an answer. */
+export interface ErrorState {
+  kind: string
+  message: string
+  at: number
+}
+
 export interface LocationState {
   status: string
   consecutiveFailures: number
   lastResultAt: number
+  lastError: ErrorState | null
 }
 
 export interface CertificateState {
@@ -28,6 +36,7 @@ export interface MonitorState {
   lastCheckAt: number
   consecutiveFailures: number
   certificate: CertificateState | null
+  lastError: ErrorState | null
 }
 
 /** Everything the machine knows about one monitor, mutated in place as results arrive. */
@@ -57,10 +66,13 @@ export function applyResult(machine: MonitorMachine, result: CheckResult, rules:
   const previous = machine.locations.get(result.location)
   if (previous && previous.lastResultAt >= at) return undefined
   const failed = result.status === 'down'
+  const error: ErrorState | null =
+    result.status === 'up' ? null : { kind: result.errorKind ?? 'unknown', message: result.error ?? result.status, at }
   machine.locations.set(result.location, {
     status: result.status,
     consecutiveFailures: failed ? (previous?.consecutiveFailures ?? 0) + 1 : 0,
     lastResultAt: at,
+    lastError: error ?? previous?.lastError ?? null,
   })
   const status = quorumStatus(machine.locations.values(), rules)
   const consecutiveFailures = Math.max(...[...machine.locations.values()].map((l) => l.consecutiveFailures))
@@ -74,6 +86,7 @@ export function applyResult(machine: MonitorMachine, result: CheckResult, rules:
     lastCheckAt: Math.max(before?.lastCheckAt ?? 0, at),
     consecutiveFailures,
     certificate,
+    lastError: error && (!before?.lastError || before.lastError.at <= at) ? error : (before?.lastError ?? null),
   }
   // Before the first result the monitor is unknown, and becoming up from there is no recovery.
   if (before?.status === status || (!before && status === 'up')) return undefined

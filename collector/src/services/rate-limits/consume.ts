@@ -1,6 +1,7 @@
 import type { Sql } from '@guard/shared'
 
-export type RateClass = 'read' | 'write' | 'bulk'
+/** `public` counts requests that carry no valid credentials, per client IP. */
+export type RateClass = 'read' | 'write' | 'bulk' | 'public'
 
 export interface RateDecision {
   limit: number

@@ -12,6 +12,7 @@ const toRow = (result: CheckResult) => ({
   response_time_ms: result.responseTimeMs,
   status_code: result.statusCode ?? 0,
   error: result.error ?? '',
+  error_kind: result.errorKind ?? '',
   dns_ms: result.phases?.dnsMs ?? null,
   connect_ms: result.phases?.connectMs ?? null,
   tls_ms: result.phases?.tlsMs ?? null,

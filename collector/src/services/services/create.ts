@@ -1,39 +1,44 @@
-import { encodeMonitorConfig, newId } from '@guard/shared'
 import type { Caller, CollectorContext } from '../../context.ts'
-import { organizationScope } from '../access/organization.ts'
-import { SERVICE_COLUMNS, type ServiceRow, toServiceRecord } from './find.ts'
+import { createMonitor } from '../monitors/create.ts'
+import { authForCreate } from '../monitors/http-options.ts'
+import type { MonitorInput } from '../monitors/schemas.ts'
+import { serviceOf } from './find.ts'
 import { type CreateServiceInput, createServiceInput, type ServiceRecord } from './schemas.ts'
-import { serviceMonitorConfig, serviceTarget } from './target.ts'
+import { serviceTarget } from './target.ts'
 
-/** Stores the service and publishes its schedule, like a domain (see createDomain). */
-export async function createService(
-  ctx: CollectorContext,
-  caller: Caller,
-  body: CreateServiceInput,
-  organization?: string,
-): Promise<ServiceRecord> {
+/** A service body as the monitor layer's input: the protocol's check with its options. */
+export function serviceMonitorInput(body: unknown, organizationId?: string): MonitorInput {
   const input = createServiceInput.parse(body)
-  serviceTarget(input.protocol, input.protocolConfig)
-  const { rows } = await ctx.sql.query<ServiceRow>(
-    `INSERT INTO monitoring.services
-       (id, organization_id, name, protocol, host, port, path, check_interval, timeout_seconds, enabled, locations)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-     RETURNING ${SERVICE_COLUMNS}`,
-    [
-      newId(),
-      organizationScope(caller, organization),
-      input.name,
-      input.protocol,
-      input.protocolConfig.host,
-      input.protocolConfig.port ?? null,
-      input.protocolConfig.path ?? null,
-      input.checkInterval,
-      input.timeout,
-      input.enabled,
-      ctx.env.GUARD_DEFAULT_LOCATIONS,
-    ],
-  )
-  const service = toServiceRecord(rows[0]!)
-  await ctx.monitors.put(service.id, encodeMonitorConfig(serviceMonitorConfig(service)))
-  return service
+  const config = input.protocolConfig
+  const auth = authForCreate(config.authType ?? 'none', config.credentials, 'protocolConfig.')
+  return {
+    kind: 'service',
+    ...(organizationId ? { organizationId } : {}),
+    name: input.name,
+    protocol: input.protocol,
+    target: serviceTarget(input.protocol, config),
+    ...(auth ? { auth } : {}),
+    isApi: config.isApi ?? false,
+    checkInterval: input.checkInterval,
+    timeout: input.timeout,
+    enabled: input.enabled,
+    ...(input.locations ? { locations: input.locations } : {}),
+    failureThreshold: input.failureThreshold,
+    quorumPercent: input.quorumPercent,
+  }
+}
+
+/** Creates a service: the spec's shape over the monitor layer. */
+export async function createService({
+  ctx,
+  caller,
+  input: body,
+}: {
+  ctx: CollectorContext
+  caller: Caller
+  input: CreateServiceInput & { organizationId?: string | undefined }
+}): Promise<ServiceRecord> {
+  const { organizationId, ...fields } = body
+  const monitor = await createMonitor({ ctx, caller, input: serviceMonitorInput(fields, organizationId) })
+  return serviceOf(monitor)
 }

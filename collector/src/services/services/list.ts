@@ -1,6 +1,6 @@
 import type { Caller, CollectorContext } from '../../context.ts'
-import { organizationScope } from '../access/organization.ts'
-import { SERVICE_COLUMNS, type ServiceRow, toServiceRecord } from './find.ts'
+import { listMonitors } from '../monitors/list.ts'
+import { serviceOf } from './find.ts'
 import type { ServiceView } from './schemas.ts'
 import { viewServices } from './view.ts'
 
@@ -9,9 +9,6 @@ export async function listServices(
   caller: Caller,
   organizationId?: string,
 ): Promise<ServiceView[]> {
-  const { rows } = await ctx.sql.query<ServiceRow>(
-    `SELECT ${SERVICE_COLUMNS} FROM monitoring.services WHERE organization_id = $1 ORDER BY created_at DESC, id DESC`,
-    [organizationScope(caller, organizationId)],
-  )
-  return viewServices(ctx.sql, rows.map(toServiceRecord))
+  const monitors = await listMonitors({ ctx, caller, input: { kind: 'service', organizationId } })
+  return viewServices(ctx.sql, monitors.map(serviceOf))
 }

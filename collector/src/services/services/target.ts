@@ -1,28 +1,47 @@
-import { GuardError, type MonitorConfig, monitorTarget } from '@guard/shared'
-import type { ProtocolConfig, ServiceProtocol, ServiceRecord } from './schemas.ts'
+import { GuardError, type MonitorTarget, monitorTarget } from '@guard/shared'
+import { httpOptionsView, pickHttpOptions } from '../monitors/http-options.ts'
+import type { MonitorRecord } from '../monitors/schemas.ts'
+import type { ProtocolConfig, ProtocolConfigView, ServiceProtocol } from './schemas.ts'
 
-/** How a service's protocol and host/port/path become the probe's target. */
-function targetOf(protocol: ServiceProtocol, config: ProtocolConfig): unknown {
+const bracketed = (host: string) => (host.includes(':') && !host.startsWith('[') ? `[${host}]` : host)
+
+/** How a service's protocol and configuration become the probe's target (credentials apart). */
+function targetOf(protocol: ServiceProtocol, config: Partial<ProtocolConfig> & { host: string }): unknown {
   switch (protocol) {
     case 'http':
     case 'https': {
-      const host = config.host.includes(':') && !config.host.startsWith('[') ? `[${config.host}]` : config.host
       const port = config.port ? `:${config.port}` : ''
-      return { kind: 'http', url: `${protocol}://${host}${port}${config.path ?? '/'}`, method: 'GET' }
+      return {
+        kind: 'http',
+        url: `${protocol}://${bracketed(config.host)}${port}${config.path ?? '/'}`,
+        ...pickHttpOptions(config),
+        method: config.method ?? 'GET',
+      }
     }
     case 'tcp':
       return { kind: 'tcp', host: config.host, port: config.port }
     case 'dns':
-      return { kind: 'dns', hostname: config.host, recordType: 'A' }
+      return {
+        kind: 'dns',
+        hostname: config.host,
+        recordType: config.recordType ?? 'A',
+        ...(config.expected === undefined ? {} : { expected: config.expected }),
+        ...(config.server === undefined ? {} : { server: config.server }),
+      }
     case 'tls':
-      return config.port ? { kind: 'tls', host: config.host, port: config.port } : { kind: 'tls', host: config.host }
+      return {
+        kind: 'tls',
+        host: config.host,
+        ...(config.port === undefined ? {} : { port: config.port }),
+        ...(config.warnDays === undefined ? {} : { warnDays: config.warnDays }),
+      }
     case 'icmp':
-      return { kind: 'icmp', host: config.host }
+      return { kind: 'icmp', host: config.host, ...(config.count === undefined ? {} : { count: config.count }) }
   }
 }
 
-/** The probe target of a service; refuses with a 400 naming protocolConfig what the probe could not run. */
-export function serviceTarget(protocol: ServiceProtocol, config: ProtocolConfig): MonitorConfig['target'] {
+/** The probe target of a service; a 400 naming protocolConfig for what the probe could not run. */
+export function serviceTarget(protocol: ServiceProtocol, config: Partial<ProtocolConfig> & { host: string }) {
   if (protocol === 'tcp' && config.port === undefined) {
     throw new GuardError('VALIDATION_ERROR', 'protocolConfig.port: a tcp service needs a port')
   }
@@ -34,15 +53,31 @@ export function serviceTarget(protocol: ServiceProtocol, config: ProtocolConfig)
   return parsed.data
 }
 
-export function serviceMonitorConfig(service: ServiceRecord): MonitorConfig {
-  return {
-    v: 1,
-    id: service.id,
-    organizationId: service.organizationId,
-    target: serviceTarget(service.protocol, service.protocolConfig),
-    intervalSeconds: service.checkInterval,
-    timeoutSeconds: service.timeout,
-    locations: service.locations,
-    enabled: service.enabled,
+/** The spec's protocolConfig of a stored target, with the options set and never the credentials. */
+export function protocolConfigOf(monitor: MonitorRecord): ProtocolConfigView {
+  const target: MonitorTarget = monitor.target
+  switch (target.kind) {
+    case 'http': {
+      const url = new URL(target.url)
+      return {
+        host: url.hostname.replace(/^\[|\]$/g, ''),
+        ...(url.port ? { port: Number(url.port) } : {}),
+        path: `${url.pathname}${url.search}`,
+        ...httpOptionsView(target),
+        ...(monitor.isApi ? { isApi: true } : {}),
+        ...(monitor.authType === 'none' ? {} : { authType: monitor.authType, credentialsSet: monitor.credentialsSet }),
+      }
+    }
+    case 'tcp':
+      return { host: target.host, port: target.port }
+    case 'dns': {
+      const { hostname, kind: _kind, ...options } = target
+      return { host: hostname, ...options }
+    }
+    case 'tls':
+    case 'icmp': {
+      const { kind: _kind, ...options } = target
+      return options
+    }
   }
 }

@@ -1,43 +1,56 @@
-import { encodeMonitorConfig, notFound } from '@guard/shared'
 import type { Caller, CollectorContext } from '../../context.ts'
-import { timingAfterUpdate } from '../monitor-timing.ts'
-import { findService, SERVICE_COLUMNS, type ServiceRow, toServiceRecord } from './find.ts'
-import type { ServiceRecord, UpdateServiceInput } from './schemas.ts'
-import { serviceMonitorConfig, serviceTarget } from './target.ts'
+import { findMonitor } from '../monitors/find.ts'
+import { authForUpdate } from '../monitors/http-options.ts'
+import { updateMonitor } from '../monitors/update.ts'
+import { serviceOf } from './find.ts'
+import { assertProtocolConfig, type ServiceRecord, type UpdateServiceInput, updateServiceInput } from './schemas.ts'
+import { serviceTarget } from './target.ts'
 
-/** Changes the given fields; the new schedule is published so probes follow within seconds. */
-export async function updateService(
-  ctx: CollectorContext,
-  caller: Caller,
-  id: string,
-  input: UpdateServiceInput,
-): Promise<ServiceRecord> {
-  const current = await findService(ctx.sql, caller, id)
-  const protocol = input.protocol ?? current.protocol
-  const config = input.protocolConfig ?? current.protocolConfig
-  serviceTarget(protocol, config)
-  const { checkInterval, timeout } = timingAfterUpdate(current, input)
-  const { rows } = await ctx.sql.query<ServiceRow>(
-    `UPDATE monitoring.services
-        SET name = $3, protocol = $4, host = $5, port = $6, path = $7, check_interval = $8,
-            timeout_seconds = $9, enabled = $10, updated_at = now()
-      WHERE id = $1 AND organization_id = $2
-      RETURNING ${SERVICE_COLUMNS}`,
-    [
+/** Changes the given fields; a new protocolConfig replaces the stored one as a whole. */
+export async function updateService({
+  ctx,
+  caller,
+  input: body,
+}: {
+  ctx: CollectorContext
+  caller: Caller
+  input: UpdateServiceInput & { id: string }
+}): Promise<ServiceRecord> {
+  const { id, ...fields } = body
+  const input = updateServiceInput.parse(fields)
+  const current = await findMonitor(ctx.sql, caller, 'service', id)
+  const currentService = serviceOf(current)
+  const protocol = input.protocol ?? currentService.protocol
+  const { credentialsSet: _set, ...stored } = currentService.protocolConfig
+  const config = input.protocolConfig ?? stored
+  assertProtocolConfig(protocol, config)
+  const auth = input.protocolConfig
+    ? authForUpdate(
+        current,
+        { authType: config.authType ?? 'none', credentials: input.protocolConfig.credentials },
+        'protocolConfig.',
+      )
+    : undefined
+  const monitor = await updateMonitor({
+    ctx,
+    caller,
+    input: {
+      kind: 'service',
       id,
-      current.organizationId,
-      input.name ?? current.name,
-      protocol,
-      config.host,
-      config.port ?? null,
-      config.path ?? null,
-      checkInterval,
-      timeout,
-      input.enabled ?? current.enabled,
-    ],
-  )
-  if (!rows[0]) throw notFound('Service')
-  const service = toServiceRecord(rows[0])
-  await ctx.monitors.put(service.id, encodeMonitorConfig(serviceMonitorConfig(service)))
-  return service
+      changes: {
+        protocol,
+        target: serviceTarget(protocol, config),
+        ...(auth === undefined ? {} : { auth }),
+        ...(input.protocolConfig ? { isApi: input.protocolConfig.isApi ?? false } : {}),
+        ...(input.name === undefined ? {} : { name: input.name }),
+        ...(input.checkInterval === undefined ? {} : { checkInterval: input.checkInterval }),
+        ...(input.timeout === undefined ? {} : { timeout: input.timeout }),
+        ...(input.enabled === undefined ? {} : { enabled: input.enabled }),
+        ...(input.locations === undefined ? {} : { locations: input.locations }),
+        ...(input.failureThreshold === undefined ? {} : { failureThreshold: input.failureThreshold }),
+        ...(input.quorumPercent === undefined ? {} : { quorumPercent: input.quorumPercent }),
+      },
+    },
+  })
+  return serviceOf(monitor)
 }

@@ -1,8 +1,12 @@
 import type { Sql } from '@guard/shared'
+import { lastErrorOf } from '../domains/metrics.ts'
 import { readMonitorStates } from '../monitor-state/read.ts'
 import type { ServiceRecord, ServiceView } from './schemas.ts'
 
-/** Services as the API shows them, with the state machine's status and failure count. */
+/**
+ * Services as the API shows them, with the state machine's status and failure count, the locations
+ * when limited, why it last failed and where it is failing now.
+ */
 export async function viewServices(sql: Sql, services: ServiceRecord[]): Promise<ServiceView[]> {
   const states = await readMonitorStates(
     sql,
@@ -22,6 +26,10 @@ export async function viewServices(sql: Sql, services: ServiceRecord[]): Promise
       consecutiveFailures: state?.consecutiveFailures ?? 0,
       protocolConfig: service.protocolConfig,
       createdAt: service.createdAt,
+      // Beyond the spec's fields, only what carries information (README "Services").
+      ...(service.locations.includes('*') ? {} : { locations: service.locations }),
+      ...(state?.lastError ? { lastError: lastErrorOf(state.lastError) } : {}),
+      ...(state?.failingLocations.length ? { failingLocations: state.failingLocations } : {}),
     }
   })
 }

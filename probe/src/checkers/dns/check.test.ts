@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type DnsFixture, startDnsFixture } from '../../testing/dns-server.ts'
 import { testContext } from '../../testing/fixtures.ts'
-import { dnsChecker } from './check.ts'
+import { dnsChecker, hasPrivateAnswer } from './check.ts'
 
 describe('dnsChecker against a DNS server on 127.0.0.1', () => {
   let fixture: DnsFixture
@@ -65,5 +65,12 @@ describe('dnsChecker against a DNS server on 127.0.0.1', () => {
       testContext(1000, false),
     )
     expect(outcome).toMatchObject({ status: 'down', error: expect.stringMatching(/^refused: DNS server 127\.0\.0\.1/) })
+  })
+
+  it('withholds private address answers without the allow flag', () => {
+    expect(hasPrivateAnswer('A', ['93.184.216.34', '10.0.0.5'])).toBe(true)
+    expect(hasPrivateAnswer('AAAA', ['::1'])).toBe(true)
+    expect(hasPrivateAnswer('A', ['93.184.216.34'])).toBe(false)
+    expect(hasPrivateAnswer('TXT', ['10.0.0.5'])).toBe(false)
   })
 })

@@ -1,9 +1,20 @@
+import { type DnsRecordType, forbiddenAddressReason } from '@guard/shared'
 import type { Checker, CheckOutcome } from '../../checker.ts'
 import { elapsedSince, failed, untilAborted } from '../outcome.ts'
 import { resolveRecords } from './resolve-records.ts'
 import { resolverFor } from './resolver.ts'
 
 const normalize = (value: string) => value.trim().toLowerCase().replace(/\.$/, '')
+
+/**
+ * Whether an address answer lies in a range the target guard refuses. Without
+ * GUARD_ALLOW_PRIVATE_TARGETS such answers are withheld, as a refused HTTP target's address is,
+ * so a DNS check is no oracle for names that only resolve inside the probe's network.
+ */
+export function hasPrivateAnswer(recordType: DnsRecordType, answers: string[]): boolean {
+  if (recordType !== 'A' && recordType !== 'AAAA') return false
+  return answers.some((answer) => forbiddenAddressReason(answer) !== undefined)
+}
 
 /** Resolves one record type; up when there are answers and, if given, one equals the expected value. */
 export const dnsChecker: Checker<'dns'> = {
@@ -16,8 +27,17 @@ export const dnsChecker: Checker<'dns'> = {
       const records = await untilAborted(resolveRecords(resolver, target.hostname, target.recordType), context.signal)
       const answers = records.map((record) => record.value)
       const responseTimeMs = elapsedSince(started)
+      if (!context.allowPrivate && hasPrivateAnswer(target.recordType, answers)) {
+        return {
+          status: 'down',
+          responseTimeMs,
+          errorKind: 'refused_private_target',
+          error: `refused: ${target.hostname} resolves to a non-public address; set GUARD_ALLOW_PRIVATE_TARGETS=1 to allow private targets`,
+        }
+      }
       const base = { responseTimeMs, phases: { dnsMs: responseTimeMs }, answers: answers.slice(0, 100) }
-      if (answers.length === 0) return { ...base, status: 'down', error: `no ${target.recordType} records` }
+      if (answers.length === 0)
+        return { ...base, status: 'down', error: `no ${target.recordType} records`, errorKind: 'dns_no_answer' }
       if (target.expected !== undefined) {
         const expected = normalize(target.expected)
         // MX and SRV answers carry priorities in front; the expected value may name just the host.
@@ -28,6 +48,7 @@ export const dnsChecker: Checker<'dns'> = {
           return {
             ...base,
             status: 'down',
+            errorKind: 'dns_mismatch',
             error: `expected ${target.expected}, got ${answers.join(', ').slice(0, 500)}`,
           }
         }

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util'
-import type { HttpTarget } from '@guard/shared'
+import type { ErrorKind, HttpTarget } from '@guard/shared'
 import { JSONPath } from 'jsonpath-plus'
 
 const DEFAULT_EXPECTED: NonNullable<HttpTarget['expectedStatus']> = ['200-399']
@@ -12,17 +12,46 @@ export function statusExpected(status: number, expected = DEFAULT_EXPECTED): boo
   })
 }
 
-/** The first body assertion that fails, as the result's error text; undefined when all hold. */
-export function bodyProblem(target: HttpTarget, body: Buffer): string | undefined {
-  if (target.keyword === undefined && target.regex === undefined && target.jsonPath === undefined) return undefined
+export interface BodyProblem {
+  kind: ErrorKind
+  message: string
+}
+
+const isJsonType = (contentType: string | undefined) =>
+  contentType !== undefined && /^application\/([\w.+-]*\+)?json\b/i.test(contentType.trim())
+
+/** The first body assertion that fails, with its kind; undefined when all hold. */
+export function bodyProblem(target: HttpTarget, body: Buffer, contentType?: string): BodyProblem | undefined {
+  const asserted =
+    target.keyword !== undefined || target.regex !== undefined || target.jsonPath !== undefined || target.expectJson
+  if (!asserted) return undefined
   const text = body.toString('utf8')
-  if (target.keyword !== undefined && !text.includes(target.keyword)) {
-    return `keyword ${JSON.stringify(target.keyword)} not found in the body`
+  if (target.expectJson) {
+    if (!isJsonType(contentType)) {
+      return { kind: 'not_json', message: `content type is ${contentType ?? 'missing'}, expected JSON` }
+    }
+    try {
+      JSON.parse(text)
+    } catch {
+      return { kind: 'not_json', message: 'body is not valid JSON' }
+    }
+  }
+  if (target.keyword !== undefined) {
+    const found = text.includes(target.keyword)
+    if (target.keywordAbsent && found) {
+      return { kind: 'keyword_present', message: `keyword ${JSON.stringify(target.keyword)} found in the body` }
+    }
+    if (!target.keywordAbsent && !found) {
+      return { kind: 'keyword_missing', message: `keyword ${JSON.stringify(target.keyword)} not found in the body` }
+    }
   }
   if (target.regex !== undefined && !new RegExp(target.regex).test(text)) {
-    return `body does not match /${target.regex}/`
+    return { kind: 'regex_mismatch', message: `body does not match /${target.regex}/` }
   }
-  if (target.jsonPath !== undefined) return jsonPathProblem(target.jsonPath, text)
+  if (target.jsonPath !== undefined) {
+    const message = jsonPathProblem(target.jsonPath, text)
+    if (message) return { kind: 'json_assertion', message }
+  }
   return undefined
 }
 

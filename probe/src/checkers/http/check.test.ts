@@ -109,9 +109,18 @@ describe('httpChecker over plain HTTP', () => {
   })
 
   it('reports down with the status for a 5xx, and up when that status is expected', async () => {
-    expect(await check('/broken')).toMatchObject({ status: 'down', statusCode: 503, error: 'HTTP 503' })
+    expect(await check('/broken')).toMatchObject({
+      status: 'down',
+      statusCode: 503,
+      error: 'HTTP 503, expected 200-399',
+      errorKind: 'status_mismatch',
+    })
     expect(await check('/broken', { expectedStatus: [503] })).toMatchObject({ status: 'up', statusCode: 503 })
-    expect(await check('/', { expectedStatus: ['201-204'] })).toMatchObject({ status: 'down', error: 'HTTP 200' })
+    expect(await check('/', { expectedStatus: ['201-204'] })).toMatchObject({
+      status: 'down',
+      error: 'HTTP 200, expected 201-204',
+      errorKind: 'status_mismatch',
+    })
   })
 
   it('sends the method, headers and body of the target', async () => {

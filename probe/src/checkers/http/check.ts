@@ -1,6 +1,6 @@
 import type { CheckResult, HttpTarget } from '@guard/shared'
 import type { CheckContext, Checker, CheckOutcome } from '../../checker.ts'
-import { elapsedSince, failed, roundMs } from '../outcome.ts'
+import { elapsedSince, failed, roundMs, tlsErrorKind } from '../outcome.ts'
 import { vetTarget } from '../vet-target.ts'
 import { bodyProblem, statusExpected } from './assertions.ts'
 import { type ExchangeResponse, exchange } from './exchange.ts'
@@ -13,6 +13,19 @@ const CREDENTIAL_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorizat
 const withoutCredentials = (headers: Record<string, string>) =>
   Object.fromEntries(Object.entries(headers).filter(([name]) => !CREDENTIAL_HEADERS.has(name.toLowerCase())))
 
+/** The headers of the first request: the target's, the credentials, and JSON's Accept for API checks. */
+function requestHeaders(target: HttpTarget): Record<string, string> {
+  const headers: Record<string, string> = { ...(target.headers ?? {}) }
+  const has = (name: string) => Object.keys(headers).some((key) => key.toLowerCase() === name)
+  if (target.expectJson && !has('accept')) headers.Accept = 'application/json'
+  if (target.auth?.type === 'basic') {
+    const pair = Buffer.from(`${target.auth.username}:${target.auth.password}`, 'utf8').toString('base64')
+    headers.Authorization = `Basic ${pair}`
+  }
+  if (target.auth?.type === 'bearer') headers.Authorization = `Bearer ${target.auth.token}`
+  return headers
+}
+
 interface Hop {
   response: ExchangeResponse
   address: string
@@ -24,7 +37,7 @@ async function fetchFollowing(target: HttpTarget, context: CheckContext): Promis
   let url = new URL(target.url)
   let method: string = target.method
   let body = target.body
-  let headers = target.headers ?? {}
+  let headers = requestHeaders(target)
   for (let hop = 0; ; hop++) {
     const vetted = await vetTarget(url.hostname, context)
     const response = await exchange({
@@ -54,17 +67,32 @@ async function fetchFollowing(target: HttpTarget, context: CheckContext): Promis
   }
 }
 
-function judge(target: HttpTarget, hop: Hop, responseTimeMs: number): Pick<CheckResult, 'status' | 'error'> {
+function judge(
+  target: HttpTarget,
+  hop: Hop,
+  responseTimeMs: number,
+): Pick<CheckResult, 'status' | 'error' | 'errorKind'> {
   const { response } = hop
-  if (response.certificateProblem && !target.ignoreTlsErrors)
-    return { status: 'down', error: response.certificateProblem }
-  if (!statusExpected(response.statusCode, target.expectedStatus)) {
-    return { status: 'down', error: `HTTP ${response.statusCode}` }
+  if (response.certificateProblem && !target.ignoreTlsErrors) {
+    return { status: 'down', error: response.certificateProblem, errorKind: tlsErrorKind(response.certificateProblem) }
   }
-  const problem = bodyProblem(target, response.body)
-  if (problem) return { status: 'down', error: problem }
+  if (!statusExpected(response.statusCode, target.expectedStatus)) {
+    const expected = (target.expectedStatus ?? ['200-399']).join(', ')
+    return {
+      status: 'down',
+      error: `HTTP ${response.statusCode}, expected ${expected}`,
+      errorKind: 'status_mismatch',
+    }
+  }
+  const contentType = response.headers['content-type']
+  const problem = bodyProblem(target, response.body, typeof contentType === 'string' ? contentType : undefined)
+  if (problem) return { status: 'down', error: problem.message, errorKind: problem.kind }
   if (target.degradedAboveMs !== undefined && responseTimeMs > target.degradedAboveMs) {
-    return { status: 'degraded', error: `responded in ${responseTimeMs} ms, above ${target.degradedAboveMs} ms` }
+    return {
+      status: 'degraded',
+      error: `responded in ${responseTimeMs} ms, above ${target.degradedAboveMs} ms`,
+      errorKind: 'slow',
+    }
   }
   return { status: 'up' }
 }

@@ -30,9 +30,19 @@ export const icmpChecker: Checker<'icmp'> = {
         packetLossPercent,
       }
       if (summary.received === 0)
-        return { ...base, status: 'down', error: `no reply to ${summary.transmitted} echo requests` }
+        return {
+          ...base,
+          status: 'down',
+          error: `no reply to ${summary.transmitted} echo requests`,
+          errorKind: 'unreachable',
+        }
       if (lost > 0)
-        return { ...base, status: 'degraded', error: `${lost} of ${summary.transmitted} echo requests lost` }
+        return {
+          ...base,
+          status: 'degraded',
+          error: `${lost} of ${summary.transmitted} echo requests lost`,
+          errorKind: 'packet_loss',
+        }
       return { ...base, status: 'up' }
     } catch (error) {
       return failed(error, context, started)

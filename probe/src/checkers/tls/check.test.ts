@@ -58,6 +58,7 @@ describe('tlsChecker', () => {
     expect(certificateVerdict(certificate, undefined, 14)).toEqual({
       status: 'degraded',
       error: 'certificate expires in 4 days',
+      errorKind: 'tls_expiring',
     })
     expect(certificateVerdict(certificate, undefined, 3)).toEqual({ status: 'up' })
     expect(certificateVerdict(undefined, undefined, 3)).toMatchObject({ status: 'down' })

@@ -3,7 +3,7 @@ import { connect, type TLSSocket } from 'node:tls'
 import type { CheckResult } from '@guard/shared'
 import type { Checker, CheckOutcome } from '../../checker.ts'
 import { certificateOf, certificateProblem, daysUntil } from '../certificate.ts'
-import { elapsedSince, failed, roundMs } from '../outcome.ts'
+import { elapsedSince, failed, roundMs, tlsErrorKind } from '../outcome.ts'
 import { vetTarget } from '../vet-target.ts'
 
 const DEFAULT_WARN_DAYS = 14
@@ -34,12 +34,16 @@ export function certificateVerdict(
   certificate: CheckResult['certificate'],
   problem: string | undefined,
   warnDays: number,
-): Pick<CheckResult, 'status' | 'error'> {
-  if (!certificate) return { status: 'down', error: 'the server sent no certificate' }
-  if (problem) return { status: 'down', error: problem }
+): Pick<CheckResult, 'status' | 'error' | 'errorKind'> {
+  if (!certificate) return { status: 'down', error: 'the server sent no certificate', errorKind: 'tls_invalid' }
+  if (problem) return { status: 'down', error: problem, errorKind: tlsErrorKind(problem) }
   const daysLeft = daysUntil(certificate.expiresAt)
   if (daysLeft < warnDays) {
-    return { status: 'degraded', error: `certificate expires in ${Math.max(0, Math.floor(daysLeft))} days` }
+    return {
+      status: 'degraded',
+      error: `certificate expires in ${Math.max(0, Math.floor(daysLeft))} days`,
+      errorKind: 'tls_expiring',
+    }
   }
   return { status: 'up' }
 }

@@ -1,0 +1,56 @@
+import { newId } from '@guard/shared'
+import type { Caller, CollectorContext } from '../../context.ts'
+import { organizationScope } from '../access/organization.ts'
+import { admitMonitor } from './admit.ts'
+import { sealCredentials } from './credentials.ts'
+import { MONITOR_COLUMNS, type MonitorRow, toMonitorRecord } from './find.ts'
+import { scheduleMonitor } from './schedule.ts'
+import { type MonitorInput, type MonitorRecord, monitorInput } from './schemas.ts'
+
+/**
+ * Stores the monitor, then publishes its schedule. Should the publish fail, the row stays and the
+ * schedule is published again at the next collector start (see syncSchedules).
+ */
+export async function createMonitor({
+  ctx,
+  caller,
+  input: body,
+}: {
+  ctx: CollectorContext
+  caller: Caller
+  input: MonitorInput
+}): Promise<MonitorRecord> {
+  const input = monitorInput.parse(body)
+  const organizationId = organizationScope(caller, input.organizationId)
+  const locations = input.locations ?? ctx.env.GUARD_DEFAULT_LOCATIONS
+  await admitMonitor(ctx, caller, { kind: input.kind, organizationId, checkInterval: input.checkInterval, locations })
+  const sealed = input.auth ? sealCredentials(ctx.credentialKey, input.auth) : null
+  const { rows } = await ctx.sql.query<MonitorRow>(
+    `INSERT INTO monitoring.monitors
+       (id, organization_id, kind, name, protocol, target, is_api, auth_type, credentials, check_interval,
+        timeout_seconds, enabled, locations, tags, failure_threshold, quorum_percent)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+     RETURNING ${MONITOR_COLUMNS}`,
+    [
+      newId(),
+      organizationId,
+      input.kind,
+      input.name,
+      input.protocol ?? null,
+      JSON.stringify(input.target),
+      input.isApi,
+      input.auth?.type ?? 'none',
+      sealed,
+      input.checkInterval,
+      input.timeout,
+      input.enabled,
+      locations,
+      input.tags,
+      input.failureThreshold,
+      input.quorumPercent,
+    ],
+  )
+  const monitor = toMonitorRecord(rows[0]!)
+  await scheduleMonitor(ctx, monitor, sealed)
+  return monitor
+}

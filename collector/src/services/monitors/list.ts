@@ -1,0 +1,22 @@
+import type { Caller, CollectorContext } from '../../context.ts'
+import { organizationScope } from '../access/organization.ts'
+import { MONITOR_COLUMNS, type MonitorRow, toMonitorRecord } from './find.ts'
+import type { MonitorKind, MonitorRecord } from './schemas.ts'
+
+/** Every monitor of one kind in one of the caller's organizations, newest first. */
+export async function listMonitors({
+  ctx,
+  caller,
+  input,
+}: {
+  ctx: CollectorContext
+  caller: Caller
+  input: { kind: MonitorKind; organizationId?: string | undefined }
+}): Promise<MonitorRecord[]> {
+  const { rows } = await ctx.sql.query<MonitorRow>(
+    `SELECT ${MONITOR_COLUMNS} FROM monitoring.monitors
+      WHERE organization_id = $1 AND kind = $2 ORDER BY created_at DESC, id DESC`,
+    [organizationScope(caller, input.organizationId), input.kind],
+  )
+  return rows.map(toMonitorRecord)
+}

@@ -1,0 +1,67 @@
+import { notFound } from '@guard/shared'
+import type { Caller, CollectorContext } from '../../context.ts'
+import { timingAfterUpdate } from '../monitor-timing.ts'
+import { admitMonitor } from './admit.ts'
+import { sealCredentials } from './credentials.ts'
+import { findMonitor, findSealedCredentials, MONITOR_COLUMNS, type MonitorRow, toMonitorRecord } from './find.ts'
+import { scheduleMonitor } from './schedule.ts'
+import { type MonitorChanges, type MonitorKind, type MonitorRecord, monitorChanges } from './schemas.ts'
+
+/** Changes the given fields only; the schedule is published again so probes follow within seconds. */
+export async function updateMonitor({
+  ctx,
+  caller,
+  input,
+}: {
+  ctx: CollectorContext
+  caller: Caller
+  input: { kind: MonitorKind; id: string; changes: MonitorChanges }
+}): Promise<MonitorRecord> {
+  const changes = monitorChanges.parse(input.changes)
+  const current = await findMonitor(ctx.sql, caller, input.kind, input.id)
+  const { checkInterval, timeout } = timingAfterUpdate(current, changes)
+  const locations = changes.locations ?? current.locations
+  await admitMonitor(ctx, caller, {
+    kind: current.kind,
+    organizationId: current.organizationId,
+    checkInterval,
+    locations,
+    currentId: current.id,
+  })
+  const sealed =
+    changes.auth === undefined
+      ? await findSealedCredentials(ctx.sql, current.id)
+      : changes.auth === null
+        ? null
+        : sealCredentials(ctx.credentialKey, changes.auth)
+  const authType = changes.auth === undefined ? current.authType : (changes.auth?.type ?? 'none')
+  const { rows } = await ctx.sql.query<MonitorRow>(
+    `UPDATE monitoring.monitors
+        SET name = $3, protocol = $4, target = $5, is_api = $6, auth_type = $7, credentials = $8,
+            check_interval = $9, timeout_seconds = $10, enabled = $11, locations = $12, tags = $13,
+            failure_threshold = $14, quorum_percent = $15, updated_at = now()
+      WHERE id = $1 AND organization_id = $2
+      RETURNING ${MONITOR_COLUMNS}`,
+    [
+      current.id,
+      current.organizationId,
+      changes.name ?? current.name,
+      changes.protocol ?? current.protocol,
+      JSON.stringify(changes.target ?? current.target),
+      changes.isApi ?? current.isApi,
+      authType,
+      sealed,
+      checkInterval,
+      timeout,
+      changes.enabled ?? current.enabled,
+      locations,
+      changes.tags ?? current.tags,
+      changes.failureThreshold ?? current.failureThreshold,
+      changes.quorumPercent ?? current.quorumPercent,
+    ],
+  )
+  if (!rows[0]) throw notFound(input.kind === 'domain' ? 'Domain' : 'Service')
+  const monitor = toMonitorRecord(rows[0])
+  await scheduleMonitor(ctx, monitor, sealed)
+  return monitor
+}
