@@ -1,14 +1,14 @@
-import { GuardError, type GuardFastify } from '@guard/shared'
+import type { GuardFastify } from '@guard/shared'
 import type { CollectorContext } from '../context.ts'
 import { accountView } from '../integrations/list-accounts.ts'
 import { webhostCAccountView, webhostCCallbackQuery } from '../integrations/schemas.ts'
 import { CALLBACK_PATH, completeWebhostCLink } from '../integrations/webhost-c/authorize.ts'
-import { consumeRateLimit } from '../services/rate-limits/consume.ts'
 import { envelope, errorSchema, ok, rateLimitedSchema } from './common.ts'
 
 /**
  * webhost-c's redirect target. The user's browser arrives here without a Guard token: the
- * single-use state is what authenticates the request, and the write limit counts per client address.
+ * single-use state is what authenticates the request; like every request without credentials, it
+ * counts against the public limit of its client address.
  */
 export function integrationCallbackRoutes(app: GuardFastify, ctx: CollectorContext): void {
   app.get(
@@ -28,19 +28,6 @@ export function integrationCallbackRoutes(app: GuardFastify, ctx: CollectorConte
           502: errorSchema,
           503: errorSchema,
         },
-      },
-      preHandler: async (request, reply) => {
-        const decision = await consumeRateLimit(ctx.sql, `ip:${request.ip}`, 'write', ctx.env.GUARD_RATE_LIMIT_WRITE)
-        reply.header('X-RateLimit-Limit', decision.limit)
-        reply.header('X-RateLimit-Remaining', decision.remaining)
-        reply.header('X-RateLimit-Reset', decision.reset)
-        if (!decision.allowed) {
-          const retryAfter = Math.max(1, decision.reset - Math.floor(Date.now() / 1000))
-          reply.header('Retry-After', retryAfter)
-          throw new GuardError('RATE_LIMIT_EXCEEDED', `Rate limit of ${decision.limit} requests per hour exceeded`, {
-            retry_after: retryAfter,
-          })
-        }
       },
     },
     async (request) => ok(accountView(webhostCAccountView)(await completeWebhostCLink({ ctx, input: request.query }))),
