@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util'
-import { ConfigError } from '@guard/shared'
+import { ConfigError } from '@guard/shared/config-error'
 
 const usage = `Usage: guard <command> [options]
 
@@ -9,7 +9,7 @@ Commands:
   identity <group> <action>  identity admin commands (users, orgs, clients, keys, catalog, changelog)
   collector                  the collector on its own (needs NATS_URL)
   probe --location CODE      a probe for one location (needs NATS_URL)
-  agent                      the device agent
+  agent [enroll|install]     the device agent; enrol this machine; install it as a systemd service
   monitor test --location CODE --url URL
                              run one check now from a probe of CODE; stores nothing
   bench [NAME]               run bench/NAME/run.ts, or every benchmark; each prints JSON
@@ -28,7 +28,7 @@ const commands: Record<string, (args: string[]) => Promise<void>> = {
     const { values } = parseArgs({ args, options: { location: { type: 'string', short: 'l' } } })
     await (await import('./commands/probe.ts')).runProbe(values.location)
   },
-  agent: async () => (await import('./commands/agent.ts')).runAgent(),
+  agent: async (args) => (await import('./commands/agent.ts')).runAgent(args),
   monitor: async (args) => {
     process.exitCode = await (await import('./commands/monitor.ts')).runMonitorCommand(args)
   },

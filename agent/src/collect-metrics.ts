@@ -1,51 +1,70 @@
-import { statfs } from 'node:fs/promises'
-import { cpus, freemem, totalmem } from 'node:os'
-
-/** The spec's agent metrics object: cpu, memory and disk of the root filesystem. */
-export interface AgentMetrics {
-  cpu: { usage_percent: number; cores: number }
-  memory: { total_gb: number; used_gb: number; usage_percent: number }
-  disk: { total_gb: number; used_gb: number; usage_percent: number }
-}
+import { loadavg } from 'node:os'
+import type { AgentHeartbeat, AgentMetrics } from '@guard/shared'
+import si from 'systeminformation'
 
 const GB = 1024 ** 3
-const round = (value: number) => Math.round(value * 100) / 100
+const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits
+const percent = (value: number) => Math.min(100, Math.max(0, round(value)))
 
-function cpuTimes() {
-  return cpus().reduce(
-    (sum, cpu) => {
-      const { idle, user, nice, sys, irq } = cpu.times
-      return { idle: sum.idle + idle, total: sum.total + idle + user + nice + sys + irq }
-    },
-    { idle: 0, total: 0 },
-  )
+/** Pseudo and image filesystems say nothing about free space a user can run out of. */
+const IGNORED_TYPES = /^(tmpfs|devtmpfs|squashfs|overlay|proc|sysfs|cgroup2?|devfs|autofs|nsfs|ramfs|efivarfs)$/i
+
+/** The real filesystems, each device once (bind mounts repeat the same device). */
+export async function realFilesystems() {
+  const seen = new Set<string>()
+  return (await si.fsSize()).filter((fs) => {
+    if (IGNORED_TYPES.test(fs.type) || fs.size <= 0 || seen.has(fs.fs)) return false
+    seen.add(fs.fs)
+    return true
+  })
 }
 
-/** CPU usage is a difference of two samples `sampleMs` apart; a single reading says nothing. */
-export async function collectMetrics(options: { sampleMs?: number; diskPath?: string } = {}): Promise<AgentMetrics> {
-  const before = cpuTimes()
-  await new Promise((resolve) => setTimeout(resolve, options.sampleMs ?? 500))
-  const after = cpuTimes()
-  const total = after.total - before.total
-  const cpuUsage = total > 0 ? (1 - (after.idle - before.idle) / total) * 100 : 0
-
-  const memoryTotal = totalmem()
-  const memoryUsed = memoryTotal - freemem()
-  const disk = await statfs(options.diskPath ?? '/')
-  const diskTotal = disk.blocks * disk.bsize
-  const diskUsed = (disk.blocks - disk.bfree) * disk.bsize
-
+/**
+ * The spec's metrics object with load and every filesystem, plus per-interface network rates.
+ * CPU usage and network rates are measured since the previous call, so the first sample is
+ * since boot and each later one covers exactly one interval.
+ */
+export async function collectMetrics(): Promise<{ metrics: AgentMetrics; network: AgentHeartbeat['network'] }> {
+  const [load, memory, filesystems, interfaces] = await Promise.all([
+    si.currentLoad(),
+    si.mem(),
+    realFilesystems(),
+    si.networkStats('*'),
+  ])
+  const memoryUsed = memory.total - memory.available
+  const diskTotal = filesystems.reduce((sum, fs) => sum + fs.size, 0)
+  const diskUsed = filesystems.reduce((sum, fs) => sum + fs.used, 0)
+  const [one = 0, five = 0, fifteen = 0] = loadavg()
   return {
-    cpu: { usage_percent: round(cpuUsage), cores: cpus().length },
-    memory: {
-      total_gb: round(memoryTotal / GB),
-      used_gb: round(memoryUsed / GB),
-      usage_percent: round((memoryUsed / memoryTotal) * 100),
+    metrics: {
+      cpu: { usage_percent: percent(load.currentLoad), cores: Math.max(1, load.cpus.length) },
+      memory: {
+        total_gb: round(memory.total / GB),
+        used_gb: round(memoryUsed / GB),
+        usage_percent: percent((memoryUsed / memory.total) * 100),
+      },
+      disk: {
+        total_gb: round(diskTotal / GB),
+        used_gb: round(diskUsed / GB),
+        usage_percent: diskTotal > 0 ? percent((diskUsed / diskTotal) * 100) : 0,
+      },
+      load: { one: round(one), five: round(five), fifteen: round(fifteen) },
+      filesystems: filesystems.slice(0, 64).map((fs) => ({
+        mount: fs.mount.slice(0, 512),
+        fs: fs.fs.slice(0, 256),
+        type: fs.type.slice(0, 64),
+        size: Math.round(fs.size),
+        used: Math.round(fs.used),
+        usage_percent: percent(fs.size > 0 ? (fs.used / fs.size) * 100 : 0),
+      })),
     },
-    disk: {
-      total_gb: round(diskTotal / GB),
-      used_gb: round(diskUsed / GB),
-      usage_percent: diskTotal > 0 ? round((diskUsed / diskTotal) * 100) : 0,
-    },
+    network: interfaces
+      .filter((nic) => nic.iface !== 'lo')
+      .slice(0, 64)
+      .map((nic) => ({
+        interface: nic.iface.slice(0, 64),
+        rx_bytes_per_second: round(Math.max(0, nic.rx_sec ?? 0)),
+        tx_bytes_per_second: round(Math.max(0, nic.tx_sec ?? 0)),
+      })),
   }
 }

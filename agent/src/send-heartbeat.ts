@@ -1,17 +1,72 @@
-import type { AgentMetrics } from './collect-metrics.ts'
+import { request as httpRequest } from 'node:http'
+import { request as httpsRequest } from 'node:https'
+import { promisify } from 'node:util'
+import { gzip } from 'node:zlib'
+import type { AgentHeartbeat } from '@guard/shared'
 
-/** POST /agent with the device's own bearer token; a non-2xx answer is an error for the caller. */
+const compress = promisify(gzip)
+
+export type SendOutcome =
+  | { kind: 'stored' }
+  /** Worth trying again later: the collector is unreachable, overloaded or asks to wait. */
+  | { kind: 'retry'; reason: string; afterMs?: number }
+  /** The collector will never take this heartbeat (malformed, too large, another device's). */
+  | { kind: 'rejected'; status: number; reason: string }
+
+/** node:http rather than fetch: undici alone would add a tenth to the agent's memory. */
+function post(url: URL, headers: Record<string, string>, body: Buffer, timeoutMs: number) {
+  return new Promise<{ status: number; retryAfter: string | undefined; text: string }>((resolve, reject) => {
+    const send = url.protocol === 'https:' ? httpsRequest : httpRequest
+    const request = send(url, {
+      method: 'POST',
+      headers: { ...headers, 'content-length': body.length },
+      timeout: timeoutMs,
+    })
+    request.on('timeout', () => request.destroy(new Error(`no answer within ${timeoutMs} ms`)))
+    request.on('error', reject)
+    request.on('response', (response) => {
+      let text = ''
+      response.setEncoding('utf8')
+      response.on('data', (chunk: string) => {
+        if (text.length < 1000) text += chunk
+      })
+      response.on('error', reject)
+      response.on('end', () => {
+        const retryAfter = response.headers['retry-after']
+        resolve({ status: response.statusCode ?? 0, retryAfter, text })
+      })
+    })
+    request.end(body)
+  })
+}
+
+/**
+ * POST /agent with the device token, gzip-compressed. Never throws: every failure is an outcome
+ * the caller decides on, so a collector error cannot crash the agent.
+ */
 export async function sendHeartbeat(
   collectorUrl: string,
-  device: { id: string; token: string },
-  metrics: AgentMetrics,
-  timestamp: Date,
-): Promise<void> {
-  const response = await fetch(new URL('/agent', collectorUrl), {
-    method: 'POST',
-    headers: { authorization: `Bearer ${device.token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ device_id: device.id, metrics, timestamp: timestamp.toISOString() }),
-    signal: AbortSignal.timeout(10_000),
-  })
-  if (!response.ok) throw new Error(`collector answered ${response.status} to the heartbeat`)
+  token: string,
+  heartbeat: AgentHeartbeat,
+  timeoutMs = 15_000,
+): Promise<SendOutcome> {
+  try {
+    const response = await post(
+      new URL('/agent', collectorUrl),
+      { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      await compress(JSON.stringify(heartbeat)),
+      timeoutMs,
+    )
+    if (response.status >= 200 && response.status < 300) return { kind: 'stored' }
+    const reason = `collector answered ${response.status}: ${response.text.slice(0, 200)}`
+    if (response.status === 429 || response.status === 408 || response.status >= 500) {
+      const retryAfter = Number(response.retryAfter)
+      return { kind: 'retry', reason, ...(retryAfter > 0 ? { afterMs: retryAfter * 1000 } : {}) }
+    }
+    // A wrong or regenerated token is the operator's to fix; keep the heartbeats until then.
+    if (response.status === 401) return { kind: 'retry', reason }
+    return { kind: 'rejected', status: response.status, reason }
+  } catch (error) {
+    return { kind: 'retry', reason: error instanceof Error ? `${error.name}: ${error.message}` : String(error) }
+  }
 }

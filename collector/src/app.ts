@@ -5,7 +5,9 @@ import { createIngestMetrics } from './ingest/metrics.ts'
 import { authorize, publicRateLimit, rateLimit, rateLimitHeadersOnEveryResponse } from './plugins/access.ts'
 import { authenticate } from './plugins/authenticate.ts'
 import { registerErrorHandling } from './plugins/errors.ts'
+import { agentRoutes } from './routes/agent.ts'
 import { apiKeyRoutes } from './routes/api-keys.ts'
+import { deviceRoutes } from './routes/devices.ts'
 import { domainRoutes } from './routes/domains.ts'
 import { healthRoutes } from './routes/health.ts'
 import { integrationRoutes } from './routes/integrations.ts'
@@ -37,6 +39,7 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
   healthRoutes(app)
   openApiRoute(app)
   integrationCallbackRoutes(app.withTypeProvider<ZodTypeProvider>(), ctx)
+  await agentRoutes(app, ctx)
   await app.register(async (secured) => {
     secured.addHook('onRequest', options.authenticate ?? authenticate(ctx))
     secured.addHook('onRequest', rateLimit(ctx))
@@ -44,6 +47,7 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
     const routes = secured.withTypeProvider<ZodTypeProvider>()
     domainRoutes(routes, ctx)
     serviceRoutes(routes, ctx)
+    deviceRoutes(routes, ctx)
     monitorRoutes(routes, ctx)
     apiKeyRoutes(routes, ctx)
     integrationRoutes(routes, ctx)

@@ -20,6 +20,19 @@ export const collectorEnvSchema = z.object({
   GUARD_RATE_LIMIT_READ: z.coerce.number().int().min(1).default(1000),
   GUARD_RATE_LIMIT_WRITE: z.coerce.number().int().min(1).default(100),
   GUARD_RATE_LIMIT_BULK: z.coerce.number().int().min(1).default(10),
+  /** A device silent for three of its intervals, and at least this many seconds, is offline. */
+  GUARD_DEVICE_OFFLINE_MIN_SECONDS: z.coerce.number().int().min(1).max(86_400).default(90),
+  /** node-cron schedule (with seconds) of the offline detection job; one replica runs it at a time. */
+  GUARD_DEVICE_OFFLINE_CRON: z.string().min(1).default('*/15 * * * * *'),
+  /** Largest `POST /agent` body in bytes, after gzip decompression. */
+  GUARD_AGENT_MAX_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(64 * 1024 * 1024)
+    .default(2 * 1024 * 1024),
+  /** Heartbeats one device may send per minute (spool replays included) before it gets 429. */
+  GUARD_AGENT_MAX_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(120),
   /** Requests per client IP and hour without valid credentials (health, OpenAPI, 401s, unknown paths). */
   GUARD_RATE_LIMIT_PUBLIC: z.coerce.number().int().min(1).default(1000),
   /** `1` lets fetch-title and icon reach private and loopback addresses, as the probe's flag does. */

@@ -16,10 +16,12 @@ import {
 import { buildCollectorApp } from './app.ts'
 import type { CollectorContext } from './context.ts'
 import type { CollectorEnv } from './env.ts'
+import { consumeDeviceHeartbeats, type HeartbeatIngestStats } from './ingest/consume-device-heartbeats.ts'
 import { consumeHeartbeats } from './ingest/consume-heartbeats.ts'
 import { consumeResults, type IngestStats } from './ingest/consume-results.ts'
 import { createIngestMetrics } from './ingest/metrics.ts'
 import { checkSealingKey } from './integrations/accounts.ts'
+import { scheduleDeviceOfflineJob } from './jobs/device-offline.ts'
 import { ensureBootstrapApiKey } from './services/api-keys/ensure-bootstrap.ts'
 import { MONITOR_CREDENTIALS_PURPOSE } from './services/monitors/credentials.ts'
 import { syncSchedules } from './services/monitors/sync-schedules.ts'
@@ -38,6 +40,7 @@ export interface RunningCollector {
   /** Set only on the start that created it: shown once, then only its hash remains. */
   bootstrapApiKey: string | undefined
   ingest: IngestStats
+  deviceHeartbeats: HeartbeatIngestStats
   /** Stops HTTP and ingest; the caller closes the stores and the bus it opened. */
   close(): Promise<void>
 }
@@ -69,7 +72,10 @@ export async function startCollector(deps: CollectorDeps): Promise<RunningCollec
   const ingest: IngestStats = { stored: 0, deadLettered: 0, batches: 0 }
   const metrics = createIngestMetrics()
   const consumer = await consumeResults(ctx, ingest, metrics)
-  const heartbeats = await consumeHeartbeats(ctx)
+  const probeHeartbeats = await consumeHeartbeats(ctx)
+  const deviceHeartbeats: HeartbeatIngestStats = { stored: 0, duplicates: 0, deadLettered: 0, batches: 0 }
+  const deviceConsumer = await consumeDeviceHeartbeats(ctx, deviceHeartbeats)
+  const offlineJob = scheduleDeviceOfflineJob(ctx)
 
   const app = await buildCollectorApp(ctx, { metrics: metrics.registry })
   await app.listen({ host: deps.env.GUARD_COLLECTOR_HOST, port: deps.env.GUARD_COLLECTOR_PORT })
@@ -80,10 +86,12 @@ export async function startCollector(deps: CollectorDeps): Promise<RunningCollec
     url,
     bootstrapApiKey: created?.key,
     ingest,
+    deviceHeartbeats,
     async close() {
       await app.close()
-      await consumer.stop()
-      await heartbeats.stop()
+      await offlineJob.stop()
+      await Promise.all([consumer.stop(), deviceConsumer.stop()])
+      await probeHeartbeats.stop()
     },
   }
 }

@@ -153,3 +153,13 @@ export async function seedIntegrationAccounts(ctx: CollectorContext, organizatio
   )
   return { cloudA: cloudA.id, selfhostB: selfhostB.id, webhostC: webhostC.id }
 }
+
+/** Polls `condition` every 25 ms for up to `timeoutMs`; fails naming what never happened. */
+export async function waitUntil(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    if (await condition()) return
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+  throw new Error(`timed out waiting for ${what}`)
+}

@@ -11,6 +11,11 @@ declare module 'fastify' {
     access?: { permission: Permission } | { user: true } | { anyOf: Permission[] }
     /** Counts against the bulk limit instead of the read or write one (README "Rate limits"). */
     bulk?: boolean
+    /**
+     * Device heartbeats (`POST /agent`): limited per device instead (README "Devices and the
+     * agent"); only requests refused before a device is known count per IP.
+     */
+    perDevice?: boolean
   }
 }
 
@@ -39,7 +44,7 @@ async function countPublic(ctx: CollectorContext, request: FastifyRequest): Prom
  */
 export function publicRateLimit(ctx: CollectorContext) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    if (request.routeOptions.config.access) return
+    if (request.routeOptions.config.access || request.routeOptions.config.perDevice) return
     const decision = await countPublic(ctx, request)
     if (!decision) return
     setHeaders(reply, decision)
@@ -54,6 +59,7 @@ export function publicRateLimit(ctx: CollectorContext) {
 export function rateLimitHeadersOnEveryResponse(ctx: CollectorContext) {
   return async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     if (reply.hasHeader('X-RateLimit-Limit')) return payload
+    if (request.routeOptions.config.perDevice && request.device) return payload
     const decision = await countPublic(ctx, request)
     if (decision) setHeaders(reply, decision)
     return payload

@@ -1,4 +1,5 @@
 import { DEFAULT_ORGANIZATION } from '@guard/shared'
+import { sampleHeartbeat } from '@guard/shared/testing'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildCollectorApp } from '../app.ts'
@@ -23,6 +24,23 @@ const notANumber = fc.oneof(
 )
 const badInterval = fc.oneof(fc.integer({ max: 4 }), fc.integer({ min: 86_401 }), notANumber)
 const badTimeout = fc.oneof(fc.integer({ max: 0 }), fc.integer({ min: 301 }), notANumber)
+const badPercent = fc.oneof(
+  fc.double({ min: 100.001, max: 1e9, noNaN: true }),
+  fc.double({ max: -0.001, noNaN: true }),
+  fc.string({ maxLength: 5 }),
+  fc.boolean(),
+  fc.constant(null),
+)
+const badThresholds = fc.oneof(
+  notAString,
+  fc.constantFrom(
+    { cpu: { warning: 90, critical: 80 } },
+    { cpu: { warning: 0, critical: 80 } },
+    { memory: { warning: 50, critical: 101 } },
+    { disk: { warning: 50 } },
+    { gpu: { warning: 50, critical: 60 } },
+  ),
+)
 const badBoolean = fc.oneof(fc.string({ maxLength: 5 }), fc.integer(), fc.constant(null))
 const badUrl = fc.oneof(
   fc.constantFrom('', 'example.org', 'ftp://example.org', 'javascript:alert(1)', 'http://', '//x'),
@@ -77,12 +95,16 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
   let domainId: string
   let serviceId: string
   let accounts: Awaited<ReturnType<typeof seedIntegrationAccounts>>
+  let device: { id: string; token: string }
+  const published: string[] = []
   const headers = (token = harness.apiKey) => ({ authorization: `Bearer ${token}` })
 
   const snapshot = async () => {
     const tables = [
       'monitors',
       'api_keys',
+      'devices',
+      'device_snapshots',
       'integration_accounts',
       'integration_monitors',
       'integration_authorizations',
@@ -123,6 +145,12 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
     ).json().data.id
     accounts = await seedIntegrationAccounts(harness.ctx, DEFAULT_ORGANIZATION.id, 'keep')
   })
+  beforeAll(async () => {
+    device = (
+      await app.inject({ method: 'POST', url: '/api/devices', headers: headers(), payload: { name: 'keep' } })
+    ).json().data
+    await harness.ctx.bus.subscribe('devices.>', (_data, subject) => published.push(subject))
+  })
   afterAll(async () => {
     await app.close()
     await harness.close()
@@ -132,7 +160,7 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
     name: string
     method: 'POST' | 'PUT'
     url: () => string
-    token?: string
+    token?: () => string
     bodies: () => fc.Arbitrary<unknown>
   }> = [
     {
@@ -263,7 +291,7 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
       name: 'POST /api-keys',
       method: 'POST',
       url: () => '/api-keys',
-      token: 'user:alice',
+      token: () => 'user:alice',
       bodies: () =>
         fc.oneof(
           invalidBodies(
@@ -287,6 +315,74 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
           ),
           fc.constant({ name: 'no permissions' }),
         ),
+    },
+    {
+      name: 'POST /api/devices',
+      method: 'POST',
+      url: () => '/api/devices',
+      bodies: () =>
+        invalidBodies(
+          { name: 'd' },
+          {
+            name: fc.oneof(notAString, oversized, fc.constant('  ')),
+            tags: fc.oneof(notAString, fc.array(oversized, { minLength: 1, maxLength: 1 })),
+            thresholds: badThresholds,
+          },
+        ),
+    },
+    {
+      name: 'PUT /api/devices/{deviceId}',
+      method: 'PUT',
+      url: () => `/api/devices/${device.id}`,
+      bodies: () => invalidBodies({ name: 'ok' }, { name: fc.oneof(notAString, oversized), thresholds: badThresholds }),
+    },
+    {
+      name: 'POST /agent',
+      method: 'POST',
+      url: () => '/agent',
+      token: () => device.token,
+      bodies: () => {
+        const valid = sampleHeartbeat(device.id)
+        const metrics = valid.metrics
+        return invalidBodies(valid, {
+          device_id: fc.oneof(notAString, fc.constant(''), fc.string({ minLength: 1, maxLength: 10 })),
+          metrics: fc.oneof(
+            notAString,
+            fc.constant({}),
+            badPercent.map((usage_percent) => ({ ...metrics, cpu: { ...metrics.cpu, usage_percent } })),
+            badPercent.map((usage_percent) => ({ ...metrics, disk: { ...metrics.disk, usage_percent } })),
+            fc.integer({ max: 0 }).map((cores) => ({ ...metrics, cpu: { ...metrics.cpu, cores } })),
+          ),
+          timestamp: fc.oneof(
+            fc.constantFrom('yesterday', '', '2001-01-01T00:00:00Z', '9999-01-01T00:00:00Z'),
+            notAString,
+          ),
+          interval_seconds: fc.oneof(fc.integer({ max: 0 }), fc.integer({ min: 3601 }), notANumber),
+          system: fc.oneof(notAString, fc.constant({ hostname: 'h' })),
+          processes: fc.oneof(
+            notAString,
+            fc.array(fc.record({ pid: fc.oneof(fc.integer({ max: -1 }), notANumber) }), { minLength: 1, maxLength: 2 }),
+          ),
+          connections: fc.oneof(
+            notAString,
+            fc.integer({ min: 65_536 }).map((local_port) => [
+              {
+                local_address: '::',
+                local_port,
+                remote_address: null,
+                remote_port: null,
+                protocol: 'tcp',
+                status: 'LISTEN',
+                process_name: 'x',
+              },
+            ]),
+          ),
+          network: fc.oneof(
+            notAString,
+            fc.constant([{ interface: 'eth0', rx_bytes_per_second: -1, tx_bytes_per_second: 0 }]),
+          ),
+        })
+      },
     },
   ]
 
@@ -356,7 +452,7 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
           const response = await app.inject({
             method: route.method,
             url: route.url(),
-            headers: { ...headers(route.token), 'content-type': 'application/json' },
+            headers: { ...headers(route.token?.()), 'content-type': 'application/json' },
             payload: JSON.stringify(body),
           })
           expect(
@@ -371,6 +467,7 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
         { numRuns: 60 },
       )
       expect(await snapshot()).toBe(before)
+      expect(published).toEqual([])
     })
   }
 

@@ -1,9 +1,12 @@
 import { DEFAULT_ORGANIZATION } from '@guard/shared'
+import { sampleHeartbeat } from '@guard/shared/testing'
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildCollectorApp } from '../app.ts'
+import { applyHeartbeats } from '../services/devices/apply-heartbeats.ts'
+import { storeHeartbeats } from '../services/devices/store-heartbeats.ts'
 import { applyResultsToState } from '../services/monitor-state/apply-results.ts'
 import { storeResults } from '../services/results/store.ts'
 import { authenticateWithUsers, collectorForTest, userCaller } from '../test-support.ts'
@@ -83,6 +86,39 @@ describe('OpenAPI document', () => {
     ]
     await storeResults(harness.ctx.timeseries, results)
     await applyResultsToState(harness.ctx.sql, results)
+    const enrolled = await app.inject({ method: 'POST', url: '/api/devices', headers: key, payload: { name: 'doc' } })
+    const device = enrolled.json().data as { id: string; token: string }
+    const agent = { authorization: `Bearer ${device.token}` }
+    const heartbeat = {
+      v: 1 as const,
+      deviceId: device.id,
+      organizationId: DEFAULT_ORGANIZATION.id,
+      timestamp: new Date(Date.now() - 1000).toISOString(),
+      receivedAt: new Date().toISOString(),
+      heartbeat: sampleHeartbeat(
+        device.id,
+        {},
+        {
+          processes: [
+            { pid: 1, name: 'init', command: 'init', cpu_percent: 0, memory_mb: 1, status: 's', user: 'root' },
+          ],
+          applications: [{ name: 'a', version: '1', publisher: 'p', install_path: '', size: 1, is_running: false }],
+          connections: [
+            {
+              local_address: '::',
+              local_port: 22,
+              remote_address: null,
+              remote_port: null,
+              protocol: 'tcp',
+              status: 'LISTEN',
+              process_name: 'sshd',
+            },
+          ],
+        },
+      ),
+    }
+    await storeHeartbeats(harness.ctx.timeseries, [heartbeat])
+    await applyHeartbeats(harness.ctx.sql, harness.ctx.env, [heartbeat])
 
     const calls: Array<{
       method: 'GET' | 'POST' | 'PUT' | 'DELETE'
@@ -132,6 +168,26 @@ describe('OpenAPI document', () => {
       },
       { method: 'GET', url: '/api-keys', path: '/api-keys' },
       { method: 'DELETE', url: `/api/services/${service}`, path: '/api/services/{id}' },
+      { method: 'GET', url: '/api/devices', path: '/api/devices' },
+      { method: 'GET', url: '/api/devices/stats', path: '/api/devices/stats' },
+      { method: 'GET', url: `/api/devices/${device.id}`, path: '/api/devices/{deviceId}' },
+      { method: 'GET', url: `/api/devices/${device.id}/metrics`, path: '/api/devices/{deviceId}/metrics' },
+      { method: 'GET', url: `/api/devices/${device.id}/metrics?range=7d`, path: '/api/devices/{deviceId}/metrics' },
+      { method: 'GET', url: `/api/devices/${device.id}/processes`, path: '/api/devices/{deviceId}/processes' },
+      { method: 'GET', url: `/api/devices/${device.id}/applications`, path: '/api/devices/{deviceId}/applications' },
+      { method: 'GET', url: `/api/devices/${device.id}/network`, path: '/api/devices/{deviceId}/network' },
+      { method: 'POST', url: '/agent', path: '/agent', headers: agent, payload: sampleHeartbeat(device.id) },
+      { method: 'POST', url: '/agent', path: '/agent', headers: agent, payload: { device_id: device.id } },
+      { method: 'POST', url: '/agent', path: '/agent', headers: agent, payload: sampleHeartbeat('another') },
+      { method: 'POST', url: '/agent', path: '/agent', headers: {}, payload: sampleHeartbeat(device.id) },
+      { method: 'PUT', url: `/api/devices/${device.id}`, path: '/api/devices/{deviceId}', payload: { name: 'Doc' } },
+      {
+        method: 'POST',
+        url: `/api/devices/${device.id}/regenerate-token`,
+        path: '/api/devices/{deviceId}/regenerate-token',
+      },
+      { method: 'POST', url: '/api/devices', path: '/api/devices', payload: { name: 'second' } },
+      { method: 'DELETE', url: `/api/devices/${device.id}`, path: '/api/devices/{deviceId}' },
       { method: 'GET', url: '/api/health', path: '/api/health' },
       { method: 'GET', url: '/api/locations', path: '/api/locations' },
       {

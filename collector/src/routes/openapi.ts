@@ -17,7 +17,14 @@ export async function registerOpenApi(app: GuardFastify): Promise<void> {
           'Served by the collector. Every route except /api/health and /openapi.json takes `Authorization: Bearer` with an API key or a user JWT. Rate limits: X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset (Unix time in seconds) on every authenticated response.',
       },
       components: {
-        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key (guard_…) or user JWT' } },
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', description: 'API key (guard_…) or user JWT' },
+          deviceToken: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'Agent token of one device (gdt_…), POST /agent only',
+          },
+        },
       },
       security: [{ bearer: [] }],
     },

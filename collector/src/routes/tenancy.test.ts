@@ -1,7 +1,10 @@
 import { DEFAULT_ORGANIZATION } from '@guard/shared'
+import { sampleHeartbeat } from '@guard/shared/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildCollectorApp } from '../app.ts'
 import { createApiKey } from '../services/api-keys/create.ts'
+import { applyHeartbeats } from '../services/devices/apply-heartbeats.ts'
+import { storeHeartbeats } from '../services/devices/store-heartbeats.ts'
 import { applyResultsToState } from '../services/monitor-state/apply-results.ts'
 import { storeResults } from '../services/results/store.ts'
 import { authenticateWithUsers, collectorForTest, seedIntegrationAccounts, userCaller } from '../test-support.ts'
@@ -16,7 +19,15 @@ type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
  * organization's resources. `own` routes act in the caller's own organization by design (creating a
  * resource, tenant-free fetches, platform metrics): they must still return none of our data.
  */
-const table: Array<{ method: Method; path: string; url: string; body?: Record<string, unknown>; own?: true }> = [
+const table: Array<{
+  method: Method
+  path: string
+  url: string
+  body?: Record<string, unknown>
+  own?: true
+  /** Statuses other than 403 and 404 that still mean "refused". */
+  refused?: number[]
+}> = [
   { method: 'GET', path: '/api/domains', url: `/api/domains?organization=${ORG}` },
   { method: 'GET', path: '/api/domains', url: `/api/domains?offset=0&organization=${ORG}` },
   {
@@ -113,6 +124,22 @@ const table: Array<{ method: Method; path: string; url: string; body?: Record<st
   { method: 'POST', path: '/api/webhost-c/accounts', url: `/api/webhost-c/accounts?organizationId=${ORG}` },
   // Authenticated by its single-use state, not by a caller: another organization holds none of ours.
   { method: 'GET', path: '/api/webhost-c/callback', url: '/api/webhost-c/callback?state=guess&code=x', own: true },
+  { method: 'GET', path: '/api/devices', url: `/api/devices?organizationId=${ORG}` },
+  { method: 'POST', path: '/api/devices', url: `/api/devices?organizationId=${ORG}`, body: { name: 'd' } },
+  { method: 'POST', path: '/api/devices', url: '/api/devices', body: { name: 'd' }, own: true },
+  { method: 'GET', path: '/api/devices/stats', url: `/api/devices/stats?organizationId=${ORG}` },
+  { method: 'GET', path: '/api/devices/stats', url: '/api/devices/stats', own: true },
+  { method: 'GET', path: '/api/devices/{deviceId}', url: '/api/devices/:device' },
+  { method: 'PUT', path: '/api/devices/{deviceId}', url: '/api/devices/:device', body: { name: 'hijacked' } },
+  { method: 'DELETE', path: '/api/devices/{deviceId}', url: '/api/devices/:device' },
+  { method: 'POST', path: '/api/devices/{deviceId}/regenerate-token', url: '/api/devices/:device/regenerate-token' },
+  { method: 'GET', path: '/api/devices/{deviceId}/metrics', url: '/api/devices/:device/metrics?range=30d' },
+  { method: 'GET', path: '/api/devices/{deviceId}/metrics', url: '/api/devices/:device/metrics' },
+  { method: 'GET', path: '/api/devices/{deviceId}/processes', url: '/api/devices/:device/processes' },
+  { method: 'GET', path: '/api/devices/{deviceId}/applications', url: '/api/devices/:device/applications' },
+  { method: 'GET', path: '/api/devices/{deviceId}/network', url: '/api/devices/:device/network' },
+  // Users and API keys are not device tokens: the agent route refuses them outright.
+  { method: 'POST', path: '/agent', url: '/agent', body: { device_id: ':device' }, refused: [401] },
   { method: 'GET', path: '/metrics', url: '/metrics', own: true },
   { method: 'GET', path: '/api/health', url: '/api/health', own: true },
 ]
@@ -124,6 +151,7 @@ describe('tenancy: another organization never sees or changes our data', () => {
     domain: string
     service: string
     key: string
+    device: string
     accounts: Awaited<ReturnType<typeof seedIntegrationAccounts>>
     secrets: string[]
   }
@@ -156,15 +184,68 @@ describe('tenancy: another organization never sees or changes our data', () => {
     await applyResultsToState(harness.ctx.sql, results)
     const key = await createApiKey(harness.ctx.sql, { organizationId: ORG, name: 'secret-key', permissions: ['*:*'] })
     const accounts = await seedIntegrationAccounts(harness.ctx, ORG, 'ours')
+    const device = (
+      await app.inject({ method: 'POST', url: '/api/devices', headers, payload: { name: 'Secret device' } })
+    ).json().data.id
+    const heartbeat = {
+      v: 1 as const,
+      deviceId: device,
+      organizationId: ORG,
+      timestamp: new Date(Date.now() - 5000).toISOString(),
+      receivedAt: new Date().toISOString(),
+      heartbeat: sampleHeartbeat(
+        device,
+        {},
+        {
+          system: {
+            hostname: 'secret-device-host',
+            platform: 'linux',
+            architecture: 'x64',
+            cpu_model: 'c',
+            cpu_cores: 1,
+            total_memory: 1,
+            total_disk: 1,
+            agent_version: '0',
+            uptime_seconds: 1,
+          },
+          processes: [
+            { pid: 1, name: 'secret-process', command: 'c', cpu_percent: 1, memory_mb: 1, status: 's', user: 'u' },
+          ],
+          applications: [
+            { name: 'secret-app', version: '1', publisher: 'p', install_path: '', size: 1, is_running: true },
+          ],
+          connections: [
+            {
+              local_address: '10.9.8.7',
+              local_port: 1,
+              remote_address: null,
+              remote_port: null,
+              protocol: 'tcp',
+              status: 'LISTEN',
+              process_name: 'secret-listener',
+            },
+          ],
+        },
+      ),
+    }
+    await storeHeartbeats(harness.ctx.timeseries, [heartbeat])
+    await applyHeartbeats(harness.ctx.sql, harness.ctx.env, [heartbeat])
     ours = {
       domain,
       service,
       key: key.id,
       accounts,
+      device,
       secrets: [
         ...Object.values(accounts),
         'ours-',
         'ours ',
+        device,
+        'Secret device',
+        'secret-device-host',
+        'secret-process',
+        'secret-app',
+        'secret-listener',
         domain,
         service,
         key.id,
@@ -204,14 +285,16 @@ describe('tenancy: another organization never sees or changes our data', () => {
         .replace(':cloudA', ours.accounts.cloudA)
         .replace(':selfhostB', ours.accounts.selfhostB)
         .replace(':webhostC', ours.accounts.webhostC)
+        .replace(':device', ours.device)
+      const body = row.body && JSON.parse(JSON.stringify(row.body).replace(':device', ours.device))
       const response = await app.inject({
         method: row.method,
         url,
         headers: { authorization: `Bearer ${principal === 'user' ? 'user:stranger' : strangerKey}` },
-        ...(row.body ? { payload: row.body } : {}),
+        ...(body ? { payload: body } : {}),
       })
       for (const secret of ours.secrets) expect(response.body).not.toContain(secret)
-      if (!row.own) expect([403, 404]).toContain(response.statusCode)
+      if (!row.own) expect([403, 404, ...(row.refused ?? [])]).toContain(response.statusCode)
       expect(response.statusCode).toBeLessThan(500)
     })
   }
@@ -229,5 +312,7 @@ describe('tenancy: another organization never sees or changes our data', () => {
       [ORG],
     )
     expect(accounts.rows.map((row) => row.id).sort()).toEqual(Object.values(ours.accounts).sort())
+    const device = await app.inject({ method: 'GET', url: `/api/devices/${ours.device}`, headers })
+    expect(device.json().data).toMatchObject({ name: 'Secret device', hostname: 'secret-device-host', isOnline: true })
   })
 })

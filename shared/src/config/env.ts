@@ -1,8 +1,7 @@
 import { z } from 'zod'
+import { ConfigError } from './config-error.ts'
 
-export class ConfigError extends Error {
-  override name = 'ConfigError'
-}
+export { ConfigError }
 
 /** Variables whose values never appear in logs or error messages. */
 const SECRET_NAME = /(PASSWORD|SECRET|TOKEN|KEY|CREDENTIALS)$/

@@ -1,5 +1,6 @@
 export { openTestRelationalStore } from '../store/pglite-template.ts'
 export { openTestTimeSeriesStore } from '../store/timeseries.ts'
+export { sampleHeartbeat } from './agent-heartbeat.ts'
 export { sampleCheckResult } from './check-result.ts'
 export { type NatsTestServer, startNatsServer } from './nats-server.ts'
 export { type PostgresServer, startPostgres } from './postgres.ts'

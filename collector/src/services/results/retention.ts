@@ -11,6 +11,8 @@ export async function applyRetention(timeseries: TimeSeriesStore, env: Collector
     ['check_results', 'toDateTime(started_at)', env.GUARD_RETENTION_RAW_DAYS],
     ['check_results_1m', 'bucket', env.GUARD_RETENTION_MINUTE_DAYS],
     ['check_results_1h', 'bucket', env.GUARD_RETENTION_HOUR_DAYS],
+    ['device_metrics', 'toDateTime(timestamp)', env.GUARD_RETENTION_RAW_DAYS],
+    ['device_metrics_1m', 'bucket', env.GUARD_RETENTION_MINUTE_DAYS],
   ]
   for (const [table, column, days] of tables) {
     await timeseries.client.command({
