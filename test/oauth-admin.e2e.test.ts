@@ -37,7 +37,7 @@ afterAll(async () => {
 describe('guard identity users, orgs, clients and keys print JSON', () => {
   it('orgs create, then users create with a membership in it', async () => {
     const org = await admin(['orgs', 'create', '--name', 'Acme', '--slug', 'acme'])
-    expect(org).toEqual({ id: expect.any(String), slug: 'acme', name: 'Acme' })
+    expect(org).toEqual({ id: expect.any(String), slug: 'acme', name: 'Acme', plan: null })
     const user = await admin([
       'users',
       'create',

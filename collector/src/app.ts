@@ -16,6 +16,7 @@ import { metricsRoutes } from './routes/metrics.ts'
 import { monitorRoutes } from './routes/monitors.ts'
 import { openApiRoute, registerOpenApi } from './routes/openapi.ts'
 import { serviceRoutes } from './routes/services.ts'
+import { usageRoutes } from './routes/usage.ts'
 
 export interface CollectorAppOptions {
   /** The registry GET /metrics serves; the running collector passes its ingest's. */
@@ -51,6 +52,7 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
     monitorRoutes(routes, ctx)
     apiKeyRoutes(routes, ctx)
     integrationRoutes(routes, ctx)
+    usageRoutes(routes, ctx)
     metricsRoutes(routes, options.metrics ?? createIngestMetrics().registry)
   })
   return app

@@ -1,5 +1,6 @@
 import type { Bus, KvBucket, Logger, RelationalStore, TimeSeriesStore } from '@guard/shared'
 import type { CollectorEnv } from './env.ts'
+import type { PlanSource } from './services/plans/source.ts'
 
 /** What every collector service works with; built once at start and passed down. */
 export interface CollectorContext {
@@ -9,6 +10,8 @@ export interface CollectorContext {
   timeseries: TimeSeriesStore
   bus: Bus
   monitors: KvBucket
+  /** Each organization's plan and its limits (identity's, cached), enforced on every monitor write. */
+  plans: PlanSource
   /** Seals and opens monitor credentials (a purpose key derived from GUARD_SECRET_KEY). */
   credentialKey: Buffer
   /** Seals credentials for probes (GUARD_PROBE_CREDENTIALS_KEY); unset, probes get them in the clear. */

@@ -25,6 +25,7 @@ import { scheduleDeviceOfflineJob } from './jobs/device-offline.ts'
 import { ensureBootstrapApiKey } from './services/api-keys/ensure-bootstrap.ts'
 import { MONITOR_CREDENTIALS_PURPOSE } from './services/monitors/credentials.ts'
 import { syncSchedules } from './services/monitors/sync-schedules.ts'
+import { planSourceFromEnv } from './services/plans/source.ts'
 import { applyRetention } from './services/results/retention.ts'
 
 export interface CollectorDeps {
@@ -60,6 +61,7 @@ export async function prepareCollector(deps: CollectorDeps) {
     probeCredentialsKey: deps.env.GUARD_PROBE_CREDENTIALS_KEY
       ? probeCredentialsKey(deps.env.GUARD_PROBE_CREDENTIALS_KEY)
       : undefined,
+    plans: await planSourceFromEnv(deps.env, deps.log),
   }
   await checkSealingKey(ctx)
   const created = await ensureBootstrapApiKey(ctx.sql, DEFAULT_ORGANIZATION.id)
@@ -76,6 +78,10 @@ export async function startCollector(deps: CollectorDeps): Promise<RunningCollec
   const deviceHeartbeats: HeartbeatIngestStats = { stored: 0, duplicates: 0, deadLettered: 0, batches: 0 }
   const deviceConsumer = await consumeDeviceHeartbeats(ctx, deviceHeartbeats)
   const offlineJob = scheduleDeviceOfflineJob(ctx)
+
+  // Asks identity once now, so a GUARD_SECRET_KEY that differs from identity's is logged at start,
+  // not first noticed as a 503 on someone's write (refresh logs the reason).
+  void ctx.plans.planOf(DEFAULT_ORGANIZATION.id).catch(() => undefined)
 
   const app = await buildCollectorApp(ctx, { metrics: metrics.registry })
   await app.listen({ host: deps.env.GUARD_COLLECTOR_HOST, port: deps.env.GUARD_COLLECTOR_PORT })

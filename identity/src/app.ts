@@ -6,14 +6,20 @@ import { registerOpenApi } from './plugins/openapi.ts'
 import { registerProblemErrors } from './plugins/problem.ts'
 import { registerRateLimit } from './plugins/rate-limit.ts'
 import { healthRoutes } from './routes/health.ts'
+import { type InternalOptions, internalRoutes } from './routes/internal.ts'
 import { type PlatformOptions, platformRoutes } from './routes/platform.ts'
 
 /**
  * Builds identity's HTTP app without listening, so tests can inject requests. Without `oauth`
  * (tests of the stateless routes) the OpenID provider is not mounted; without `platform`, the
- * catalog, changelog, discovery and MCP routes are not.
+ * catalog, changelog, discovery and MCP routes are not; without `internal`, the service-to-service ones.
  */
-export async function buildIdentityApp(deps: { log: Logger; oauth?: OAuthContext; platform?: PlatformOptions }) {
+export async function buildIdentityApp(deps: {
+  log: Logger
+  oauth?: OAuthContext
+  platform?: PlatformOptions
+  internal?: InternalOptions
+}) {
   const app = createFastify({ logger: deps.log, trustProxy: deps.platform?.trustedProxies ?? false })
   registerProblemErrors(app)
   const deprecations = registerDeprecations(app)
@@ -23,5 +29,6 @@ export async function buildIdentityApp(deps: { log: Logger; oauth?: OAuthContext
   healthRoutes(app)
   if (deps.platform) platformRoutes(app, deps.platform, { log: deps.log, deprecations })
   if (deps.oauth) await oauthRoutes(app, deps.oauth)
+  if (deps.internal) internalRoutes(app, deps.internal, deps.log)
   return app
 }

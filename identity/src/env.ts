@@ -40,6 +40,11 @@ export const identityEnvSchema = z.object({
   GUARD_TRUSTED_PROXIES: commaList.pipe(
     z.array(z.string().refine(isAddressOrCidr, 'must list IP addresses or CIDR ranges, comma-separated')),
   ),
+  /**
+   * The catalog plan organizations get when created without one (the default organization too).
+   * Unset: no plan, so no limits, as a self-hosted Guard should be. Checked against the catalog at start.
+   */
+  GUARD_DEFAULT_PLAN: z.string().trim().min(1).max(64).optional(),
   /** Comma-separated browser origins, besides GUARD_IDENTITY_URL's and loopback, allowed to call the MCP server. */
   GUARD_MCP_ALLOWED_ORIGINS: commaList.pipe(
     z.array(z.url({ protocol: /^https?$/ }).transform((url) => new URL(url).origin)),

@@ -24,7 +24,18 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         { name: 'pages', description: 'Sign-in and consent pages of the authorization flow (HTML forms)' },
         { name: 'discovery', description: 'Machine-readable descriptions of this service' },
         { name: 'mcp', description: 'Platform MCP server (JSON-RPC 2.0 over Streamable HTTP)' },
+        { name: 'internal', description: 'Service-to-service routes other Guard processes call (not for users)' },
       ],
+      components: {
+        securitySchemes: {
+          serviceToken: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'JWT',
+            description: 'A one-minute HS256 token signed with a key derived from GUARD_SECRET_KEY (see README)',
+          },
+        },
+      },
     },
     transform: jsonSchemaTransform,
     transformObject: jsonSchemaTransformObject,

@@ -14,15 +14,17 @@ export interface BootstrapAdmin {
 export async function ensureDefaultOrganization(
   sql: Sql,
   admin: { email: string; password: string | undefined },
+  plan: string | null = null,
 ): Promise<BootstrapAdmin | undefined> {
   return sql.transaction(async (tx) => {
     await tx.query("SELECT pg_advisory_xact_lock(hashtext('guard.bootstrap-organization'))")
     const existing = await tx.query('SELECT 1 FROM identity.organizations WHERE id = $1', [DEFAULT_ORGANIZATION.id])
     if (existing.rows.length > 0) return undefined
-    await tx.query('INSERT INTO identity.organizations (id, slug, name) VALUES ($1, $2, $3)', [
+    await tx.query('INSERT INTO identity.organizations (id, slug, name, plan) VALUES ($1, $2, $3, $4)', [
       DEFAULT_ORGANIZATION.id,
       DEFAULT_ORGANIZATION.slug,
       DEFAULT_ORGANIZATION.name,
+      plan,
     ])
     const password = admin.password ?? randomPassword()
     const userId = newId()
