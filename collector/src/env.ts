@@ -16,6 +16,12 @@ export const collectorEnvSchema = z.object({
   GUARD_RETENTION_RAW_DAYS: z.coerce.number().int().min(1).max(3650).default(35),
   GUARD_RETENTION_MINUTE_DAYS: z.coerce.number().int().min(1).max(3650).default(35),
   GUARD_RETENTION_HOUR_DAYS: z.coerce.number().int().min(1).max(3650).default(400),
+  /**
+   * How long a rendered read (lists, details, stats) may be served from memory when no write has
+   * announced a change (README "Read cache"); 0 turns the cache off.
+   */
+  GUARD_READ_CACHE_TTL_MS: z.coerce.number().int().min(0).max(300_000).default(10_000),
+  GUARD_READ_CACHE_MAX_ENTRIES: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
   /** Requests per principal and hour, per class (see README "Rate limits"). */
   GUARD_RATE_LIMIT_READ: z.coerce.number().int().min(1).default(1000),
   GUARD_RATE_LIMIT_WRITE: z.coerce.number().int().min(1).default(100),
