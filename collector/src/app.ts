@@ -12,6 +12,8 @@ import { deviceRoutes } from './routes/devices.ts'
 import { domainRoutes } from './routes/domains.ts'
 import { healthRoutes } from './routes/health.ts'
 import { incidentRoutes } from './routes/incidents.ts'
+import { integrationRoutes } from './routes/integrations.ts'
+import { integrationCallbackRoutes } from './routes/integrations-callback.ts'
 import { maintenanceWindowRoutes } from './routes/maintenance-windows.ts'
 import { metricsRoutes } from './routes/metrics.ts'
 import { monitorRoutes } from './routes/monitors.ts'
@@ -52,6 +54,7 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
   if (!options.dependencies) app.addHook('onClose', async () => dependencies.stop())
   healthRoutes(app, dependencies)
   openApiRoute(app)
+  integrationCallbackRoutes(app.withTypeProvider<ZodTypeProvider>(), ctx)
   await agentRoutes(app, ctx)
   await app.register(async (secured) => {
     secured.addHook('onRequest', options.authenticate ?? authenticate(ctx))
@@ -70,6 +73,7 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
     incidentRoutes(routes, ctx)
     maintenanceWindowRoutes(routes, ctx)
     notificationRoutes(routes, ctx)
+    integrationRoutes(routes, ctx)
     usageRoutes(routes, ctx)
     metricsRoutes(routes, options.metrics ?? createIngestMetrics().registry)
   })

@@ -1,10 +1,12 @@
 import { commonEnv, envTypes, parseEnv, storeEnv } from '@guard/shared'
 import cron from 'node-cron'
 import { z } from 'zod'
+import { integrationsEnv } from './integrations/env.ts'
 
 export const collectorEnvSchema = z.object({
   ...commonEnv,
   ...storeEnv,
+  ...integrationsEnv,
   GUARD_COLLECTOR_HOST: z.string().min(1).default('127.0.0.1'),
   GUARD_COLLECTOR_PORT: envTypes.port.default(4001),
   GUARD_INGEST_MAX_BATCH: z.coerce.number().int().min(1).max(100_000).default(1000),

@@ -21,6 +21,7 @@ import { consumeHeartbeats } from './ingest/consume-heartbeats.ts'
 import { consumeResults, type IngestStats } from './ingest/consume-results.ts'
 import { createIngestMetrics } from './ingest/metrics.ts'
 import { startReactions } from './ingest/reactions.ts'
+import { checkSealingKey } from './integrations/accounts.ts'
 import { scheduleDeviceOfflineJob } from './jobs/device-offline.ts'
 import { ensureBootstrapApiKey } from './services/api-keys/ensure-bootstrap.ts'
 import { MONITOR_CREDENTIALS_PURPOSE } from './services/monitors/credentials.ts'
@@ -71,6 +72,7 @@ export async function prepareCollector(deps: CollectorDeps) {
     wake: new EventTarget(),
     plans: await planSourceFromEnv(deps.env, deps.log),
   }
+  await checkSealingKey(ctx)
   const created = await ensureBootstrapApiKey(ctx.sql, DEFAULT_ORGANIZATION.id)
   const scheduled = await syncSchedules(ctx)
   return { ctx, created, scheduled }

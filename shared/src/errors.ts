@@ -4,6 +4,8 @@
  */
 export const errorStatus = {
   VALIDATION_ERROR: 400,
+  /** An external platform refused the credentials Guard presented (integrations). */
+  PROVIDER_CREDENTIALS_REJECTED: 400,
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
   /** A write the organization's plan does not allow (too many monitors, too short an interval, …). */
@@ -16,6 +18,8 @@ export const errorStatus = {
   TARGET_NOT_ALLOWED: 422,
   RATE_LIMIT_EXCEEDED: 429,
   INTERNAL_ERROR: 500,
+  /** An external platform was unreachable, timed out or answered something unusable (integrations). */
+  BAD_GATEWAY: 502,
   PROBE_UNAVAILABLE: 503,
   SERVICE_UNAVAILABLE: 503,
   TIMEOUT: 504,

@@ -3,7 +3,7 @@ import { sampleHeartbeat } from '@guard/shared/testing'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildCollectorApp } from '../app.ts'
-import { authenticateWithUsers, collectorForTest, userCaller } from '../test-support.ts'
+import { authenticateWithUsers, collectorForTest, seedIntegrationAccounts, userCaller } from '../test-support.ts'
 
 type Harness = Awaited<ReturnType<typeof collectorForTest>>
 type Body = Record<string, unknown>
@@ -94,6 +94,7 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
   let app: Awaited<ReturnType<typeof buildCollectorApp>>
   let domainId: string
   let serviceId: string
+  let accounts: Awaited<ReturnType<typeof seedIntegrationAccounts>>
   let incidentId: string
   let windowId: string
   let device: { id: string; token: string }
@@ -111,6 +112,9 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
       'incident_comments',
       'maintenance_windows',
       'notification_settings',
+      'integration_accounts',
+      'integration_monitors',
+      'integration_authorizations',
     ]
     const rows = await Promise.all(
       tables.map(async (table) => {
@@ -146,6 +150,7 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
         payload: { name: 'keep', protocol: 'tcp', protocolConfig: { host: 'keep.example', port: 22 } },
       })
     ).json().data.id
+    accounts = await seedIntegrationAccounts(harness.ctx, DEFAULT_ORGANIZATION.id, 'keep')
   })
   beforeAll(async () => {
     incidentId = (
@@ -529,6 +534,64 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
     },
   )
 
+  const badIdentifier = fc.oneof(notAString, oversized, fc.constantFrom('', '../etc', 'a b', '-x', 'x/y'))
+  const badSecret = fc.oneof(notAString, oversized, fc.constant(''))
+  /** Monitor settings that are invalid on their own, so no platform is called. */
+  const badMonitorSettings = fc.oneof(
+    invalidBodies(
+      { name: 'x' },
+      { name: fc.oneof(notAString, oversized, fc.constant('  ')), checkInterval: badInterval, timeout: badTimeout },
+    ).filter((body) => body !== null),
+  )
+  routes.push(
+    {
+      name: 'POST /api/cloud-a/accounts',
+      method: 'POST',
+      url: () => '/api/cloud-a/accounts',
+      bodies: () =>
+        invalidBodies(
+          { tenantId: 't', clientId: 'c', clientSecret: 's', subscriptionId: 'x' },
+          { tenantId: badIdentifier, clientId: badIdentifier, clientSecret: badSecret, subscriptionId: badIdentifier },
+        ),
+    },
+    {
+      name: 'POST /api/selfhost-b/instances',
+      method: 'POST',
+      url: () => '/api/selfhost-b/instances',
+      bodies: () =>
+        invalidBodies(
+          { name: 'lab', url: 'https://lab.example', apiKey: 'k' },
+          {
+            name: fc.oneof(notAString, oversized, fc.constant('')),
+            url: fc.oneof(
+              badUrl,
+              fc.constantFrom('https://u:p@lab.example', 'https://lab.example/?q=1', 'https://lab.example/#x'),
+            ),
+            apiKey: badSecret,
+          },
+        ),
+    },
+    {
+      name: 'POST /api/webhost-c/accounts',
+      method: 'POST',
+      url: () => '/api/webhost-c/accounts',
+      // It takes no fields: anything but an empty body or `{}` is refused.
+      bodies: () => fc.oneof(unknownField, fc.string(), fc.integer(), fc.array(fc.jsonValue(), { maxLength: 3 })),
+    },
+    ...(
+      [
+        ['cloud-a', 'accounts', 'cloudA', 'services'],
+        ['selfhost-b', 'instances', 'selfhostB', 'resources'],
+        ['webhost-c', 'accounts', 'webhostC', 'projects'],
+      ] as const
+    ).map(([provider, collection, account, items]) => ({
+      name: `POST /api/${provider}/${collection}/{id}/${items}/{itemId}/monitor`,
+      method: 'POST' as const,
+      url: () => `/api/${provider}/${collection}/${accounts[account]}/${items}/some-item/monitor`,
+      bodies: () => badMonitorSettings,
+    })),
+  )
+
   for (const route of routes) {
     it(`${route.name} answers 4xx with a message and stores nothing`, async () => {
       const before = await snapshot()
@@ -567,6 +630,9 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
       ['PUT', `/api/domains/${domainId}`],
       ['POST', '/api/services'],
       ['PUT', `/api/services/${serviceId}`],
+      ['POST', '/api/cloud-a/accounts'],
+      ['POST', '/api/selfhost-b/instances'],
+      ['POST', '/api/webhost-c/accounts'],
       ['POST', '/api/incidents'],
       ['PUT', `/api/incidents/${incidentId}`],
       ['POST', `/api/incidents/${incidentId}/updates`],
@@ -612,6 +678,10 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
       ['DELETE', `/api/domains/${'x'.repeat(65)}`],
       ['DELETE', '/api/services/does-not-exist'],
       ['POST', '/api/services/does-not-exist/check'],
+      ['DELETE', '/api/cloud-a/accounts/does-not-exist'],
+      ['DELETE', `/api/selfhost-b/instances/${'x'.repeat(65)}`],
+      ['GET', '/api/webhost-c/accounts/does-not-exist/projects'],
+      ['POST', '/api/cloud-a/accounts/does-not-exist/services/x/monitor'],
       ['PUT', '/api/incidents/does-not-exist'],
       ['POST', '/api/incidents/does-not-exist/comments'],
       ['DELETE', '/api/maintenance-windows/does-not-exist'],

@@ -7,7 +7,7 @@ import { applyHeartbeats } from '../services/devices/apply-heartbeats.ts'
 import { storeHeartbeats } from '../services/devices/store-heartbeats.ts'
 import { applyResultsToState } from '../services/monitor-state/apply-results.ts'
 import { storeResults } from '../services/results/store.ts'
-import { authenticateWithUsers, collectorForTest, userCaller } from '../test-support.ts'
+import { authenticateWithUsers, collectorForTest, seedIntegrationAccounts, userCaller } from '../test-support.ts'
 import { resultFor } from './test-helpers.ts'
 
 type Harness = Awaited<ReturnType<typeof collectorForTest>>
@@ -153,6 +153,41 @@ const table: Array<{
   { method: 'GET', path: '/api/notifications/deliveries', url: '/api/notifications/deliveries', own: true },
   { method: 'POST', path: '/api/notifications/test', url: '/api/notifications/test', own: true },
   { method: 'GET', path: '/api/notifications/stream', url: '/api/notifications/stream?maxSeconds=1', own: true },
+  ...(
+    [
+      ['cloud-a', 'accounts', 'accountId', 'services', 'serviceId', ':cloudA'],
+      ['selfhost-b', 'instances', 'instanceId', 'resources', 'resourceId', ':selfhostB'],
+      ['webhost-c', 'accounts', 'accountId', 'projects', 'projectId', ':webhostC'],
+    ] as const
+  ).flatMap(([provider, collection, idParam, items, itemParam, placeholder]) => {
+    const base = `/api/${provider}/${collection}`
+    return [
+      { method: 'GET' as const, path: base, url: `${base}?organizationId=${ORG}` },
+      { method: 'GET' as const, path: base, url: base, own: true as const },
+      { method: 'DELETE' as const, path: `${base}/{${idParam}}`, url: `${base}/${placeholder}` },
+      { method: 'GET' as const, path: `${base}/{${idParam}}/${items}`, url: `${base}/${placeholder}/${items}` },
+      {
+        method: 'POST' as const,
+        path: `${base}/{${idParam}}/${items}/{${itemParam}}/monitor`,
+        url: `${base}/${placeholder}/${items}/any-item/monitor`,
+      },
+    ]
+  }),
+  {
+    method: 'POST',
+    path: '/api/cloud-a/accounts',
+    url: `/api/cloud-a/accounts?organizationId=${ORG}`,
+    body: { tenantId: 't', clientId: 'c', clientSecret: 's', subscriptionId: 'x' },
+  },
+  {
+    method: 'POST',
+    path: '/api/selfhost-b/instances',
+    url: `/api/selfhost-b/instances?organizationId=${ORG}`,
+    body: { name: 'n', url: 'https://x.example', apiKey: 'k' },
+  },
+  { method: 'POST', path: '/api/webhost-c/accounts', url: `/api/webhost-c/accounts?organizationId=${ORG}` },
+  // Authenticated by its single-use state, not by a caller: another organization holds none of ours.
+  { method: 'GET', path: '/api/webhost-c/callback', url: '/api/webhost-c/callback?state=guess&code=x', own: true },
   { method: 'GET', path: '/api/devices', url: `/api/devices?organizationId=${ORG}` },
   { method: 'POST', path: '/api/devices', url: `/api/devices?organizationId=${ORG}`, body: { name: 'd' } },
   { method: 'POST', path: '/api/devices', url: '/api/devices', body: { name: 'd' }, own: true },
@@ -184,6 +219,7 @@ describe('tenancy: another organization never sees or changes our data', () => {
     window: string
     notification: string
     device: string
+    accounts: Awaited<ReturnType<typeof seedIntegrationAccounts>>
     secrets: string[]
   }
   let strangerKey: string
@@ -248,6 +284,7 @@ describe('tenancy: another organization never sees or changes our data', () => {
        SELECT $1, $2, principal, 'e', 'info', 'secret-message' FROM monitoring.notification_settings LIMIT 1`,
       [notification, ORG],
     )
+    const accounts = await seedIntegrationAccounts(harness.ctx, ORG, 'ours')
     const device = (
       await app.inject({ method: 'POST', url: '/api/devices', headers, payload: { name: 'Secret device' } })
     ).json().data.id
@@ -301,6 +338,7 @@ describe('tenancy: another organization never sees or changes our data', () => {
       incident,
       window,
       notification,
+      accounts,
       device,
       secrets: [
         'Secret incident',
@@ -308,6 +346,9 @@ describe('tenancy: another organization never sees or changes our data', () => {
         'Secret window',
         'secret-hook',
         'secret-message',
+        ...Object.values(accounts),
+        'ours-',
+        'ours ',
         device,
         'Secret device',
         'secret-device-host',
@@ -355,6 +396,9 @@ describe('tenancy: another organization never sees or changes our data', () => {
           .replace(':window', ours.window)
           .replace(':notification', ours.notification)
           .replace(':device', ours.device)
+          .replace(':cloudA', ours.accounts.cloudA)
+          .replace(':selfhostB', ours.accounts.selfhostB)
+          .replace(':webhostC', ours.accounts.webhostC)
       const response = await app.inject({
         method: row.method,
         url: fill(row.url),
@@ -386,6 +430,11 @@ describe('tenancy: another organization never sees or changes our data', () => {
       ours.notification,
     ])
     expect(unread.rows).toEqual([{ is_read: false }])
+    const accounts = await harness.ctx.sql.query(
+      'SELECT id FROM monitoring.integration_accounts WHERE organization_id = $1',
+      [ORG],
+    )
+    expect(accounts.rows.map((row) => row.id).sort()).toEqual(Object.values(ours.accounts).sort())
     const device = await app.inject({ method: 'GET', url: `/api/devices/${ours.device}`, headers })
     expect(device.json().data).toMatchObject({ name: 'Secret device', hostname: 'secret-device-host', isOnline: true })
   })

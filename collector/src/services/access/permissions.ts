@@ -1,7 +1,15 @@
 import { z } from 'zod'
 
 /** Resources a permission can name; `*` stands for all of them. */
-export const RESOURCES = ['domains', 'services', 'devices', 'metrics', 'incidents', 'notifications'] as const
+export const RESOURCES = [
+  'domains',
+  'services',
+  'devices',
+  'metrics',
+  'incidents',
+  'notifications',
+  'integrations',
+] as const
 export const ACTIONS = ['read', 'write'] as const
 export type Permission = `${(typeof RESOURCES)[number]}:${(typeof ACTIONS)[number]}`
 
