@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
-  authorizeUrl,
   HttpBrowser,
   hiddenField,
-  pkcePair,
   postForm,
+  signInThroughPages,
+  silentAuthorize,
   startTestIdentity,
   TEST_PASSWORD,
   type TestIdentity,
@@ -23,40 +23,12 @@ afterAll(() => identity?.close())
 
 /** A fresh browser signs in through the app; returns it with its tokens. */
 async function signIn(password = TEST_PASSWORD) {
-  const browser = new HttpBrowser()
-  const pkce = pkcePair()
-  const callback = await browser.authorize(
-    authorizeUrl(identity, {
-      client_id: app.client_id,
-      redirect_uri: REDIRECT,
-      code_challenge: pkce.challenge,
-      code_challenge_method: 'S256',
-    }),
-    { email: identity.user.email, password },
-  )
-  const { body } = await postForm(`${identity.url}/api/oauth/token`, {
-    grant_type: 'authorization_code',
-    code: callback.searchParams.get('code') ?? '',
-    redirect_uri: REDIRECT,
-    code_verifier: pkce.verifier,
-    client_id: app.client_id,
-  })
-  return { browser, accessToken: body.access_token as string, refreshToken: body.refresh_token as string }
+  const { browser, tokens } = await signInThroughPages(identity, app, { password })
+  return { browser, accessToken: tokens.access_token, refreshToken: tokens.refresh_token }
 }
 
-async function signedIn(browser: HttpBrowser) {
-  const pkce = pkcePair()
-  const response = await browser.request(
-    authorizeUrl(identity, {
-      client_id: app.client_id,
-      redirect_uri: REDIRECT,
-      prompt: 'none',
-      code_challenge: pkce.challenge,
-      code_challenge_method: 'S256',
-    }),
-  )
-  return new URL(response.headers.get('location') ?? '').searchParams.has('code')
-}
+const signedIn = async (browser: HttpBrowser) =>
+  (await silentAuthorize(identity, browser, app)).searchParams.has('code')
 
 const account = (accessToken: string, method: string, path: string, body?: unknown) =>
   fetch(`${identity.url}/api/v1/account${path}`, {

@@ -2,13 +2,11 @@ import * as client from 'openid-client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { CreatedClient } from '../services/clients/create.ts'
 import {
-  authorizeUrl,
-  HttpBrowser,
+  type HttpBrowser,
   hiddenField,
-  pkcePair,
-  postForm,
+  signInThroughPages,
+  silentAuthorize,
   startTestIdentity,
-  TEST_PASSWORD,
   type TestIdentity,
 } from './testing.ts'
 
@@ -34,40 +32,13 @@ afterAll(() => identity?.close())
 
 /** A browser signed in through the app; returns it with the app's ID token. */
 async function signedIn() {
-  const browser = new HttpBrowser()
-  const pkce = pkcePair()
-  const callback = await browser.authorize(
-    authorizeUrl(identity, {
-      client_id: app.client_id,
-      redirect_uri: REDIRECT,
-      code_challenge: pkce.challenge,
-      code_challenge_method: 'S256',
-    }),
-    { email: identity.user.email, password: TEST_PASSWORD },
-  )
-  const { body } = await postForm(`${identity.url}/api/oauth/token`, {
-    grant_type: 'authorization_code',
-    code: callback.searchParams.get('code') ?? '',
-    redirect_uri: REDIRECT,
-    code_verifier: pkce.verifier,
-    client_id: app.client_id,
-  })
-  return { browser, idToken: body.id_token as string }
+  const { browser, tokens } = await signInThroughPages(identity, app)
+  return { browser, idToken: tokens.id_token as string }
 }
 
 /** prompt=none: a code while the browser's session lives, login_required once it has ended. */
-async function silentAuthorize(browser: HttpBrowser) {
-  const pkce = pkcePair()
-  const response = await browser.request(
-    authorizeUrl(identity, {
-      client_id: app.client_id,
-      redirect_uri: REDIRECT,
-      prompt: 'none',
-      code_challenge: pkce.challenge,
-      code_challenge_method: 'S256',
-    }),
-  )
-  const location = new URL(response.headers.get('location') ?? '')
+async function silentAuthorizeResult(browser: HttpBrowser) {
+  const location = await silentAuthorize(identity, browser, app)
   return location.searchParams.get('error') ?? (location.searchParams.get('code') ? 'code' : 'nothing')
 }
 
@@ -78,7 +49,7 @@ describe('RP-initiated logout', () => {
 
   it('ends the session and redirects, with state, only to a registered post_logout_redirect_uri', async () => {
     const { browser, idToken } = await signedIn()
-    expect(await silentAuthorize(browser)).toBe('code')
+    expect(await silentAuthorizeResult(browser)).toBe('code')
 
     for (const target of ['https://evil.example/', `${AFTER_LOGOUT}/x`]) {
       const url = client.buildEndSessionUrl(config, { id_token_hint: idToken, post_logout_redirect_uri: target })
@@ -86,7 +57,7 @@ describe('RP-initiated logout', () => {
       expect(refused.status).toBe(400)
       expect(refused.headers.get('location')).toBeNull()
     }
-    expect(await silentAuthorize(browser)).toBe('code')
+    expect(await silentAuthorizeResult(browser)).toBe('code')
 
     const url = client.buildEndSessionUrl(config, {
       id_token_hint: idToken,
@@ -96,7 +67,7 @@ describe('RP-initiated logout', () => {
     const response = await browser.request(url.href)
     expect(response.status).toBe(302)
     expect(response.headers.get('location')).toBe(`${AFTER_LOGOUT}?state=s1`)
-    expect(await silentAuthorize(browser)).toBe('login_required')
+    expect(await silentAuthorizeResult(browser)).toBe('login_required')
   })
 
   it('asks the user to confirm a logout without an ID token of theirs, and signs out on confirmation', async () => {
@@ -105,12 +76,12 @@ describe('RP-initiated logout', () => {
     expect(page.status).toBe(200)
     const text = await page.text()
     expect(text).toContain('Sign out of Guard?')
-    expect(await silentAuthorize(browser)).toBe('code')
+    expect(await silentAuthorizeResult(browser)).toBe('code')
     const confirmed = await browser.request(`${identity.url}/api/oauth/logout`, {
       form: { csrf: hiddenField(text, 'csrf'), client_id: app.client_id },
     })
     expect(confirmed.status).toBe(200)
     expect(await confirmed.text()).toContain('You are signed out')
-    expect(await silentAuthorize(browser)).toBe('login_required')
+    expect(await silentAuthorizeResult(browser)).toBe('login_required')
   })
 })

@@ -167,23 +167,27 @@ export interface IssuedTokens {
   scope: string
 }
 
-/** Signs in through the pages with a fresh browser and exchanges the code (client_secret_post). */
-export async function obtainTokens(
+/**
+ * A fresh browser signs in through the pages as the test user and exchanges the code (with the
+ * client's secret when it has one); returns the browser, still signed in, with its tokens.
+ */
+export async function signInThroughPages(
   identity: TestIdentity,
   client: CreatedClient,
-  options: { scope?: string; redirectUri?: string } = {},
-): Promise<IssuedTokens> {
+  options: { scope?: string; redirectUri?: string; password?: string } = {},
+): Promise<{ browser: HttpBrowser; tokens: IssuedTokens }> {
   const redirectUri = options.redirectUri ?? client.redirect_uris[0] ?? ''
+  const browser = new HttpBrowser()
   const pkce = pkcePair()
-  const callback = await new HttpBrowser().authorize(
+  const callback = await browser.authorize(
     authorizeUrl(identity, {
       client_id: client.client_id,
       redirect_uri: redirectUri,
-      scope: options.scope ?? 'openid email',
+      ...(options.scope ? { scope: options.scope } : {}),
       code_challenge: pkce.challenge,
       code_challenge_method: 'S256',
     }),
-    { email: identity.user.email, password: TEST_PASSWORD },
+    { email: identity.user.email, password: options.password ?? TEST_PASSWORD },
   )
   const { status, body } = await postForm(`${identity.url}/api/oauth/token`, {
     grant_type: 'authorization_code',
@@ -194,7 +198,57 @@ export async function obtainTokens(
     ...(client.client_secret ? { client_secret: client.client_secret } : {}),
   })
   if (status !== 200) throw new Error(`token exchange failed: ${JSON.stringify(body)}`)
-  return body as unknown as IssuedTokens
+  return { browser, tokens: body as unknown as IssuedTokens }
+}
+
+/** Signs in through the pages with a fresh browser and exchanges the code (client_secret_post). */
+export async function obtainTokens(
+  identity: TestIdentity,
+  client: CreatedClient,
+  options: { scope?: string; redirectUri?: string } = {},
+): Promise<IssuedTokens> {
+  const { tokens } = await signInThroughPages(identity, client, { ...options, scope: options.scope ?? 'openid email' })
+  return tokens
+}
+
+/** prompt=none from `browser`: where the provider sends it back (a code only while its session lives). */
+export async function silentAuthorize(
+  identity: TestIdentity,
+  browser: HttpBrowser,
+  client: CreatedClient,
+): Promise<URL> {
+  const pkce = pkcePair()
+  const response = await browser.request(
+    authorizeUrl(identity, {
+      client_id: client.client_id,
+      redirect_uri: client.redirect_uris[0] ?? '',
+      prompt: 'none',
+      code_challenge: pkce.challenge,
+      code_challenge_method: 'S256',
+    }),
+  )
+  return new URL(response.headers.get('location') ?? '')
+}
+
+/** Opens the sign-in page that the authorize endpoint sends `browser` to for `client`. */
+export async function openSignInPage(
+  identity: TestIdentity,
+  browser: HttpBrowser,
+  client: CreatedClient,
+  params: Record<string, string> = {},
+): Promise<{ response: Response; page: string }> {
+  const pkce = pkcePair()
+  const redirect = await browser.request(
+    authorizeUrl(identity, {
+      client_id: client.client_id,
+      redirect_uri: client.redirect_uris[0] ?? '',
+      ...params,
+      code_challenge: pkce.challenge,
+      code_challenge_method: 'S256',
+    }),
+  )
+  const response = await browser.request(new URL(redirect.headers.get('location') ?? '', identity.url).href)
+  return { response, page: await response.text() }
 }
 
 /** The code flow of a public client against any running identity, signing in as `credentials`. */

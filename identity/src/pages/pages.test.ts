@@ -3,6 +3,7 @@ import {
   authorizeUrl,
   HttpBrowser,
   hiddenField,
+  openSignInPage,
   pkcePair,
   startTestIdentity,
   TEST_PASSWORD,
@@ -36,11 +37,7 @@ function requestFor(client: CreatedClient, scope = 'openid email') {
 }
 
 /** Opens the sign-in page the authorize endpoint sends a new browser to. */
-async function openSignIn(browser: HttpBrowser) {
-  const redirect = await browser.request(requestFor(firstParty))
-  const response = await browser.request(new URL(redirect.headers.get('location') ?? '', identity.url).href)
-  return { response, page: await response.text() }
-}
+const openSignIn = (browser: HttpBrowser) => openSignInPage(identity, browser, firstParty, { scope: 'openid email' })
 
 describe('sign-in and consent pages', () => {
   it('the sign-in page is a plain labelled form that cannot be framed', async () => {

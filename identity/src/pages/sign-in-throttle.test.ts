@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
-  authorizeUrl,
   HttpBrowser,
   hiddenField,
-  pkcePair,
+  openSignInPage,
   startTestIdentity,
   TEST_PASSWORD,
   type TestIdentity,
@@ -31,16 +30,7 @@ afterAll(() => identity?.close())
 /** One sign-in form submission from a fresh browser; how it was answered and how long it took. */
 async function attempt(email: string, password: string) {
   const browser = new HttpBrowser()
-  const pkce = pkcePair()
-  const redirect = await browser.request(
-    authorizeUrl(identity, {
-      client_id: client.client_id,
-      redirect_uri: REDIRECT,
-      code_challenge: pkce.challenge,
-      code_challenge_method: 'S256',
-    }),
-  )
-  const page = await (await browser.request(new URL(redirect.headers.get('location') ?? '', identity.url).href)).text()
+  const { page } = await openSignInPage(identity, browser, client)
   const started = performance.now()
   const response = await browser.request(`${identity.url}/sign-in`, {
     form: { csrf: hiddenField(page, 'csrf'), return_to: hiddenField(page, 'return_to'), email, password },
