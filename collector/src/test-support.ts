@@ -4,6 +4,7 @@ import { createInProcessBus, createLogger, guardStreams, type RelationalStore, t
 import { openTestRelationalStore, openTestTimeSeriesStore } from '@guard/shared/testing'
 import type { FastifyRequest } from 'fastify'
 import { SMTPServer } from 'smtp-server'
+import { buildCollectorApp } from './app.ts'
 import type { Caller, CollectorContext } from './context.ts'
 import { collectorEnvSchema } from './env.ts'
 import { startReactions } from './ingest/reactions.ts'
@@ -66,6 +67,37 @@ export function authenticateWithUsers(ctx: CollectorContext, users: Record<strin
     }
     await production(request)
   }
+}
+
+/** A test collector with its app, whose callers include `users` by name; `close` ends both. */
+export async function collectorAppWithUsers(users: Record<string, Caller>, envOverrides: Record<string, string> = {}) {
+  const harness = await collectorForTest(envOverrides)
+  const app = await buildCollectorApp(harness.ctx, { authenticate: authenticateWithUsers(harness.ctx, users) })
+  return {
+    ...harness,
+    app,
+    async close() {
+      await app.close()
+      await harness.close()
+    },
+  }
+}
+
+/** One JSON request into `app` as the user registered under `user` (see authenticateWithUsers). */
+export async function injectAsUser(
+  app: Awaited<ReturnType<typeof buildCollectorApp>>,
+  user: string,
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+  url: string,
+  payload?: object,
+) {
+  const response = await app.inject({
+    method,
+    url,
+    headers: { authorization: `Bearer user:${user}` },
+    ...(payload ? { payload } : {}),
+  })
+  return { status: response.statusCode, body: response.json() }
 }
 
 /** Starts the event consumers and the delivery worker of a test collector (no weekly schedule). */

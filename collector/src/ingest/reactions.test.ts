@@ -20,6 +20,7 @@ import {
   authenticateWithUsers,
   collectorForTest,
   eventsSettled,
+  injectAsUser,
   startReactionsForTest,
   startReceiver,
   startSmtpSink,
@@ -71,10 +72,8 @@ describe('incidents and notifications from the state machine', () => {
   let smtp: Awaited<ReturnType<typeof startSmtpSink>>
   let secret: string
   const user = { authorization: 'Bearer user:alice' }
-  const call = async (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) => {
-    const response = await app.inject({ method, url, headers: user, ...(payload ? { payload } : {}) })
-    return { status: response.statusCode, body: response.json() }
-  }
+  const call = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
+    injectAsUser(app, 'alice', method, url, payload)
   const domain = async (name: string) =>
     (await call('POST', '/api/domains', { url: `https://${name}.example` })).body.data.id as string
   /** Feeds results 1 s apart, ending `endSecondsAgo` seconds ago, and waits for every reaction. */

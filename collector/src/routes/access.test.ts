@@ -2,13 +2,13 @@ import { DEFAULT_ORGANIZATION } from '@guard/shared'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildCollectorApp } from '../app.ts'
 import { createApiKey } from '../services/api-keys/create.ts'
-import { authenticateWithUsers, collectorForTest, userCaller } from '../test-support.ts'
+import { authenticateWithUsers, collectorAppWithUsers, collectorForTest, userCaller } from '../test-support.ts'
 
 type Harness = Awaited<ReturnType<typeof collectorForTest>>
 const ORG = DEFAULT_ORGANIZATION.id
 
 describe('API keys and permissions', () => {
-  let harness: Harness
+  let harness: Awaited<ReturnType<typeof collectorAppWithUsers>>
   let app: Awaited<ReturnType<typeof buildCollectorApp>>
   const users = {
     alice: userCaller('alice', [ORG]),
@@ -18,13 +18,10 @@ describe('API keys and permissions', () => {
   const as = (token: string) => ({ authorization: `Bearer ${token}` })
 
   beforeAll(async () => {
-    harness = await collectorForTest()
-    app = await buildCollectorApp(harness.ctx, { authenticate: authenticateWithUsers(harness.ctx, users) })
+    harness = await collectorAppWithUsers(users)
+    app = harness.app
   })
-  afterAll(async () => {
-    await app.close()
-    await harness.close()
-  })
+  afterAll(() => harness.close())
 
   it('shows a new key once, stores only its hash, and lists it without the secret', async () => {
     const created = await app.inject({

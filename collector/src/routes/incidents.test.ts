@@ -1,11 +1,10 @@
 import { DEFAULT_ORGANIZATION } from '@guard/shared'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildCollectorApp } from '../app.ts'
 import { listIncidentComments } from '../services/incidents/list-comments.ts'
 import {
-  authenticateWithUsers,
-  collectorForTest,
+  collectorAppWithUsers,
   eventsSettled,
+  injectAsUser,
   startReactionsForTest,
   userCaller,
 } from '../test-support.ts'
@@ -13,27 +12,17 @@ import {
 const ORG = DEFAULT_ORGANIZATION.id
 
 describe('incidents API', () => {
-  let harness: Awaited<ReturnType<typeof collectorForTest>>
-  let app: Awaited<ReturnType<typeof buildCollectorApp>>
+  let harness: Awaited<ReturnType<typeof collectorAppWithUsers>>
   let reactions: Awaited<ReturnType<typeof startReactionsForTest>>
   const alice = userCaller('alice', [ORG])
-  const call = async (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) => {
-    const response = await app.inject({
-      method,
-      url,
-      headers: { authorization: 'Bearer user:alice' },
-      ...(payload ? { payload } : {}),
-    })
-    return { status: response.statusCode, body: response.json() }
-  }
+  const call = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
+    injectAsUser(harness.app, 'alice', method, url, payload)
 
   beforeAll(async () => {
-    harness = await collectorForTest()
-    app = await buildCollectorApp(harness.ctx, { authenticate: authenticateWithUsers(harness.ctx, { alice }) })
+    harness = await collectorAppWithUsers({ alice })
     reactions = await startReactionsForTest(harness.ctx)
   })
   afterAll(async () => {
-    await app.close()
     await reactions.stop()
     await harness.close()
   })

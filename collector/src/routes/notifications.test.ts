@@ -12,6 +12,7 @@ import {
   authenticateWithUsers,
   collectorForTest,
   eventsSettled,
+  injectAsUser,
   startReactionsForTest,
   startReceiver,
   startSmtpSink,
@@ -26,15 +27,8 @@ describe('notifications API', () => {
   let reactions: Awaited<ReturnType<typeof startReactionsForTest>>
   let smtp: Awaited<ReturnType<typeof startSmtpSink>>
   let base: string
-  const call = async (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object, user = 'alice') => {
-    const response = await app.inject({
-      method,
-      url,
-      headers: { authorization: `Bearer user:${user}` },
-      ...(payload ? { payload } : {}),
-    })
-    return { status: response.statusCode, body: response.json() }
-  }
+  const call = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object, user = 'alice') =>
+    injectAsUser(app, user, method, url, payload)
   const until = async <T>(probe: () => Promise<T | undefined>, what: string): Promise<T> => {
     const deadline = Date.now() + 15_000
     for (;;) {

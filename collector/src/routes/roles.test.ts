@@ -1,10 +1,9 @@
 import { DEFAULT_ORGANIZATION } from '@guard/shared'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildCollectorApp } from '../app.ts'
+import type { buildCollectorApp } from '../app.ts'
 import { permissionsOfRole } from '../services/auth/permissions.ts'
-import { authenticateWithUsers, collectorForTest, userCaller } from '../test-support.ts'
+import { collectorAppWithUsers, userCaller } from '../test-support.ts'
 
-type Harness = Awaited<ReturnType<typeof collectorForTest>>
 const ORG = DEFAULT_ORGANIZATION.id
 const WRITES = ['post', 'put', 'patch', 'delete']
 
@@ -14,18 +13,15 @@ const users = Object.fromEntries(
 )
 
 describe('membership roles in the collector', () => {
-  let harness: Harness
+  let harness: Awaited<ReturnType<typeof collectorAppWithUsers>>
   let app: Awaited<ReturnType<typeof buildCollectorApp>>
   const as = (role: string) => ({ authorization: `Bearer user:${role}` })
 
   beforeAll(async () => {
-    harness = await collectorForTest()
-    app = await buildCollectorApp(harness.ctx, { authenticate: authenticateWithUsers(harness.ctx, users) })
+    harness = await collectorAppWithUsers(users)
+    app = harness.app
   })
-  afterAll(async () => {
-    await app.close()
-    await harness.close()
-  })
+  afterAll(() => harness.close())
 
   it('a viewer reads domains and gets 403 on every write route the OpenAPI document lists', async () => {
     expect((await app.inject({ method: 'GET', url: '/api/domains', headers: as('viewer') })).statusCode).toBe(200)
