@@ -278,6 +278,32 @@ export async function fakePlatform(answer: (request: FakeRequest) => FakeAnswer 
   }
 }
 
+/**
+ * A collector whose env `env` points at the running fake platform `fake` (private targets
+ * allowed, as the fake listens on 127.0.0.1), with its app; `close` ends the app, the
+ * collector and the fake.
+ */
+export async function collectorBesideFakePlatform(
+  fake: Awaited<ReturnType<typeof fakePlatform>>,
+  env: Record<string, string>,
+) {
+  const harness = await collectorForTest({ GUARD_ALLOW_PRIVATE_TARGETS: '1', ...env })
+  const app = await buildCollectorApp(harness.ctx)
+  return {
+    ...harness,
+    app,
+    async close() {
+      await app.close()
+      await harness.close()
+      await fake.close()
+    },
+  }
+}
+
+/** How many integration accounts are linked, in every organization. */
+export const integrationAccountCount = async (ctx: CollectorContext) =>
+  (await ctx.sql.query('SELECT id FROM monitoring.integration_accounts')).rows.length
+
 /** Every text column of the integration tables, for proving no secret is stored in the clear. */
 export async function integrationTablesText(ctx: CollectorContext): Promise<string> {
   const tables = ['integration_accounts', 'integration_monitors', 'integration_authorizations']

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { buildCollectorApp } from '../../app.ts'
 import {
-  collectorForTest,
+  collectorBesideFakePlatform,
   type FakeAnswer,
   type FakeRequest,
   fakePlatform,
+  integrationAccountCount,
   integrationTablesText,
 } from '../../test-support.ts'
 
@@ -116,30 +117,24 @@ function cloudA() {
 describe('cloud-a: link with client credentials, list, monitor', () => {
   const platform = cloudA()
   let fake: Awaited<ReturnType<typeof fakePlatform>>
-  let harness: Awaited<ReturnType<typeof collectorForTest>>
+  let harness: Awaited<ReturnType<typeof collectorBesideFakePlatform>>
   let app: Awaited<ReturnType<typeof buildCollectorApp>>
   const headers = () => ({ authorization: `Bearer ${harness.apiKey}` })
   const link = (body: Record<string, unknown>) =>
     app.inject({ method: 'POST', url: '/api/cloud-a/accounts', headers: headers(), payload: body })
   const goodBody = { tenantId: TENANT, clientId: CLIENT, clientSecret: SECRET, subscriptionId: SUBSCRIPTION }
-  const accountCount = async () =>
-    (await harness.ctx.sql.query('SELECT id FROM monitoring.integration_accounts')).rows.length
+  const accountCount = () => integrationAccountCount(harness.ctx)
 
   beforeAll(async () => {
     fake = await platform.start()
-    harness = await collectorForTest({
-      GUARD_ALLOW_PRIVATE_TARGETS: '1',
+    harness = await collectorBesideFakePlatform(fake, {
       GUARD_CLOUD_A_TOKEN_URL: fake.url,
       GUARD_CLOUD_A_API_URL: fake.url,
       GUARD_INTEGRATION_TIMEOUT_MS: '400',
     })
-    app = await buildCollectorApp(harness.ctx)
+    app = harness.app
   })
-  afterAll(async () => {
-    await app.close()
-    await harness.close()
-    await fake.close()
-  })
+  afterAll(() => harness.close())
   beforeEach(async () => {
     Object.assign(platform.state, {
       down: false,

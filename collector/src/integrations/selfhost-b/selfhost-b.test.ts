@@ -3,10 +3,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { buildCollectorApp } from '../../app.ts'
 import { createApiKey } from '../../services/api-keys/create.ts'
 import {
-  collectorForTest,
+  collectorBesideFakePlatform,
   type FakeAnswer,
   type FakeRequest,
   fakePlatform,
+  integrationAccountCount,
   integrationTablesText,
 } from '../../test-support.ts'
 import { checkSealingKey } from '../accounts.ts'
@@ -48,25 +49,20 @@ function selfhostB() {
 describe('selfhost-b: link with an API key, list, monitor', () => {
   const platform = selfhostB()
   let fake: Awaited<ReturnType<typeof fakePlatform>>
-  let harness: Awaited<ReturnType<typeof collectorForTest>>
+  let harness: Awaited<ReturnType<typeof collectorBesideFakePlatform>>
   let app: Awaited<ReturnType<typeof buildCollectorApp>>
   const headers = () => ({ authorization: `Bearer ${harness.apiKey}` })
   const link = (body: Record<string, unknown>, on = app) =>
     on.inject({ method: 'POST', url: '/api/selfhost-b/instances', headers: headers(), payload: body })
   const goodBody = () => ({ name: 'Home lab', url: `${fake.url}/platform/`, apiKey: API_KEY })
-  const instanceCount = async () =>
-    (await harness.ctx.sql.query('SELECT id FROM monitoring.integration_accounts')).rows.length
+  const instanceCount = () => integrationAccountCount(harness.ctx)
 
   beforeAll(async () => {
     fake = await fakePlatform(platform.answer)
-    harness = await collectorForTest({ GUARD_ALLOW_PRIVATE_TARGETS: '1', GUARD_INTEGRATION_TIMEOUT_MS: '1000' })
-    app = await buildCollectorApp(harness.ctx)
+    harness = await collectorBesideFakePlatform(fake, { GUARD_INTEGRATION_TIMEOUT_MS: '1000' })
+    app = harness.app
   })
-  afterAll(async () => {
-    await app.close()
-    await harness.close()
-    await fake.close()
-  })
+  afterAll(() => harness.close())
   beforeEach(async () => {
     platform.state.down = false
     await harness.ctx.sql.query('DELETE FROM monitoring.integration_accounts')

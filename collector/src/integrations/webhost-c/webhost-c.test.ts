@@ -4,10 +4,11 @@ import fc from 'fast-check'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { buildCollectorApp } from '../../app.ts'
 import {
-  collectorForTest,
+  collectorBesideFakePlatform,
   type FakeAnswer,
   type FakeRequest,
   fakePlatform,
+  integrationAccountCount,
   integrationTablesText,
   userCaller,
 } from '../../test-support.ts'
@@ -120,7 +121,7 @@ function fakeWebhostC() {
 describe('webhost-c: link through authorization code with PKCE, list, monitor', () => {
   const platform = fakeWebhostC()
   let fake: Awaited<ReturnType<typeof fakePlatform>>
-  let harness: Awaited<ReturnType<typeof collectorForTest>>
+  let harness: Awaited<ReturnType<typeof collectorBesideFakePlatform>>
   let app: Awaited<ReturnType<typeof buildCollectorApp>>
   const headers = () => ({ authorization: `Bearer ${harness.apiKey}` })
   const start = async () => {
@@ -130,8 +131,7 @@ describe('webhost-c: link through authorization code with PKCE, list, monitor', 
   }
   const callback = (query: Record<string, string>) =>
     app.inject({ method: 'GET', url: `/api/webhost-c/callback?${new URLSearchParams(query)}` })
-  const accountCount = async () =>
-    (await harness.ctx.sql.query('SELECT id FROM monitoring.integration_accounts')).rows.length
+  const accountCount = () => integrationAccountCount(harness.ctx)
   const linkAccount = async () => {
     const approved = platform.approve((await start()).authorizationUrl)
     const response = await callback(approved)
@@ -141,21 +141,16 @@ describe('webhost-c: link through authorization code with PKCE, list, monitor', 
 
   beforeAll(async () => {
     fake = await fakePlatform(platform.answer)
-    harness = await collectorForTest({
-      GUARD_ALLOW_PRIVATE_TARGETS: '1',
+    harness = await collectorBesideFakePlatform(fake, {
       GUARD_WEBHOST_C_AUTHORIZE_URL: `${fake.url}/oauth/authorize`,
       GUARD_WEBHOST_C_TOKEN_URL: `${fake.url}/oauth/token`,
       GUARD_WEBHOST_C_API_URL: fake.url,
       GUARD_WEBHOST_C_CLIENT_ID: CLIENT_ID,
       GUARD_WEBHOST_C_REDIRECT_URL: REDIRECT,
     })
-    app = await buildCollectorApp(harness.ctx)
+    app = harness.app
   })
-  afterAll(async () => {
-    await app.close()
-    await harness.close()
-    await fake.close()
-  })
+  afterAll(() => harness.close())
   beforeEach(async () => {
     platform.state.expiresIn = 3600
     platform.state.down = false
