@@ -148,3 +148,31 @@ export function lockDataDir(dataDir: string, command = process.argv.slice(2).joi
     },
   }
 }
+
+/**
+ * Opens a store with `open` while this process holds `dataDir`'s lock: the lock is released if
+ * opening fails, otherwise when the store closes.
+ */
+export async function openHoldingDataDir<Store extends { close(): Promise<void> }>(
+  dataDir: string,
+  open: () => Promise<Store>,
+): Promise<Store> {
+  const lock = lockDataDir(dataDir)
+  let store: Store
+  try {
+    store = await open()
+  } catch (error) {
+    lock.release()
+    throw error
+  }
+  return {
+    ...store,
+    async close() {
+      try {
+        await store.close()
+      } finally {
+        lock.release()
+      }
+    },
+  }
+}

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { PGlite, Results, Transaction } from '@electric-sql/pglite'
 import pg from 'pg'
-import { lockDataDir } from './data-dir-lock.ts'
+import { openHoldingDataDir } from './data-dir-lock.ts'
 import type { RelationalStore, Sql, SqlResult } from './types.ts'
 
 /**
@@ -167,22 +167,5 @@ export async function openRelationalStore(options: {
   dataDir: string
 }): Promise<RelationalStore> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl)
-  const lock = lockDataDir(options.dataDir)
-  let store: RelationalStore
-  try {
-    store = await openPglite({ dataDir: join(options.dataDir, 'pglite') })
-  } catch (error) {
-    lock.release()
-    throw error
-  }
-  return {
-    ...store,
-    async close() {
-      try {
-        await store.close()
-      } finally {
-        lock.release()
-      }
-    },
-  }
+  return openHoldingDataDir(options.dataDir, () => openPglite({ dataDir: join(options.dataDir, 'pglite') }))
 }

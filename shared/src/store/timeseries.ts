@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
 import { type ClickHouseClientConfigOptions, type ClickHouseSettings, createClient } from '@clickhouse/client'
 import { type ChdbSession, openChdbSession } from './chdb.ts'
-import { lockDataDir } from './data-dir-lock.ts'
+import { openHoldingDataDir } from './data-dir-lock.ts'
 import type { TimeSeriesStore } from './types.ts'
 
 /**
@@ -92,24 +92,9 @@ export async function openTimeSeriesStore(options: TimeSeriesOptions): Promise<T
   if (options.clickhouseUrl) return openServer(options.clickhouseUrl, options)
   const database = checkDatabase(options.database)
   // chDB's files belong to one process, like PGlite's: hold the data directory first.
-  const lock = lockDataDir(options.dataDir)
-  let store: TimeSeriesStore
-  try {
-    store = await openOnChdb(await openChdbSession(join(options.dataDir, 'chdb')), database, { dropOnClose: false })
-  } catch (error) {
-    lock.release()
-    throw error
-  }
-  return {
-    ...store,
-    async close() {
-      try {
-        await store.close()
-      } finally {
-        lock.release()
-      }
-    },
-  }
+  return openHoldingDataDir(options.dataDir, async () =>
+    openOnChdb(await openChdbSession(join(options.dataDir, 'chdb')), database, { dropOnClose: false }),
+  )
 }
 
 /**
