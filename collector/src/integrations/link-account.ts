@@ -15,6 +15,19 @@ export interface LinkTarget {
 
 export const principalOf = (caller: Caller) => `${caller.principal.kind}:${caller.principal.id}`
 
+/** What a link service is called with: the caller's request body, in the organization it names or its own. */
+export interface LinkRequest {
+  ctx: CollectorContext
+  caller: Caller
+  input: unknown
+  organization?: string | undefined
+}
+
+const linkTargetOf = (caller: Caller, organization: string | undefined): LinkTarget => ({
+  organizationId: organizationScope(caller, organization),
+  createdBy: principalOf(caller),
+})
+
 /**
  * Verifies credentials against the platform (a token, then a read of what they name) and only
  * then stores them, sealed. Any refusal leaves nothing behind.
@@ -56,19 +69,9 @@ export async function verifyAndStore(
   return stored
 }
 
-export async function linkCloudAAccount({
-  ctx,
-  caller,
-  input,
-  organization,
-}: {
-  ctx: CollectorContext
-  caller: Caller
-  input: unknown
-  organization?: string | undefined
-}): Promise<AccountRecord> {
+export async function linkCloudAAccount({ ctx, caller, input, organization }: LinkRequest): Promise<AccountRecord> {
   const { clientSecret, ...config } = linkCloudAInput.parse(input)
-  const target = { organizationId: organizationScope(caller, organization), createdBy: principalOf(caller) }
+  const target = linkTargetOf(caller, organization)
   return verifyAndStore(ctx, 'cloud-a', target, {
     name: config.subscriptionId,
     config,
@@ -77,18 +80,8 @@ export async function linkCloudAAccount({
   })
 }
 
-export async function linkSelfhostBInstance({
-  ctx,
-  caller,
-  input,
-  organization,
-}: {
-  ctx: CollectorContext
-  caller: Caller
-  input: unknown
-  organization?: string | undefined
-}): Promise<AccountRecord> {
+export async function linkSelfhostBInstance({ ctx, caller, input, organization }: LinkRequest): Promise<AccountRecord> {
   const { name, url, apiKey } = linkSelfhostBInput.parse(input)
-  const target = { organizationId: organizationScope(caller, organization), createdBy: principalOf(caller) }
+  const target = linkTargetOf(caller, organization)
   return verifyAndStore(ctx, 'selfhost-b', target, { name, config: { url }, secrets: { apiKey }, hintOf: 'apiKey' })
 }

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto'
 import { GuardError } from '@guard/shared'
-import type { Caller, CollectorContext } from '../../context.ts'
+import type { CollectorContext } from '../../context.ts'
 import { organizationScope } from '../../services/access/organization.ts'
 import type { AccountRecord } from '../accounts.ts'
 import { httpOptionsOf, ProviderStatusError } from '../http.ts'
-import { principalOf, verifyAndStore } from '../link-account.ts'
+import { type LinkRequest, principalOf, verifyAndStore } from '../link-account.ts'
 import { requestToken } from '../oauth.ts'
 import { startWebhostCInput, type WebhostCCallbackQuery } from '../schemas.ts'
 import { openValue, randomToken, sealValue, sha256 } from '../secrets.ts'
@@ -27,17 +27,7 @@ export function redirectUri(ctx: CollectorContext): string {
  * Starts linking a webhost-c account: a single-use state (kept as SHA-256) and a PKCE verifier
  * (kept sealed) bound to the caller's organization, and the authorization URL to send the user to.
  */
-export async function startWebhostCLink({
-  ctx,
-  caller,
-  input,
-  organization,
-}: {
-  ctx: CollectorContext
-  caller: Caller
-  input: unknown
-  organization?: string | undefined
-}) {
+export async function startWebhostCLink({ ctx, caller, input, organization }: LinkRequest) {
   startWebhostCInput.parse(input)
   const client = webhostCClient(ctx.env)
   const organizationId = organizationScope(caller, organization)
