@@ -7,10 +7,9 @@ import { recordAudit } from '../services/audit/record.ts'
 import { acceptInvitation } from '../services/invitations/accept.ts'
 import { ACCEPT_PATH } from '../services/invitations/create.ts'
 import { findPendingInvitation, type PendingInvitation } from '../services/invitations/view.ts'
-import { createSession, SESSION_SECONDS } from '../services/sessions/create.ts'
-import { cookie, csrfToken, csrfValid, SESSION_COOKIE, signValue } from './cookies.ts'
+import { csrfToken, csrfValid } from './cookies.ts'
 import { html, sendErrorPage, sendPage } from './html.ts'
-import { currentSession } from './session.ts'
+import { currentSession, startBrowserSession } from './session.ts'
 import { SIGN_IN_PATH } from './sign-in.ts'
 
 const token = z.string().min(20).max(100)
@@ -142,17 +141,7 @@ export function invitationPages(app: GuardFastify, ctx: OAuthContext): void {
           },
         )
         if (!session) {
-          const sessionId = await createSession(ctx.sql, accepted.userId, {
-            ip: request.ip,
-            userAgent: request.headers['user-agent'],
-          })
-          reply.header(
-            'Set-Cookie',
-            cookie(SESSION_COOKIE, signValue(ctx.secrets.cookieSigning, sessionId), {
-              maxAgeSeconds: SESSION_SECONDS,
-              secure: isSecureIssuer(ctx),
-            }),
-          )
+          await startBrowserSession(ctx, request, reply, accepted.userId)
         }
         return sendPage(
           reply,

@@ -4,11 +4,11 @@ import { z } from 'zod'
 import { isSecureIssuer, type OAuthContext } from '../oauth/context.ts'
 import { htmlResponse, problemResponse, redirect } from '../oauth/schemas.ts'
 import { recordAudit } from '../services/audit/record.ts'
-import { createSession, SESSION_SECONDS } from '../services/sessions/create.ts'
 import { accountKey, ipKey, lockedFor, recordFailure, recordSuccess } from '../services/sign-in/throttle.ts'
 import { authenticateUser } from '../services/users/authenticate.ts'
-import { cookie, csrfToken, csrfValid, SESSION_COOKIE, signValue } from './cookies.ts'
+import { csrfToken, csrfValid } from './cookies.ts'
 import { html, sendErrorPage, sendPage } from './html.ts'
+import { startBrowserSession } from './session.ts'
 
 export const SIGN_IN_PATH = '/sign-in'
 
@@ -151,17 +151,7 @@ export function signInPages(app: GuardFastify, ctx: OAuthContext): void {
         return refuse(401, 'Wrong email or password.')
       }
       await recordSuccess(ctx.sql, form.email)
-      const sessionId = await createSession(ctx.sql, userId, {
-        ip: request.ip,
-        userAgent: request.headers['user-agent'],
-      })
-      reply.header(
-        'Set-Cookie',
-        cookie(SESSION_COOKIE, signValue(ctx.secrets.cookieSigning, sessionId), {
-          maxAgeSeconds: SESSION_SECONDS,
-          secure: isSecureIssuer(ctx),
-        }),
-      )
+      await startBrowserSession(ctx, request, reply, userId)
       return reply.redirect(form.return_to, 303)
     },
   )
