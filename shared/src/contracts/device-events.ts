@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { eventEnvelope } from './event-envelope.ts'
 
 /**
  * Versioned events of a device's state, published once per change on `events.device.<kind>`
@@ -45,21 +46,10 @@ export const deviceHealthData = z.object({
   reasons: z.array(healthReason),
 })
 
-/** The platform's event envelope (as `events.monitor.*`): the device's facts are in `data`. */
-const envelope = <T extends string, D extends z.ZodType>(type: T, data: D) =>
-  z.object({
-    v: z.literal(1),
-    /** `<deviceId>:<state version>`: the same change always carries the same id. */
-    id: z.string().min(1),
-    type: z.literal(type),
-    occurredAt: z.iso.datetime(),
-    organizationId: z.string().min(1),
-    data,
-  })
-
-export const deviceOfflineEventV1 = envelope('device.offline', deviceOfflineData)
-export const deviceOnlineEventV1 = envelope('device.online', deviceOnlineData)
-export const deviceHealthEventV1 = envelope('device.health', deviceHealthData)
+/** In the platform's envelope; a device event's `id` is `<deviceId>:<state version>`, the same for one change. */
+export const deviceOfflineEventV1 = eventEnvelope('device.offline', deviceOfflineData)
+export const deviceOnlineEventV1 = eventEnvelope('device.online', deviceOnlineData)
+export const deviceHealthEventV1 = eventEnvelope('device.health', deviceHealthData)
 
 export const deviceEventV1 = z.discriminatedUnion('type', [
   deviceOfflineEventV1,

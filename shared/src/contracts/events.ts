@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { errorKind } from './check-result.ts'
 import { deviceHealthEventV1, deviceOfflineEventV1, deviceOnlineEventV1 } from './device-events.ts'
+import { eventEnvelope, eventId } from './event-envelope.ts'
 
 /**
  * Platform events: every state change is published once on `events.<type>` (stream EVENTS) with
@@ -8,7 +9,7 @@ import { deviceHealthEventV1, deviceOfflineEventV1, deviceOnlineEventV1 } from '
  * which ids they handled. Version 1; a new field is optional, a changed meaning is a new version.
  */
 const isoTime = z.iso.datetime()
-const id = z.string().min(1).max(200)
+const id = eventId
 export const monitorKind = z.enum(['domain', 'service'])
 export const incidentSeverity = z.enum(['low', 'medium', 'high', 'critical'])
 export const incidentStatus = z.enum(['open', 'acknowledged', 'investigating', 'identified', 'monitoring', 'resolved'])
@@ -80,23 +81,13 @@ export const incidentEventData = z.object({
   flapCount: z.number().int().min(0).optional(),
 })
 
-const envelope = <T extends string, D extends z.ZodType>(type: T, data: D) =>
-  z.object({
-    v: z.literal(1),
-    id,
-    type: z.literal(type),
-    occurredAt: isoTime,
-    organizationId: id,
-    data,
-  })
-
-export const monitorDownEvent = envelope('monitor.down', monitorDownData)
-export const monitorUpEvent = envelope('monitor.up', monitorUpData)
-export const certificateExpiringEvent = envelope('certificate.expiring', certificateExpiringData)
-export const certificateRenewedEvent = envelope('certificate.renewed', certificateRenewedData)
-export const incidentOpenedEvent = envelope('incident.opened', incidentEventData)
-export const incidentUpdatedEvent = envelope('incident.updated', incidentEventData)
-export const incidentResolvedEvent = envelope('incident.resolved', incidentEventData)
+export const monitorDownEvent = eventEnvelope('monitor.down', monitorDownData)
+export const monitorUpEvent = eventEnvelope('monitor.up', monitorUpData)
+export const certificateExpiringEvent = eventEnvelope('certificate.expiring', certificateExpiringData)
+export const certificateRenewedEvent = eventEnvelope('certificate.renewed', certificateRenewedData)
+export const incidentOpenedEvent = eventEnvelope('incident.opened', incidentEventData)
+export const incidentUpdatedEvent = eventEnvelope('incident.updated', incidentEventData)
+export const incidentResolvedEvent = eventEnvelope('incident.resolved', incidentEventData)
 
 export const guardEventV1 = z.discriminatedUnion('type', [
   monitorDownEvent,
