@@ -4,7 +4,7 @@ import { createInProcessBus, createLogger, guardStreams, type RelationalStore, t
 import { openTestRelationalStore, openTestTimeSeriesStore } from '@guard/shared/testing'
 import type { FastifyRequest } from 'fastify'
 import { SMTPServer } from 'smtp-server'
-import { buildCollectorApp } from './app.ts'
+import { buildCollectorApp, type CollectorAppOptions } from './app.ts'
 import type { Caller, CollectorContext } from './context.ts'
 import { collectorEnvSchema } from './env.ts'
 import { startReactions } from './ingest/reactions.ts'
@@ -69,19 +69,28 @@ export function authenticateWithUsers(ctx: CollectorContext, users: Record<strin
   }
 }
 
-/** A test collector with its app, whose callers include `users` by name; `close` ends both. */
-export async function collectorAppWithUsers(users: Record<string, Caller>, envOverrides: Record<string, string> = {}) {
+/** A test collector with its app; `close` ends the app, the collector, then `alsoClose`. */
+async function collectorWithApp(
+  envOverrides: Record<string, string>,
+  appOptions: (ctx: CollectorContext) => CollectorAppOptions = () => ({}),
+  alsoClose?: { close(): Promise<void> },
+) {
   const harness = await collectorForTest(envOverrides)
-  const app = await buildCollectorApp(harness.ctx, { authenticate: authenticateWithUsers(harness.ctx, users) })
+  const app = await buildCollectorApp(harness.ctx, appOptions(harness.ctx))
   return {
     ...harness,
     app,
     async close() {
       await app.close()
       await harness.close()
+      await alsoClose?.close()
     },
   }
 }
+
+/** A test collector with its app, whose callers include `users` by name; `close` ends both. */
+export const collectorAppWithUsers = (users: Record<string, Caller>, envOverrides: Record<string, string> = {}) =>
+  collectorWithApp(envOverrides, (ctx) => ({ authenticate: authenticateWithUsers(ctx, users) }))
 
 /** One JSON request into `app` as the user registered under `user` (see authenticateWithUsers). */
 export async function injectAsUser(
@@ -283,22 +292,10 @@ export async function fakePlatform(answer: (request: FakeRequest) => FakeAnswer 
  * allowed, as the fake listens on 127.0.0.1), with its app; `close` ends the app, the
  * collector and the fake.
  */
-export async function collectorBesideFakePlatform(
+export const collectorBesideFakePlatform = (
   fake: Awaited<ReturnType<typeof fakePlatform>>,
   env: Record<string, string>,
-) {
-  const harness = await collectorForTest({ GUARD_ALLOW_PRIVATE_TARGETS: '1', ...env })
-  const app = await buildCollectorApp(harness.ctx)
-  return {
-    ...harness,
-    app,
-    async close() {
-      await app.close()
-      await harness.close()
-      await fake.close()
-    },
-  }
-}
+) => collectorWithApp({ GUARD_ALLOW_PRIVATE_TARGETS: '1', ...env }, undefined, fake)
 
 /** How many integration accounts are linked, in every organization. */
 export const integrationAccountCount = async (ctx: CollectorContext) =>
