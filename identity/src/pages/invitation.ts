@@ -8,7 +8,7 @@ import { acceptInvitation } from '../services/invitations/accept.ts'
 import { ACCEPT_PATH } from '../services/invitations/create.ts'
 import { findPendingInvitation, type PendingInvitation } from '../services/invitations/view.ts'
 import { csrfToken, csrfValid } from './cookies.ts'
-import { html, sendErrorPage, sendPage } from './html.ts'
+import { type Html, html, sendErrorPage, sendPage } from './html.ts'
 import { currentSession, startBrowserSession } from './session.ts'
 import { SIGN_IN_PATH } from './sign-in.ts'
 
@@ -47,17 +47,17 @@ export function invitationPages(app: GuardFastify, ctx: OAuthContext): void {
       const csrf = csrfToken(request, reply, ctx.secrets.cookieSigning, isSecureIssuer(ctx))
       const heading = html`<h1>Join ${invitation.organizationName} on Guard</h1>
 <p>${invitation.email} is invited as <strong>${invitation.role}</strong>.</p>`
-      const session = await currentSession(ctx, request)
-      if (session) {
-        return sendPage(
+      const acceptPage = (fields: Html) =>
+        sendPage(
           reply,
           200,
           'Invitation',
           html`${heading}<form method="post" action="${ACCEPT_PATH}">
 <input type="hidden" name="csrf" value="${csrf}"><input type="hidden" name="token" value="${request.query.token}">
-<button type="submit">Accept</button></form>`,
+${fields}</form>`,
         )
-      }
+      const session = await currentSession(ctx, request)
+      if (session) return acceptPage(html`<button type="submit">Accept</button>`)
       const { rows } = await ctx.sql.query('SELECT 1 FROM identity.users WHERE lower(email) = lower($1)', [
         invitation.email,
       ])
@@ -70,16 +70,11 @@ export function invitationPages(app: GuardFastify, ctx: OAuthContext): void {
           html`${heading}<p><a href="${SIGN_IN_PATH}?${new URLSearchParams({ return_to: back }).toString()}">Sign in to accept</a></p>`,
         )
       }
-      return sendPage(
-        reply,
-        200,
-        'Invitation',
-        html`${heading}<form method="post" action="${ACCEPT_PATH}">
-<input type="hidden" name="csrf" value="${csrf}"><input type="hidden" name="token" value="${request.query.token}">
-<label for="name">Your name</label><input id="name" name="name" required autocomplete="name">
+      return acceptPage(
+        html`<label for="name">Your name</label><input id="name" name="name" required autocomplete="name">
 <label for="password">Choose a password (12 characters or more)</label>
 <input id="password" name="password" type="password" minlength="12" required autocomplete="new-password">
-<button type="submit">Create account and join</button></form>`,
+<button type="submit">Create account and join</button>`,
       )
     },
   )
