@@ -14,6 +14,7 @@ import { metricsRoutes } from './routes/metrics.ts'
 import { monitorRoutes } from './routes/monitors.ts'
 import { openApiRoute, registerOpenApi } from './routes/openapi.ts'
 import { serviceRoutes } from './routes/services.ts'
+import { publicStatusPageRoutes, statusPageRoutes } from './routes/status-pages.ts'
 
 export interface CollectorAppOptions {
   /** The registry GET /metrics serves; the running collector passes its ingest's. */
@@ -37,6 +38,7 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
   healthRoutes(app)
   openApiRoute(app)
   await agentRoutes(app, ctx)
+  publicStatusPageRoutes(app, ctx)
   await app.register(async (secured) => {
     secured.addHook('onRequest', options.authenticate ?? authenticate(ctx))
     secured.addHook('onRequest', rateLimit(ctx))
@@ -46,6 +48,7 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
     serviceRoutes(routes, ctx)
     deviceRoutes(routes, ctx)
     monitorRoutes(routes, ctx)
+    statusPageRoutes(routes, ctx)
     apiKeyRoutes(routes, ctx)
     metricsRoutes(routes, options.metrics ?? createIngestMetrics().registry)
   })

@@ -47,6 +47,10 @@ const badUrl = fc.oneof(
   oversized.map((s) => `https://example.org/${s}`),
   notAString,
 )
+const badSlug = fc.oneof(
+  fc.constantFrom('', 'ab', 'Upper', 'has space', '-lead', 'trail-', 'double--hyphen', 'api', 'é-page'),
+  oversized,
+)
 /** Any field name no schema knows: strict schemas refuse it. */
 const unknownField = fc.tuple(fc.string({ minLength: 1, maxLength: 8 }), fc.jsonValue()).map(([key, value]) => ({
   [`x_${key}`]: value,
@@ -95,11 +99,12 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
   let domainId: string
   let serviceId: string
   let device: { id: string; token: string }
+  let pageId: string
   const published: string[] = []
   const headers = (token = harness.apiKey) => ({ authorization: `Bearer ${token}` })
 
   const snapshot = async () => {
-    const tables = ['monitors', 'api_keys', 'devices', 'device_snapshots']
+    const tables = ['monitors', 'api_keys', 'devices', 'device_snapshots', 'status_pages', 'status_page_components']
     const rows = await Promise.all(
       tables.map(async (table) => {
         const { rows } = await harness.ctx.sql.query(`SELECT * FROM monitoring.${table} ORDER BY 1`)
@@ -140,6 +145,14 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
       await app.inject({ method: 'POST', url: '/api/devices', headers: headers(), payload: { name: 'keep' } })
     ).json().data
     await harness.ctx.bus.subscribe('devices.>', (_data, subject) => published.push(subject))
+    pageId = (
+      await app.inject({
+        method: 'POST',
+        url: '/api/status-pages',
+        headers: headers(),
+        payload: { name: 'keep', slug: 'keep-page' },
+      })
+    ).json().data.id
   })
   afterAll(async () => {
     await app.close()
@@ -373,6 +386,66 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
           ),
         })
       },
+    },
+    {
+      name: 'POST /api/status-pages',
+      method: 'POST',
+      url: () => '/api/status-pages',
+      bodies: () =>
+        invalidBodies(
+          { name: 'p', slug: 'fresh-page' },
+          {
+            name: fc.oneof(notAString, oversized, fc.constant('  ')),
+            slug: fc.oneof(notAString, badSlug, fc.constant('keep-page')),
+            description: fc.oneof(notAString, oversized),
+            isPublic: badBoolean,
+          },
+        ),
+    },
+    {
+      name: 'PUT /api/status-pages/{id}',
+      method: 'PUT',
+      url: () => `/api/status-pages/${pageId}`,
+      bodies: () =>
+        invalidBodies(
+          { name: 'ok' },
+          {
+            name: fc.oneof(notAString, oversized, fc.constant('  ')),
+            slug: fc.oneof(notAString, badSlug),
+            description: fc.oneof(notAString, oversized),
+            isPublic: badBoolean,
+          },
+        ),
+    },
+    ...(['domain', 'service', 'device'] as const).map((kind) => ({
+      name: `POST /api/status-pages/{id}/${kind}s`,
+      method: 'POST' as const,
+      url: () => `/api/status-pages/${pageId}/${kind}s`,
+      bodies: () =>
+        invalidBodies(
+          { [`${kind}Id`]: 'not-ours' },
+          {
+            [`${kind}Id`]: fc.oneof(notAString, oversized, fc.constant(''), fc.string({ minLength: 1, maxLength: 20 })),
+            displayName: fc.oneof(notAString, oversized, fc.constant('  ')),
+          },
+        ),
+    })),
+    {
+      name: 'PUT /api/status-pages/{id}/components/order',
+      method: 'PUT',
+      url: () => `/api/status-pages/${pageId}/components/order`,
+      bodies: () =>
+        invalidBodies(
+          { componentIds: ['a'] },
+          {
+            componentIds: fc.oneof(
+              notAString,
+              fc.constant([]),
+              fc.constant(['a', 'a']),
+              fc.array(oversized, { minLength: 1, maxLength: 1 }),
+            ),
+          },
+        ),
     },
   ]
 

@@ -105,6 +105,55 @@ const table: Array<{
   { method: 'GET', path: '/api/devices/{deviceId}/network', url: '/api/devices/:device/network' },
   // Users and API keys are not device tokens: the agent route refuses them outright.
   { method: 'POST', path: '/agent', url: '/agent', body: { device_id: ':device' }, refused: [401] },
+  { method: 'GET', path: '/api/status-pages', url: `/api/status-pages?organizationId=${ORG}` },
+  { method: 'GET', path: '/api/status-pages', url: '/api/status-pages', own: true },
+  {
+    method: 'POST',
+    path: '/api/status-pages',
+    url: `/api/status-pages?organizationId=${ORG}`,
+    body: { name: 'p', slug: 'stranger-page' },
+  },
+  {
+    method: 'POST',
+    path: '/api/status-pages',
+    url: '/api/status-pages',
+    body: { name: 'p', slug: 'own-page' },
+    own: true,
+  },
+  { method: 'GET', path: '/api/status-pages/{id}', url: '/api/status-pages/:page' },
+  { method: 'PUT', path: '/api/status-pages/{id}', url: '/api/status-pages/:page', body: { name: 'hijacked' } },
+  { method: 'DELETE', path: '/api/status-pages/{id}', url: '/api/status-pages/:page' },
+  {
+    method: 'POST',
+    path: '/api/status-pages/{id}/domains',
+    url: '/api/status-pages/:page/domains',
+    body: { domainId: ':domain' },
+  },
+  {
+    method: 'POST',
+    path: '/api/status-pages/{id}/services',
+    url: '/api/status-pages/:page/services',
+    body: { serviceId: ':service' },
+  },
+  {
+    method: 'POST',
+    path: '/api/status-pages/{id}/devices',
+    url: '/api/status-pages/:page/devices',
+    body: { deviceId: ':device' },
+  },
+  {
+    method: 'DELETE',
+    path: '/api/status-pages/{id}/components/{componentId}',
+    url: '/api/status-pages/:page/components/:component',
+  },
+  {
+    method: 'PUT',
+    path: '/api/status-pages/{id}/components/order',
+    url: '/api/status-pages/:page/components/order',
+    body: { componentIds: [':component'] },
+  },
+  // Our page is private: its public answer is the same 404 for everybody.
+  { method: 'GET', path: '/api/status-pages/{id}/public', url: '/api/status-pages/secret-status/public' },
   { method: 'GET', path: '/metrics', url: '/metrics', own: true },
   { method: 'GET', path: '/api/health', url: '/api/health', own: true },
 ]
@@ -112,7 +161,15 @@ const table: Array<{
 describe('tenancy: another organization never sees or changes our data', () => {
   let harness: Harness
   let app: Awaited<ReturnType<typeof buildCollectorApp>>
-  let ours: { domain: string; service: string; key: string; device: string; secrets: string[] }
+  let ours: {
+    domain: string
+    service: string
+    key: string
+    device: string
+    page: string
+    component: string
+    secrets: string[]
+  }
   let strangerKey: string
 
   beforeAll(async () => {
@@ -187,12 +244,33 @@ describe('tenancy: another organization never sees or changes our data', () => {
     }
     await storeHeartbeats(harness.ctx.timeseries, [heartbeat])
     await applyHeartbeats(harness.ctx.sql, harness.ctx.env, [heartbeat])
+    const page = (
+      await app.inject({
+        method: 'POST',
+        url: '/api/status-pages',
+        headers,
+        payload: { name: 'Secret status page', slug: 'secret-status' },
+      })
+    ).json().data.id
+    const component = (
+      await app.inject({
+        method: 'POST',
+        url: `/api/status-pages/${page}/domains`,
+        headers,
+        payload: { domainId: domain },
+      })
+    ).json().data.components[0].id
     ours = {
       domain,
       service,
       key: key.id,
       device,
+      page,
+      component,
       secrets: [
+        page,
+        component,
+        'Secret status page',
         device,
         'Secret device',
         'secret-device-host',
@@ -236,7 +314,17 @@ describe('tenancy: another organization never sees or changes our data', () => {
         .replace(':service', ours.service)
         .replace(':key', ours.key)
         .replace(':device', ours.device)
-      const body = row.body && JSON.parse(JSON.stringify(row.body).replace(':device', ours.device))
+        .replace(':page', ours.page)
+        .replace(':component', ours.component)
+      const body =
+        row.body &&
+        JSON.parse(
+          JSON.stringify(row.body)
+            .replace(':device', ours.device)
+            .replace(':domain', ours.domain)
+            .replace(':service', ours.service)
+            .replace(':component', ours.component),
+        )
       const response = await app.inject({
         method: row.method,
         url,
@@ -259,5 +347,7 @@ describe('tenancy: another organization never sees or changes our data', () => {
     expect(rows).toHaveLength(1)
     const device = await app.inject({ method: 'GET', url: `/api/devices/${ours.device}`, headers })
     expect(device.json().data).toMatchObject({ name: 'Secret device', hostname: 'secret-device-host', isOnline: true })
+    const page = await app.inject({ method: 'GET', url: `/api/status-pages/${ours.page}`, headers })
+    expect(page.json().data).toMatchObject({ name: 'Secret status page', components: [{ id: ours.component }] })
   })
 })
