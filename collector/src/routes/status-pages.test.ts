@@ -49,7 +49,7 @@ describe('status pages', () => {
     await harness.close()
   })
 
-  const post = (url: string, payload: unknown, auth = headers) =>
+  const post = (url: string, payload: Record<string, unknown>, auth = headers) =>
     app.inject({ method: 'POST', url, headers: auth, payload })
   const publicGet = (slug: string, extra: Record<string, string> = {}) =>
     app.inject({ method: 'GET', url: `/api/status-pages/${slug}/public`, remoteAddress: fresh(), headers: extra })
