@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import type { GuardFastify } from '@guard/shared'
 import type { FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
@@ -12,6 +14,7 @@ import { listStatusPages } from '../services/status-pages/list.ts'
 import { orderStatusPageComponents } from '../services/status-pages/order-components.ts'
 import { readPublicStatusPage } from '../services/status-pages/read-public.ts'
 import { removeStatusPageComponent } from '../services/status-pages/remove-component.ts'
+import { renderStatusPageHtml } from '../services/status-pages/render-html.ts'
 import {
   addDeviceInput,
   addDomainInput,
@@ -19,6 +22,7 @@ import {
   createStatusPageInput,
   orderComponentsInput,
   publicStatusPage,
+  slugString,
   statusPageDetail,
   statusPageView,
   updateStatusPageInput,
@@ -163,3 +167,70 @@ export function publicStatusPageRoutes(fastify: FastifyInstance, ctx: CollectorC
 export const matches = (header: string | undefined, etag: string): boolean =>
   header?.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === etag || candidate.trim() === '*') ===
   true
+
+const require = createRequire(import.meta.url)
+const ASSET_DIR = new URL('../../assets/status-page/', import.meta.url)
+const ASSET_BASE = '/status-assets'
+/** The page's own files and uPlot, read once: the page loads nothing from any other origin. */
+const ASSETS: Record<string, { type: string; body: string }> = {
+  'status-page.css': {
+    type: 'text/css; charset=utf-8',
+    body: readFileSync(new URL('status-page.css', ASSET_DIR), 'utf8'),
+  },
+  'status-page.js': {
+    type: 'text/javascript; charset=utf-8',
+    body: readFileSync(new URL('status-page.js', ASSET_DIR), 'utf8'),
+  },
+  'uplot.min.css': {
+    type: 'text/css; charset=utf-8',
+    body: readFileSync(require.resolve('uplot/dist/uPlot.min.css'), 'utf8'),
+  },
+  'uplot.iife.min.js': {
+    type: 'text/javascript; charset=utf-8',
+    body: readFileSync(require.resolve('uplot/dist/uPlot.iife.min.js'), 'utf8'),
+  },
+}
+
+const CONTENT_SECURITY_POLICY =
+  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors *"
+
+/** The public HTML page and its assets, unauthenticated and counted per client IP like the JSON. */
+export function statusPageHtmlRoutes(fastify: FastifyInstance, ctx: CollectorContext): void {
+  const app = fastify.withTypeProvider<ZodTypeProvider>()
+  app.get(
+    '/status/:slug',
+    {
+      schema: {
+        description: 'The public status page as HTML, readable without JavaScript; 404 for private or unknown pages.',
+        params: z.object({ slug: slugString }),
+        produces: ['text/html'],
+        response: { 200: z.string(), 304: z.null(), 400: errorSchema, 404: errorSchema, 429: rateLimitedSchema },
+      },
+    },
+    async (request, reply) => {
+      const { page, etag } = await readPublicStatusPage(ctx, request.params.slug)
+      const htmlTag = `"h${etag.slice(1)}`
+      reply.header('ETag', htmlTag)
+      reply.header('Cache-Control', 'public, max-age=30, stale-while-revalidate=30')
+      reply.header('Content-Security-Policy', CONTENT_SECURITY_POLICY)
+      if (matches(request.headers['if-none-match'], htmlTag)) return reply.status(304).send(null)
+      return reply.type('text/html; charset=utf-8').send(renderStatusPageHtml(page, ASSET_BASE))
+    },
+  )
+  app.get(
+    `${ASSET_BASE}/:file`,
+    {
+      schema: {
+        description: 'Stylesheets and scripts of the public status page (uPlot included).',
+        params: z.object({ file: z.enum(Object.keys(ASSETS) as [string, ...string[]]) }),
+        produces: ['text/css', 'text/javascript'],
+        response: { 200: z.string(), 400: errorSchema },
+      },
+    },
+    async (request, reply) => {
+      const asset = ASSETS[request.params.file]!
+      reply.header('Cache-Control', 'public, max-age=3600')
+      return reply.type(asset.type).send(asset.body)
+    },
+  )
+}

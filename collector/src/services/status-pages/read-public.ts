@@ -88,7 +88,7 @@ async function buildPublicPage(ctx: CollectorContext, slug: string): Promise<Pub
     return {
       name: component.displayName,
       kind: component.kind,
-      status: state?.status ?? ('unknown' as const),
+      status: componentStatus(state),
       uptime90d: checks ? round2(((checks - failures) / checks) * 100) : null,
       daily: lastDays().map((date) => {
         const day = days.get(date)
@@ -153,6 +153,13 @@ async function monitorStates(sql: Sql, ids: string[]) {
     states.set(row.monitor_id, state)
   }
   return states
+}
+
+/** Up overall while a probe location sees it down is shown as degraded: visitors there are affected. */
+function componentStatus(state: { status: Status; locations: Map<string, Status> } | undefined): Status {
+  if (!state) return 'unknown'
+  if (state.status === 'up' && [...state.locations.values()].includes('down')) return 'degraded'
+  return state.status
 }
 
 const asStatus = (status: string): Status =>
