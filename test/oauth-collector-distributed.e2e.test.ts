@@ -58,6 +58,8 @@ describe.skipIf(!nats || !postgres)('distributed mode: identity and collector as
       GUARD_DATA_DIR: await tempDir('collector'),
       GUARD_COLLECTOR_PORT: String(collectorPort),
       GUARD_IDENTITY_URL: identityUrl,
+      // Shared with identity: the collector signs its plan lookups with it (README "Plans").
+      GUARD_SECRET_KEY: identityEnv.GUARD_SECRET_KEY,
     })
     processes.push(collector)
     await collector.waitFor(/collector: http:\/\/127\.0\.0\.1:\d+/, 40_000)

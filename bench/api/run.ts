@@ -1,100 +1,117 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { buildCollectorApp, collectorEnvSchema, prepareCollector } from '@guard/collector'
+import { fileURLToPath } from 'node:url'
+import { buildCollectorApp, type CollectorContext, collectorEnvSchema, prepareCollector } from '@guard/collector'
 import {
+  type CheckResult,
   createFastify,
   createInProcessBus,
   createLogger,
   DEFAULT_ORGANIZATION,
   guardStreams,
   listeningUrl,
+  migrateTimeSeries,
   newId,
   openRelationalStore,
   openTimeSeriesStore,
   type RelationalStore,
+  type TimeSeriesStore,
 } from '@guard/shared'
 import { startPostgres } from '@guard/shared/testing'
 import autocannon from 'autocannon'
+import { applyResultsToState } from '../../collector/src/services/monitor-state/apply-results.ts'
+import { createReadCache } from '../../collector/src/services/read-cache/cache.ts'
+import { invalidateReads } from '../../collector/src/services/read-cache/invalidate.ts'
+import { storeResults } from '../../collector/src/services/results/store.ts'
+import { seedResults } from './seed.ts'
 
 /**
  * bench/api: seeds BENCH_DOMAINS domains (1000) x 3 locations x BENCH_DAYS days (30) of one-minute
- * results into chDB (generated inside ClickHouse, through the rollup views), then measures
- * p50/p99 latency and requests per second with autocannon (BENCH_CONNECTIONS 10, BENCH_SECONDS 5
- * per endpoint) for list, detail, locations (24h) and stats (30d, 90d), against a bare fastify
- * route in the same run. Prints JSON with each endpoint's figures and its ratio to the bare route.
+ * results (see seed.ts), then measures requests per second and p50/p99 latency with autocannon
+ * (BENCH_CONNECTIONS 10, BENCH_SECONDS 5 per endpoint) for every read a list page, a detail page and
+ * a dashboard make, against a bare fastify route in the same run. Each endpoint is measured in
+ * server mode (PostgreSQL + chDB) and embedded mode (PGlite + chDB), with the read cache on and off,
+ * while results keep arriving as they would from 1,000 domains x 3 locations at a 60 s interval
+ * (BENCH_INGEST_PER_SECOND, 50): each arrival invalidates the organization's cached reads as the
+ * ingest does. Queries per request are counted per store. Prints JSON with ratios to the bare route.
  */
 const domains = Number(process.env.BENCH_DOMAINS ?? 1000)
 const days = Number(process.env.BENCH_DAYS ?? 30)
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10)
 const seconds = Number(process.env.BENCH_SECONDS ?? 5)
-const DOMAINS_PER_INSERT = 10
+const ingestPerSecond = Number(process.env.BENCH_INGEST_PER_SECOND ?? 50)
+const modes = (process.env.BENCH_MODES ?? 'server,embedded').split(',')
 const round = (value: number) => Number(value.toPrecision(4))
+
+interface Counters {
+  sql: number
+  clickhouse: number
+}
+
+/** Counts every statement a store is asked to run, so figures can say how many a request costs. */
+function countSql(sql: RelationalStore, counters: Counters) {
+  const query = sql.query.bind(sql)
+  sql.query = ((...args: Parameters<typeof query>) => {
+    counters.sql++
+    return query(...args)
+  }) as typeof sql.query
+}
+
+function countClickhouse(timeseries: TimeSeriesStore, counters: Counters) {
+  const client = timeseries.client
+  for (const method of ['query', 'command', 'insert'] as const) {
+    const original = client[method].bind(client) as (...args: unknown[]) => unknown
+    ;(client as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => {
+      counters.clickhouse++
+      return original(...args)
+    }
+  }
+}
 
 const postgres = await startPostgres()
 const dataDir = await mkdtemp(join(tmpdir(), 'guard-bench-api-'))
-let sql: RelationalStore | undefined
+const stores: RelationalStore[] = []
+const closers: Array<() => Promise<unknown>> = []
 try {
-  sql = await openRelationalStore({ databaseUrl: postgres?.url, dataDir })
   const timeseries = await openTimeSeriesStore({ database: 'bench', dataDir })
-  const env = collectorEnvSchema.parse({
-    GUARD_RATE_LIMIT_READ: '100000000',
-    GUARD_RATE_LIMIT_WRITE: '100000000',
-    GUARD_DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
-  })
+  closers.push(() => timeseries.close())
   const log = createLogger({ name: 'bench', level: 'silent', pretty: false })
-  const bus = createInProcessBus({ streams: guardStreams })
-  const { ctx, created } = await prepareCollector({ env, log, sql, timeseries, bus })
+  const counters: Counters = { sql: 0, clickhouse: 0 }
   const organizationId = DEFAULT_ORGANIZATION.id
   const ids = Array.from({ length: domains }, () => newId())
-  await sql.query(
-    `INSERT INTO monitoring.monitors (id, organization_id, kind, name, target, check_interval, timeout_seconds)
-     SELECT id, $2, 'domain', 'domain ' || id, jsonb_build_object('kind', 'http', 'url', 'https://' || id || '.example'), 60, 30
-       FROM unnest($1::text[]) AS id`,
-    [ids, organizationId],
-  )
-  await sql.query(
-    `INSERT INTO monitoring.monitor_state (monitor_id, organization_id, status, changed_at, last_check_at, consecutive_failures)
-     SELECT id, $2, 'up', now(), now(), 0 FROM unnest($1::text[]) AS id`,
-    [ids, organizationId],
-  )
+  countClickhouse(timeseries, counters)
 
-  const minutes = days * 1440
-  const seedStart = performance.now()
-  const start = Date.now() - minutes * 60_000
-  for (let offset = 0; offset < domains; offset += DOMAINS_PER_INSERT) {
-    const chunk = ids.slice(offset, offset + DOMAINS_PER_INSERT)
-    await timeseries.client.command({
-      query: `INSERT INTO check_results
-                (id, organization_id, monitor_id, location, kind, status, started_at, response_time_ms, status_code, error, cert_issuer, cert_subject)
-              SELECT concat(m, '-', l, '-', toString(minute)), {org:String}, m, l, 'http',
-                     if(cityHash64(number) % 100 = 0, 'down', 'up'),
-                     fromUnixTimestamp64Milli(toInt64({start:Int64} + minute * 60000)),
-                     50 + cityHash64(number) % 300, 200, '', '', ''
-                FROM (SELECT number,
-                             {ids:Array(String)}[intDiv(number, {perDomain:UInt64}) + 1] AS m,
-                             ['fra', 'iad', 'sin'][intDiv(number % {perDomain:UInt64}, {minutes:UInt64}) + 1] AS l,
-                             number % {minutes:UInt64} AS minute
-                        FROM numbers({rows:UInt64}))`,
-      query_params: {
-        org: organizationId,
-        start,
-        ids: chunk,
-        perDomain: 3 * minutes,
-        minutes,
-        rows: chunk.length * 3 * minutes,
-      },
+  const openMode = async (mode: string) => {
+    const sql = await openRelationalStore({
+      databaseUrl: mode === 'server' ? postgres?.url : undefined,
+      dataDir: await mkdtemp(join(dataDir, `${mode}-`)),
     })
+    stores.push(sql)
+    const env = collectorEnvSchema.parse({
+      GUARD_RATE_LIMIT_READ: '100000000',
+      GUARD_RATE_LIMIT_WRITE: '100000000',
+      GUARD_DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+    })
+    const bus = createInProcessBus({ streams: guardStreams })
+    closers.push(() => bus.close())
+    const { ctx, created } = await prepareCollector({ env, log, sql, timeseries, bus })
+    return { sql, ctx, key: created!.key }
   }
+
+  await migrateTimeSeries(timeseries, {
+    service: 'collector',
+    directory: fileURLToPath(new URL('../../collector/migrations/clickhouse', import.meta.url)),
+  })
+  const seedStart = performance.now()
+  const rows = await seedResults(timeseries, { ids, organizationId, days })
   const seedSeconds = (performance.now() - seedStart) / 1000
 
-  const app = await buildCollectorApp(ctx)
-  await app.listen({ host: '127.0.0.1', port: 0 })
   const bare = createFastify({ logger: log })
   bare.get('/bare', async () => ({ success: true, data: { ok: true } }))
   await bare.listen({ host: '127.0.0.1', port: 0 })
-
+  closers.push(() => bare.close())
   const measure = async (url: string, headers: Record<string, string> = {}) => {
     const result = await autocannon({ url, connections, duration: seconds, headers })
     return {
@@ -102,30 +119,93 @@ try {
       p50Ms: result.latency.p50,
       p99Ms: result.latency.p99,
       errors: result.errors + result.non2xx,
+      requests: result.requests.total,
     }
   }
-  const auth = { authorization: `Bearer ${created!.key}` }
-  const base = listeningUrl(app)
-  const sample = ids[Math.floor(domains / 2)]!
   const ceiling = await measure(`${listeningUrl(bare)}/bare`)
+
+  /** Results as 1,000 domains x 3 locations at a 60 s interval deliver them, stored as the ingest stores them. */
+  const startArrivals = (ctx: CollectorContext) => {
+    let next = 0
+    let running: Promise<unknown> = Promise.resolve()
+    const timer = setInterval(() => {
+      const now = new Date().toISOString()
+      const batch: CheckResult[] = Array.from({ length: ingestPerSecond }, () => {
+        const monitorId = ids[next++ % ids.length]!
+        return {
+          v: 1,
+          id: newId(),
+          monitorId,
+          organizationId,
+          location: ['fra', 'iad', 'sin'][next % 3]!,
+          kind: 'http',
+          status: 'up',
+          startedAt: now,
+          responseTimeMs: 120,
+          statusCode: 200,
+        }
+      })
+      running = running.then(async () => {
+        await Promise.all([storeResults(ctx.timeseries, batch), applyResultsToState(ctx.sql, batch)])
+        await invalidateReads({ ctx, organizationIds: [organizationId] })
+      })
+    }, 1000)
+    return async () => {
+      clearInterval(timer)
+      await running
+    }
+  }
+
+  const sample = ids[Math.floor(domains / 2)]!
   const endpoints: Record<string, string> = {
     list: '/api/domains?limit=20',
     detail: `/api/domains/${sample}`,
+    summary: `/api/domains/${sample}/summary`,
     locations24h: `/api/domains/${sample}/monitoring/locations?range=24h`,
+    domainsStats: '/api/domains/stats',
     stats30d: `/api/domains/${sample}/stats?period=30d`,
     stats90d: `/api/domains/${sample}/stats?period=90d`,
   }
-  const figures: Record<string, unknown> = {}
-  for (const [name, path] of Object.entries(endpoints)) {
-    const measured = await measure(`${base}${path}`, auth)
-    figures[name] = { ...measured, ratio: round(measured.requestsPerSecond / ceiling.requestsPerSecond) }
+  const figures: Record<string, Record<string, unknown>> = {}
+  for (const mode of modes) {
+    const { sql, ctx, key } = await openMode(mode)
+    await sql.query(
+      `INSERT INTO monitoring.monitors (id, organization_id, kind, name, target, check_interval, timeout_seconds)
+       SELECT id, $2, 'domain', 'domain ' || id, jsonb_build_object('kind', 'http', 'url', 'https://' || id || '.example'), 60, 30
+         FROM unnest($1::text[]) AS id`,
+      [ids, organizationId],
+    )
+    await sql.query(
+      `INSERT INTO monitoring.monitor_state (monitor_id, organization_id, status, changed_at, last_check_at, consecutive_failures)
+       SELECT id, $2, 'up', now(), now(), 0 FROM unnest($1::text[]) AS id`,
+      [ids, organizationId],
+    )
+    countSql(sql, counters)
+    for (const cache of ['on', 'off'] as const) {
+      ctx.reads = createReadCache({ ttlMs: cache === 'on' ? ctx.env.GUARD_READ_CACHE_TTL_MS : 0, maxEntries: 10_000 })
+      const app = await buildCollectorApp(ctx)
+      await app.listen({ host: '127.0.0.1', port: 0 })
+      const stopArrivals = startArrivals(ctx)
+      const auth = { authorization: `Bearer ${key}` }
+      const base = listeningUrl(app)
+      const results: Record<string, unknown> = {}
+      for (const [name, path] of Object.entries(endpoints)) {
+        const before = { ...counters }
+        const measured = await measure(`${base}${path}`, auth)
+        const perRequest = (store: keyof Counters) =>
+          round((counters[store] - before[store]) / Math.max(1, measured.requests))
+        results[name] = {
+          ...measured,
+          ratio: round(measured.requestsPerSecond / ceiling.requestsPerSecond),
+          // Arrivals add their own statements (about 3 a second), included here.
+          queriesPerRequest: { sql: perRequest('sql'), clickhouse: perRequest('clickhouse') },
+        }
+      }
+      await stopArrivals()
+      await app.close()
+      figures[`${mode}, cache ${cache}`] = results
+    }
   }
-  const [{ rows }] = await Promise.all([
-    timeseries.client
-      .query({ query: 'SELECT count() AS rows FROM check_results', format: 'JSONEachRow' })
-      .then((result) => result.json<{ rows: number }>())
-      .then((rows) => ({ rows: Number(rows[0]?.rows ?? 0) })),
-  ])
   process.stdout.write(
     `${JSON.stringify(
       {
@@ -133,25 +213,21 @@ try {
         domains,
         locations: 3,
         days,
-        rawRows: rows,
+        seeded: rows,
         seedSeconds: round(seedSeconds),
-        relational: sql.engine,
-        timeseries: timeseries.engine,
         connections,
         secondsPerEndpoint: seconds,
+        ingestPerSecond,
         bareFastify: ceiling,
-        endpoints: figures,
+        modes: figures,
       },
       null,
       2,
     )}\n`,
   )
-  await app.close()
-  await bare.close()
-  await bus.close()
-  await timeseries.close()
 } finally {
-  await sql?.close()
+  for (const close of closers.reverse()) await close().catch(() => {})
+  for (const sql of stores) await sql.close().catch(() => {})
   await postgres?.stop()
   await rm(dataDir, { recursive: true, force: true })
 }

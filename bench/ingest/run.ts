@@ -17,13 +17,14 @@ import {
 } from '@guard/shared'
 import { startNatsServer, startPostgres } from '@guard/shared/testing'
 import { consumeResults, type IngestStats } from '../../collector/src/ingest/consume-results.ts'
+import { createIngestMetrics } from '../../collector/src/ingest/metrics.ts'
 
 /**
  * bench/ingest: BENCH_RESULTS results (20000) for BENCH_MONITORS domains (1000) at three
  * locations are published to a real nats-server; then a bare JetStream durable consumes and acks
  * them all (the ceiling), then the collector's own ingest (decode, dedupe check, chDB insert
  * feeding both rollup views, the monitor state machine in PostgreSQL, ack) stores them all.
- * Prints JSON with both rates and their ratio. PostgreSQL is a real server when one is installed,
+ * Prints JSON with both rates, their ratio and the mean time a batch spends in each phase. PostgreSQL is a real server when one is installed,
  * PGlite otherwise (named in the output).
  */
 const total = Number(process.env.BENCH_RESULTS ?? 20_000)
@@ -105,11 +106,19 @@ try {
 
   const stats: IngestStats = { stored: 0, deadLettered: 0, batches: 0 }
   const ingestStart = performance.now()
-  const ingest = await consumeResults(ctx, stats)
+  const metrics = createIngestMetrics()
+  const ingest = await consumeResults(ctx, stats, metrics)
   await waitFor(() => stats.stored >= total, 600_000)
   const ingestSeconds = (performance.now() - ingestStart) / 1000
   await ingest.stop()
 
+  // Where a batch's time goes, mean milliseconds per batch; dedupe + insert run beside state.
+  const phases = Object.fromEntries(
+    (await metrics.phaseSeconds.get()).values.map((value) => [
+      value.labels.phase,
+      round((value.value * 1000) / Math.max(1, stats.batches)),
+    ]),
+  )
   const rawRate = total / rawSeconds
   const ingestRate = total / ingestSeconds
   process.stdout.write(
@@ -126,6 +135,8 @@ try {
         collectorIngestPerSecond: round(ingestRate),
         batches: stats.batches,
         meanBatchSize: round(total / stats.batches),
+        meanBatchMs: round((ingestSeconds * 1000) / Math.max(1, stats.batches)),
+        phaseMsPerBatch: phases,
         ratio: round(ingestRate / rawRate),
       },
       null,

@@ -7,18 +7,21 @@ import { type Credentials, credentialsPath, saveCredentials } from '@guard/share
 export async function announce(
   dataDir: string,
   urls: { identity?: string; collector?: string },
-  created: Pick<Credentials, 'admin' | 'apiKey'>,
+  created: Pick<Credentials, 'admin' | 'apiKey' | 'adminToken'>,
 ): Promise<void> {
   const lines: string[] = []
   if (urls.identity) lines.push(`identity: ${urls.identity}`)
   if (urls.collector) lines.push(`collector: ${urls.collector}`)
-  if (created.admin) lines.push(`admin: ${created.admin.email} / ${created.admin.password}  (shown once)`)
+  if (created.admin?.password) lines.push(`admin: ${created.admin.email} / ${created.admin.password}  (shown once)`)
+  else if (created.admin) lines.push(`admin: ${created.admin.email} (password from GUARD_ADMIN_PASSWORD)`)
   if (created.apiKey) lines.push(`api key: ${created.apiKey}  (shown once)`)
   await saveCredentials(dataDir, {
     ...(urls.identity ? { identityUrl: urls.identity } : {}),
     ...(urls.collector ? { collectorUrl: urls.collector } : {}),
     ...created,
   })
-  if (created.admin || created.apiKey) lines.push(`credentials saved to ${credentialsPath(dataDir)} (mode 0600)`)
+  if (created.adminToken) lines.push('admin API token: saved for the `guard identity …` commands')
+  if (created.admin || created.apiKey || created.adminToken)
+    lines.push(`credentials saved to ${credentialsPath(dataDir)} (mode 0600)`)
   process.stdout.write(`${lines.join('\n')}\n`)
 }

@@ -2,11 +2,17 @@ import { parseCollectorEnv, startCollector } from '@guard/collector'
 import { closeAll, closeOnSignals, createLogger, openBus, redactConfig } from '@guard/shared'
 import { announce } from './announce.ts'
 import { openStores } from './open-stores.ts'
+import { exitOnPreflightError, preflight } from './preflight.ts'
 import { requireNats } from './requires-nats.ts'
 
 export async function runCollector(env: NodeJS.ProcessEnv = process.env) {
   const config = parseCollectorEnv(env)
   requireNats('collector', config.NATS_URL)
+  const lock = await preflight({
+    command: 'collector',
+    listeners: [{ name: 'collector', host: config.GUARD_COLLECTOR_HOST, port: config.GUARD_COLLECTOR_PORT }],
+    dataDir: config.DATABASE_URL && config.CLICKHOUSE_URL ? undefined : config.GUARD_DATA_DIR,
+  }).catch(exitOnPreflightError)
   const log = createLogger({ name: 'collector', level: config.LOG_LEVEL })
   log.info({ config: redactConfig(config) }, 'configuration')
   const bus = await openBus(config, 'collector')
@@ -23,6 +29,7 @@ export async function runCollector(env: NodeJS.ProcessEnv = process.env) {
       ['bus', () => bus.close()],
       ['timeseries', () => timeseries.close()],
       ['sql', () => sql.close()],
+      ['data directory lock', async () => lock?.release()],
     ]),
   )
 }

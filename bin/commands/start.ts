@@ -4,6 +4,7 @@ import { parseProbeEnv, startProbe } from '@guard/probe'
 import { closeAll, closeOnSignals, createLogger, openBus, redactConfig } from '@guard/shared'
 import { announce } from './announce.ts'
 import { openStores } from './open-stores.ts'
+import { exitOnPreflightError, preflight } from './preflight.ts'
 
 /**
  * Embedded mode: the three services share one bus, one relational store and one time-series
@@ -16,6 +17,19 @@ export async function runStart(env: NodeJS.ProcessEnv = process.env) {
   const probeEnv = parseProbeEnv(env)
   const log = createLogger({ name: 'guard', level: collectorEnv.LOG_LEVEL })
   const dataDir = collectorEnv.GUARD_DATA_DIR
+  const probeMetricsPort = probeEnv.GUARD_PROBE_METRICS_PORT
+  const lock = await preflight({
+    command: 'start',
+    listeners: [
+      { name: 'identity', host: identityEnv.GUARD_IDENTITY_HOST, port: identityEnv.GUARD_IDENTITY_PORT },
+      { name: 'collector', host: collectorEnv.GUARD_COLLECTOR_HOST, port: collectorEnv.GUARD_COLLECTOR_PORT },
+      ...(probeMetricsPort
+        ? [{ name: 'probe metrics', host: probeEnv.GUARD_PROBE_METRICS_HOST, port: probeMetricsPort }]
+        : []),
+    ],
+    // credentials.json and secret.key live there even when both stores are servers.
+    dataDir,
+  }).catch(exitOnPreflightError)
   log.info({ config: redactConfig({ ...identityEnv, ...collectorEnv, ...probeEnv }) }, 'configuration')
 
   const bus = await openBus(collectorEnv, 'guard')
@@ -34,7 +48,6 @@ export async function runStart(env: NodeJS.ProcessEnv = process.env) {
     timeseries,
     bus,
   })
-  const probeMetricsPort = probeEnv.GUARD_PROBE_METRICS_PORT
   const probe = await startProbe({
     env: probeEnv,
     log: log.child({ service: 'probe' }),
@@ -48,6 +61,7 @@ export async function runStart(env: NodeJS.ProcessEnv = process.env) {
     { identity: identity.url, collector: collector.url },
     {
       ...(identity.bootstrapAdmin ? { admin: identity.bootstrapAdmin } : {}),
+      ...(identity.adminToken ? { adminToken: identity.adminToken } : {}),
       ...(collector.bootstrapApiKey ? { apiKey: collector.bootstrapApiKey } : {}),
     },
   )
@@ -59,6 +73,7 @@ export async function runStart(env: NodeJS.ProcessEnv = process.env) {
       ['bus', () => bus.close()],
       ['timeseries', () => timeseries.close()],
       ['sql', () => sql.close()],
+      ['data directory lock', async () => lock?.release()],
     ]),
   )
 }

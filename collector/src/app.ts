@@ -5,6 +5,7 @@ import { createIngestMetrics } from './ingest/metrics.ts'
 import { authorize, publicRateLimit, rateLimit, rateLimitHeadersOnEveryResponse } from './plugins/access.ts'
 import { authenticate } from './plugins/authenticate.ts'
 import { registerErrorHandling } from './plugins/errors.ts'
+import { releaseAbandonedMisses, serveCachedReads, storeCachedReads } from './plugins/read-cache.ts'
 import { agentRoutes } from './routes/agent.ts'
 import { apiKeyRoutes } from './routes/api-keys.ts'
 import { deviceRoutes } from './routes/devices.ts'
@@ -15,6 +16,7 @@ import { monitorRoutes } from './routes/monitors.ts'
 import { openApiRoute, registerOpenApi } from './routes/openapi.ts'
 import { serviceRoutes } from './routes/services.ts'
 import { publicStatusPageRoutes, statusPageHtmlRoutes, statusPageRoutes } from './routes/status-pages.ts'
+import { usageRoutes } from './routes/usage.ts'
 
 export interface CollectorAppOptions {
   /** The registry GET /metrics serves; the running collector passes its ingest's. */
@@ -31,6 +33,7 @@ export interface CollectorAppOptions {
 export async function buildCollectorApp(ctx: CollectorContext, options: CollectorAppOptions = {}) {
   const app = createFastify({ logger: ctx.log })
   app.decorateRequest('caller', undefined)
+  app.decorateRequest('readCacheMiss', undefined)
   registerErrorHandling(app)
   app.addHook('onRequest', publicRateLimit(ctx))
   app.addHook('onSend', rateLimitHeadersOnEveryResponse(ctx))
@@ -44,6 +47,10 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
     secured.addHook('onRequest', options.authenticate ?? authenticate(ctx))
     secured.addHook('onRequest', rateLimit(ctx))
     secured.addHook('onRequest', authorize)
+    secured.addHook('onRequest', serveCachedReads(ctx))
+    secured.addHook('onSend', storeCachedReads(ctx))
+    secured.addHook('onResponse', releaseAbandonedMisses(ctx))
+    secured.addHook('onRequestAbort', releaseAbandonedMisses(ctx))
     const routes = secured.withTypeProvider<ZodTypeProvider>()
     domainRoutes(routes, ctx)
     serviceRoutes(routes, ctx)
@@ -51,6 +58,7 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
     monitorRoutes(routes, ctx)
     statusPageRoutes(routes, ctx)
     apiKeyRoutes(routes, ctx)
+    usageRoutes(routes, ctx)
     metricsRoutes(routes, options.metrics ?? createIngestMetrics().registry)
   })
   return app

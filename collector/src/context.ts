@@ -1,5 +1,7 @@
 import type { Bus, KvBucket, Logger, RelationalStore, TimeSeriesStore } from '@guard/shared'
 import type { CollectorEnv } from './env.ts'
+import type { PlanSource } from './services/plans/source.ts'
+import type { ReadCache } from './services/read-cache/cache.ts'
 
 /** What every collector service works with; built once at start and passed down. */
 export interface CollectorContext {
@@ -9,8 +11,12 @@ export interface CollectorContext {
   timeseries: TimeSeriesStore
   bus: Bus
   monitors: KvBucket
+  /** Each organization's plan and its limits (identity's, cached), enforced on every monitor write. */
+  plans: PlanSource
   /** Seals and opens monitor credentials (a purpose key derived from GUARD_SECRET_KEY). */
   credentialKey: Buffer
+  /** This replica's rendered reads, invalidated across replicas through the bus. */
+  reads: ReadCache
   /** Seals credentials for probes (GUARD_PROBE_CREDENTIALS_KEY); unset, probes get them in the clear. */
   probeCredentialsKey: Buffer | undefined
 }

@@ -14,6 +14,12 @@ export const collectorEnvSchema = z.object({
   GUARD_RETENTION_RAW_DAYS: z.coerce.number().int().min(1).max(3650).default(35),
   GUARD_RETENTION_MINUTE_DAYS: z.coerce.number().int().min(1).max(3650).default(35),
   GUARD_RETENTION_HOUR_DAYS: z.coerce.number().int().min(1).max(3650).default(400),
+  /**
+   * How long a rendered read (lists, details, stats) may be served from memory when no write has
+   * announced a change (README "Read cache"); 0 turns the cache off.
+   */
+  GUARD_READ_CACHE_TTL_MS: z.coerce.number().int().min(0).max(300_000).default(10_000),
+  GUARD_READ_CACHE_MAX_ENTRIES: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
   /** Requests per principal and hour, per class (see README "Rate limits"). */
   GUARD_RATE_LIMIT_READ: z.coerce.number().int().min(1).default(1000),
   GUARD_RATE_LIMIT_WRITE: z.coerce.number().int().min(1).default(100),
@@ -49,7 +55,10 @@ export const collectorEnvSchema = z.object({
     .optional(),
   /** Where to fetch identity's keys when not at `<GUARD_IDENTITY_URL>/.well-known/jwks.json`. */
   GUARD_IDENTITY_JWKS_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s):// URL' }).optional(),
-  /** Seals monitor credentials at rest; the same key identity uses (generated into GUARD_DATA_DIR/secret.key when unset). */
+  /**
+   * The same key identity uses (generated into GUARD_DATA_DIR/secret.key when unset): seals monitor
+   * credentials at rest and signs the service token the collector shows identity to read plans.
+   */
   GUARD_SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   /** Set (the same value on every probe) to send monitor credentials to probes sealed, not in the clear. */
   GUARD_PROBE_CREDENTIALS_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
@@ -68,6 +77,8 @@ export const collectorEnvSchema = z.object({
     ),
   /** A probe without a heartbeat for this long is offline. */
   GUARD_PROBE_OFFLINE_AFTER_SECONDS: z.coerce.number().min(1).max(3600).default(20),
+  /** Seconds an organization's plan read from identity is trusted: the longest a plan change takes to apply. */
+  GUARD_PLAN_CACHE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   /** Location codes new monitors are checked from when they name none; `*` means every probe. */
   GUARD_DEFAULT_LOCATIONS: z
     .string()

@@ -24,6 +24,9 @@ import { scheduleDeviceOfflineJob } from './jobs/device-offline.ts'
 import { ensureBootstrapApiKey } from './services/api-keys/ensure-bootstrap.ts'
 import { MONITOR_CREDENTIALS_PURPOSE } from './services/monitors/credentials.ts'
 import { syncSchedules } from './services/monitors/sync-schedules.ts'
+import { planSourceFromEnv } from './services/plans/source.ts'
+import { createReadCache } from './services/read-cache/cache.ts'
+import { followReadInvalidations } from './services/read-cache/invalidate.ts'
 import { applyRetention } from './services/results/retention.ts'
 
 export interface CollectorDeps {
@@ -56,9 +59,14 @@ export async function prepareCollector(deps: CollectorDeps) {
     ...deps,
     monitors: await deps.bus.kv(MONITORS_BUCKET),
     credentialKey,
+    reads: createReadCache({
+      ttlMs: deps.env.GUARD_READ_CACHE_TTL_MS,
+      maxEntries: deps.env.GUARD_READ_CACHE_MAX_ENTRIES,
+    }),
     probeCredentialsKey: deps.env.GUARD_PROBE_CREDENTIALS_KEY
       ? probeCredentialsKey(deps.env.GUARD_PROBE_CREDENTIALS_KEY)
       : undefined,
+    plans: await planSourceFromEnv(deps.env, deps.log),
   }
   const created = await ensureBootstrapApiKey(ctx.sql, DEFAULT_ORGANIZATION.id)
   const scheduled = await syncSchedules(ctx)
@@ -71,9 +79,14 @@ export async function startCollector(deps: CollectorDeps): Promise<RunningCollec
   const metrics = createIngestMetrics()
   const consumer = await consumeResults(ctx, ingest, metrics)
   const probeHeartbeats = await consumeHeartbeats(ctx)
+  const invalidations = await followReadInvalidations(ctx)
   const deviceHeartbeats: HeartbeatIngestStats = { stored: 0, duplicates: 0, deadLettered: 0, batches: 0 }
   const deviceConsumer = await consumeDeviceHeartbeats(ctx, deviceHeartbeats)
   const offlineJob = scheduleDeviceOfflineJob(ctx)
+
+  // Asks identity once now, so a GUARD_SECRET_KEY that differs from identity's is logged at start,
+  // not first noticed as a 503 on someone's write (refresh logs the reason).
+  void ctx.plans.planOf(DEFAULT_ORGANIZATION.id).catch(() => undefined)
 
   const app = await buildCollectorApp(ctx, { metrics: metrics.registry })
   await app.listen({ host: deps.env.GUARD_COLLECTOR_HOST, port: deps.env.GUARD_COLLECTOR_PORT })
@@ -90,6 +103,7 @@ export async function startCollector(deps: CollectorDeps): Promise<RunningCollec
       await offlineJob.stop()
       await Promise.all([consumer.stop(), deviceConsumer.stop()])
       await probeHeartbeats.stop()
+      await invalidations.stop()
     },
   }
 }

@@ -1,4 +1,7 @@
 import { createFastify, type Logger } from '@guard/shared'
+import { accountRoutes } from './account/routes.ts'
+import { type AdminOptions, adminRoutes } from './admin/routes.ts'
+import { invitationRoutes } from './invitations/routes.ts'
 import type { OAuthContext } from './oauth/context.ts'
 import { oauthRoutes } from './oauth/routes.ts'
 import { registerDeprecations } from './plugins/deprecation.ts'
@@ -6,14 +9,21 @@ import { registerOpenApi } from './plugins/openapi.ts'
 import { registerProblemErrors } from './plugins/problem.ts'
 import { registerRateLimit } from './plugins/rate-limit.ts'
 import { healthRoutes } from './routes/health.ts'
+import { type InternalOptions, internalRoutes } from './routes/internal.ts'
 import { type PlatformOptions, platformRoutes } from './routes/platform.ts'
 
 /**
  * Builds identity's HTTP app without listening, so tests can inject requests. Without `oauth`
  * (tests of the stateless routes) the OpenID provider is not mounted; without `platform`, the
- * catalog, changelog, discovery and MCP routes are not.
+ * catalog, changelog, discovery and MCP routes are not; without `internal`, the service-to-service ones.
  */
-export async function buildIdentityApp(deps: { log: Logger; oauth?: OAuthContext; platform?: PlatformOptions }) {
+export async function buildIdentityApp(deps: {
+  log: Logger
+  oauth?: OAuthContext
+  platform?: PlatformOptions
+  internal?: InternalOptions
+  admin?: AdminOptions
+}) {
   const app = createFastify({ logger: deps.log, trustProxy: deps.platform?.trustedProxies ?? false })
   registerProblemErrors(app)
   const deprecations = registerDeprecations(app)
@@ -22,6 +32,12 @@ export async function buildIdentityApp(deps: { log: Logger; oauth?: OAuthContext
   await registerOpenApi(app)
   healthRoutes(app)
   if (deps.platform) platformRoutes(app, deps.platform, { log: deps.log, deprecations })
-  if (deps.oauth) await oauthRoutes(app, deps.oauth)
+  if (deps.oauth) {
+    await oauthRoutes(app, deps.oauth)
+    await adminRoutes(app, deps.oauth, deps.admin)
+    await accountRoutes(app, deps.oauth)
+    await invitationRoutes(app, deps.oauth)
+  }
+  if (deps.internal) internalRoutes(app, deps.internal, deps.log)
   return app
 }

@@ -40,6 +40,18 @@ export const identityEnvSchema = z.object({
   GUARD_TRUSTED_PROXIES: commaList.pipe(
     z.array(z.string().refine(isAddressOrCidr, 'must list IP addresses or CIDR ranges, comma-separated')),
   ),
+  /**
+   * The catalog plan organizations get when created without one (the default organization too).
+   * Unset: no plan, so no limits, as a self-hosted Guard should be. Checked against the catalog at start.
+   */
+  GUARD_DEFAULT_PLAN: z.string().trim().min(1).max(64).optional(),
+  /** Base delay before answering a failed sign-in past the free attempts; doubles with each failure. */
+  GUARD_SIGN_IN_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+  /** How long too many failed sign-ins lock an account (or a client IP). */
+  GUARD_SIGN_IN_LOCK_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
+  /** SMTP server for invitation e-mails (smtp:// or smtps://, credentials in the URL); unset: the API returns the link. */
+  GUARD_SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
+  GUARD_SMTP_FROM: z.string().min(3).default('Guard <guard@localhost>'),
   /** Comma-separated browser origins, besides GUARD_IDENTITY_URL's and loopback, allowed to call the MCP server. */
   GUARD_MCP_ALLOWED_ORIGINS: commaList.pipe(
     z.array(z.url({ protocol: /^https?$/ }).transform((url) => new URL(url).origin)),

@@ -4,9 +4,12 @@ import { buildIdentityApp } from './app.ts'
 import type { IdentityEnv } from './env.ts'
 import { prepareOAuth } from './oauth/setup.ts'
 import { platformOptionsFromEnv } from './routes/platform.ts'
+import { ensureAdminToken } from './services/admin-tokens/ensure.ts'
 import { seedCatalog } from './services/catalog/seed.ts'
 import { seedChangelog } from './services/changelog/seed.ts'
+import { resolveSecretKey } from './services/keys/secret-key.ts'
 import { type BootstrapAdmin, ensureDefaultOrganization } from './services/organizations/ensure-default.ts'
+import { resolveDefaultPlan } from './services/plans/default-plan.ts'
 
 export interface IdentityDeps {
   env: IdentityEnv
@@ -19,6 +22,8 @@ export interface RunningIdentity {
   /** The OpenID issuer: GUARD_IDENTITY_URL, or `url` when that is unset. */
   issuer: string
   bootstrapAdmin: BootstrapAdmin | undefined
+  /** The admin API token, set only on the start that created it (first start): saved to credentials.json. */
+  adminToken: string | undefined
   close(): Promise<void>
 }
 
@@ -38,18 +43,27 @@ export async function withIdentityStore<T>(env: IdentityEnv, work: (sql: Relatio
 
 export async function startIdentity(deps: IdentityDeps): Promise<RunningIdentity> {
   await migrateIdentity(deps.sql)
-  const bootstrapAdmin = await ensureDefaultOrganization(deps.sql, {
-    email: deps.env.GUARD_ADMIN_EMAIL,
-    password: deps.env.GUARD_ADMIN_PASSWORD,
-  })
   await seedCatalog(deps.sql)
   await seedChangelog(deps.sql)
+  const defaultPlan = await resolveDefaultPlan(deps.sql, deps.log, deps.env)
+  const bootstrapAdmin = await ensureDefaultOrganization(
+    deps.sql,
+    { email: deps.env.GUARD_ADMIN_EMAIL, password: deps.env.GUARD_ADMIN_PASSWORD },
+    defaultPlan,
+  )
+  const adminToken = await ensureAdminToken(deps.sql)
   const oauth = await prepareOAuth({ ...deps, issuer: deps.env.GUARD_IDENTITY_URL ?? '' })
-  const app = await buildIdentityApp({ ...deps, oauth, platform: platformOptionsFromEnv(deps.sql, deps.env) })
+  const app = await buildIdentityApp({
+    ...deps,
+    oauth,
+    platform: platformOptionsFromEnv(deps.sql, deps.env),
+    internal: { sql: deps.sql, secretKey: await resolveSecretKey(deps.env) },
+    admin: { defaultPlan },
+  })
   await app.listen({ host: deps.env.GUARD_IDENTITY_HOST, port: deps.env.GUARD_IDENTITY_PORT })
   const url = listeningUrl(app)
   // Without GUARD_IDENTITY_URL the issuer is the address just bound (port 0 picks one at listen).
   oauth.issuer ||= url
   deps.log.info({ url }, 'identity listening')
-  return { url, issuer: oauth.issuer, bootstrapAdmin, close: () => app.close() }
+  return { url, issuer: oauth.issuer, bootstrapAdmin, adminToken, close: () => app.close() }
 }

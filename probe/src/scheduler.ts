@@ -1,5 +1,5 @@
 import type { MonitorConfig } from '@guard/shared'
-import { Limiter } from './limiter.ts'
+import { FairLimiter } from './limiter.ts'
 
 interface Entry {
   monitor: MonitorConfig
@@ -11,7 +11,7 @@ interface Entry {
 export interface SchedulerOptions {
   concurrency: number
   run: (monitor: MonitorConfig) => Promise<void>
-  onLag?: (lagMs: number) => void
+  onLag?: (lagMs: number, monitor: MonitorConfig) => void
   /** Injected in tests to make start offsets predictable. */
   random?: () => number
 }
@@ -19,16 +19,19 @@ export interface SchedulerOptions {
 /**
  * Runs each monitor on its own interval. The first run waits a random part of the interval so
  * monitors added together do not fire together; a run still going when the next is due makes
- * that next run skip rather than overlap.
+ * that next run skip rather than overlap. `concurrency` is shared fairly between the
+ * organizations whose monitors are scheduled here (see FairLimiter).
  */
 export class Scheduler {
   private readonly entries = new Map<string, Entry>()
-  private readonly limiter: Limiter
+  private readonly limiter: FairLimiter
+  /** Scheduled monitors per organization: how many tenants share the concurrency. */
+  private readonly perOrganization = new Map<string, number>()
   private readonly random: () => number
   private stopped = false
 
   constructor(private readonly options: SchedulerOptions) {
-    this.limiter = new Limiter(options.concurrency)
+    this.limiter = new FairLimiter(options.concurrency, () => this.perOrganization.size)
     this.random = options.random ?? Math.random
   }
 
@@ -36,10 +39,16 @@ export class Scheduler {
     if (this.stopped) return
     const existing = this.entries.get(monitor.id)
     if (existing && existing.monitor.intervalSeconds === monitor.intervalSeconds) {
+      this.uncount(existing.monitor)
+      this.count(monitor)
       existing.monitor = monitor
       return
     }
-    if (existing) clearTimeout(existing.timer)
+    if (existing) {
+      clearTimeout(existing.timer)
+      this.uncount(existing.monitor)
+    }
+    this.count(monitor)
     const intervalMs = monitor.intervalSeconds * 1000
     const entry: Entry = {
       monitor,
@@ -56,6 +65,12 @@ export class Scheduler {
     if (!entry) return
     clearTimeout(entry.timer)
     this.entries.delete(id)
+    this.uncount(entry.monitor)
+  }
+
+  /** How many organizations have monitors here, and so split the concurrency. */
+  get organizations(): number {
+    return this.perOrganization.size
   }
 
   /** The monitors scheduled now, for the on-disk cache. */
@@ -79,6 +94,7 @@ export class Scheduler {
       return entry.running
     })
     this.entries.clear()
+    this.perOrganization.clear()
     await Promise.allSettled(running)
   }
 
@@ -91,8 +107,8 @@ export class Scheduler {
     if (!entry.running) {
       const plannedAt = entry.plannedAt
       entry.running = this.limiter
-        .run(async () => {
-          this.options.onLag?.(Date.now() - plannedAt)
+        .run(entry.monitor.organizationId, async () => {
+          this.options.onLag?.(Date.now() - plannedAt, entry.monitor)
           await this.options.run(entry.monitor)
         })
         .finally(() => {
@@ -104,5 +120,17 @@ export class Scheduler {
     // After a stall (a suspended laptop, a blocked loop) skip missed runs instead of bursting them.
     if (entry.plannedAt < Date.now()) entry.plannedAt = Date.now() + intervalMs
     this.arm(entry)
+  }
+
+  private count(monitor: MonitorConfig): void {
+    const id = monitor.organizationId
+    this.perOrganization.set(id, (this.perOrganization.get(id) ?? 0) + 1)
+  }
+
+  private uncount(monitor: MonitorConfig): void {
+    const id = monitor.organizationId
+    const left = (this.perOrganization.get(id) ?? 1) - 1
+    if (left > 0) this.perOrganization.set(id, left)
+    else this.perOrganization.delete(id)
   }
 }

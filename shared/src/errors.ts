@@ -6,6 +6,8 @@ export const errorStatus = {
   VALIDATION_ERROR: 400,
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
+  /** A write the organization's plan does not allow (too many monitors, too short an interval, …). */
+  PLAN_LIMIT: 403,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   CONFLICT: 409,

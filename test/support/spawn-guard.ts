@@ -69,3 +69,29 @@ export function spawnGuard(args: string[], env: Record<string, string>): GuardPr
     },
   }
 }
+
+export interface GuardRun {
+  code: number | null
+  stdout: string
+  stderr: string
+}
+
+/** Runs `guard <args>` to its end (killed after `timeoutMs`), as an operator's shell would. */
+export async function runGuard(args: string[], env: Record<string, string>, timeoutMs = 60_000): Promise<GuardRun> {
+  const child = spawn(process.execPath, [GUARD_BIN, ...args], {
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let stdout = ''
+  let stderr = ''
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString()
+  })
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString()
+  })
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
+  const code = await new Promise<number | null>((resolve) => child.once('exit', (exitCode) => resolve(exitCode)))
+  clearTimeout(timer)
+  return { code, stdout, stderr }
+}

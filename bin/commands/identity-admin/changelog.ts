@@ -5,12 +5,13 @@ import { newId } from '@guard/shared'
 // Not re-exported by @guard/identity's index: only this command needs it.
 import { addChangelogEntries } from '../../../identity/src/services/changelog/add.ts'
 import { readJson } from './catalog.ts'
-import { exitOnGuardError, printJson, usageError } from './output.ts'
+import { exitOnGuardError, helpRequested, printJson, usageError } from './output.ts'
 
 const USAGE = `guard identity changelog add --app SLUG --release VERSION --name TITLE (--content MARKDOWN | --content-file FILE.md) [--id ID] [--app-color COLOR] [--cover-image-url URL] [--created-time ISO]
 guard identity changelog import FILE.json   (an array of entries; an entry with an existing id is replaced)`
 
 export async function changelogCommand(args: string[]): Promise<void> {
+  helpRequested(args, USAGE)
   const [action, ...rest] = args
   const entries =
     action === 'import' ? await importArgs(rest) : action === 'add' ? [await addArgs(rest)] : usageError(USAGE)

@@ -1,37 +1,57 @@
 import { parseArgs } from 'node:util'
-import { createClient, parseIdentityEnv, withIdentityStore } from '@guard/identity'
-import { exitOnGuardError, printJson, usageError } from './output.ts'
+import { callAdmin } from './admin-api.ts'
+import { helpRequested, printJson, usageError } from './output.ts'
 
-const USAGE =
-  'guard identity clients create --name N --redirect-uri U [--redirect-uri U2] [--public] [--no-require-pkce] [--first-party] [--scope S ...]'
+const USAGE = `guard identity clients <action>
+  create --name N --redirect-uri U [--redirect-uri U2] [--post-logout-redirect-uri U] [--public] [--no-require-pkce] [--first-party] [--scope S ...]
+  list
+  get CLIENT_ID
+  rotate-secret CLIENT_ID   (prints the new secret once)
+  delete CLIENT_ID`
 
-/** Prints client_id and, for a confidential client, client_secret: the only time the secret is shown. */
+const path = (id: string) => `/clients/${encodeURIComponent(id)}`
+
+/** `create` and `rotate-secret` print client_secret for a confidential client: the only time it is shown. */
 export async function clientsCommand(args: string[]): Promise<void> {
+  helpRequested(args, USAGE)
   const [action, ...rest] = args
-  if (action !== 'create') usageError(USAGE)
-  const { values } = parseArgs({
-    args: rest,
-    options: {
-      name: { type: 'string' },
-      'redirect-uri': { type: 'string', multiple: true },
-      public: { type: 'boolean', default: false },
-      'no-require-pkce': { type: 'boolean', default: false },
-      'first-party': { type: 'boolean', default: false },
-      scope: { type: 'string', multiple: true },
-    },
-  })
-  const { name } = values
-  const redirectUris = values['redirect-uri'] ?? []
-  if (!name || redirectUris.length === 0) usageError(USAGE)
-  const client = await withIdentityStore(parseIdentityEnv(), (sql) =>
-    createClient(sql, {
-      name,
-      redirectUris,
-      isPublic: values.public,
-      requirePkce: !values['no-require-pkce'],
-      firstParty: values['first-party'],
-      allowedScopes: values.scope,
-    }),
-  ).catch(exitOnGuardError)
-  printJson(client)
+  if (action === 'create') {
+    const { values } = parseArgs({
+      args: rest,
+      options: {
+        name: { type: 'string' },
+        'redirect-uri': { type: 'string', multiple: true },
+        'post-logout-redirect-uri': { type: 'string', multiple: true },
+        public: { type: 'boolean', default: false },
+        'no-require-pkce': { type: 'boolean', default: false },
+        'first-party': { type: 'boolean', default: false },
+        scope: { type: 'string', multiple: true },
+      },
+    })
+    const redirectUris = values['redirect-uri'] ?? []
+    if (!values.name || redirectUris.length === 0) usageError(USAGE)
+    return printJson(
+      await callAdmin({
+        method: 'POST',
+        path: '/clients',
+        body: {
+          name: values.name,
+          redirect_uris: redirectUris,
+          post_logout_redirect_uris: values['post-logout-redirect-uri'] ?? [],
+          public: values.public,
+          require_pkce: !values['no-require-pkce'],
+          first_party: values['first-party'],
+          ...(values.scope ? { allowed_scopes: values.scope } : {}),
+        },
+      }),
+    )
+  }
+  const { positionals } = parseArgs({ args: rest, options: {}, allowPositionals: true })
+  const [id, ...extra] = positionals
+  if (action === 'list' && !id) return printJson(await callAdmin({ method: 'GET', path: '/clients' }))
+  if (!id || extra.length > 0) usageError(USAGE)
+  if (action === 'get') return printJson(await callAdmin({ method: 'GET', path: path(id) }))
+  if (action === 'rotate-secret') return printJson(await callAdmin({ method: 'POST', path: `${path(id)}/secret` }))
+  if (action === 'delete') return printJson(await callAdmin({ method: 'DELETE', path: path(id) }))
+  usageError(USAGE)
 }

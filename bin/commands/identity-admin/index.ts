@@ -9,6 +9,7 @@ export const identityAdminGroups: Record<string, AdminCommand> = {
   orgs: async (args) => (await import('./orgs.ts')).orgsCommand(args),
   clients: async (args) => (await import('./clients.ts')).clientsCommand(args),
   keys: async (args) => (await import('./keys.ts')).keysCommand(args),
+  audit: async (args) => (await import('./audit.ts')).auditCommand(args),
   catalog: async (args) => (await import('./catalog.ts')).catalogCommand(args),
   changelog: async (args) => (await import('./changelog.ts')).changelogCommand(args),
 }

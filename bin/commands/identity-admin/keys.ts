@@ -1,11 +1,5 @@
-import {
-  deriveSecrets,
-  parseIdentityEnv,
-  resolveSecretKey,
-  rotateSigningKeys,
-  withIdentityStore,
-} from '@guard/identity'
-import { printJson, usageError } from './output.ts'
+import { callAdmin } from './admin-api.ts'
+import { helpRequested, printJson, usageError } from './output.ts'
 
 const USAGE = 'guard identity keys rotate'
 
@@ -14,8 +8,7 @@ const USAGE = 'guard identity keys rotate'
  * signed verify until they expire. Rotate again no sooner than the access token lifetime (15 min).
  */
 export async function keysCommand(args: string[]): Promise<void> {
+  helpRequested(args, USAGE)
   if (args[0] !== 'rotate' || args.length > 1) usageError(USAGE)
-  const env = parseIdentityEnv()
-  const secrets = deriveSecrets(await resolveSecretKey(env))
-  printJson(await withIdentityStore(env, (sql) => rotateSigningKeys(sql, secrets.keyEncryption)))
+  printJson(await callAdmin({ method: 'POST', path: '/keys/rotate' }))
 }

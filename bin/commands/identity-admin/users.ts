@@ -1,45 +1,115 @@
+import { randomBytes } from 'node:crypto'
 import { parseArgs } from 'node:util'
-import {
-  addMember,
-  createUser,
-  MEMBERSHIP_ROLES,
-  type MembershipRole,
-  parseIdentityEnv,
-  withIdentityStore,
-} from '@guard/identity'
-import { exitOnGuardError, printJson, usageError } from './output.ts'
+import { MEMBERSHIP_ROLES } from '@guard/identity'
+import { callAdmin } from './admin-api.ts'
+import { helpRequested, printJson, usageError } from './output.ts'
 
-const USAGE = `guard identity users create --email E --password P --name N [--picture URL] [--user-role R]
-       [--org SLUG [--role ${MEMBERSHIP_ROLES.join('|')}]]`
+const USAGE = `guard identity users <action>
+  create --email E --password P --name N [--picture URL] [--user-role user|admin] [--org ORG [--role ${MEMBERSHIP_ROLES.join('|')}]]
+  list [--email E]
+  get USER
+  update USER [--name N] [--user-role user|admin] [--password P] [--disable | --enable]
+  reset-password EMAIL [--password P]   (a generated password is printed once when --password is not given)
+USER is a user id or an email; ORG an organization id or slug.`
 
-const isMembershipRole = (value: string): value is MembershipRole =>
-  (MEMBERSHIP_ROLES as readonly string[]).includes(value)
+interface User {
+  id: string
+  email: string
+}
 
-/** `guard identity users create`: prints the new user (never the password) as JSON. */
+/** A user named by id or by email. */
+export async function resolveUserId(ref: string): Promise<string> {
+  if (!ref.includes('@')) return ref
+  const { users } = await callAdmin<{ users: User[] }>({ method: 'GET', path: '/users', query: { email: ref } })
+  const user = users[0]
+  if (!user) {
+    process.stderr.write(`${JSON.stringify({ error: 'NOT_FOUND', message: `user ${ref} not found` })}\n`)
+    process.exit(1)
+  }
+  return user.id
+}
+
+const path = (id: string) => `/users/${encodeURIComponent(id)}`
+
 export async function usersCommand(args: string[]): Promise<void> {
+  helpRequested(args, USAGE)
   const [action, ...rest] = args
-  if (action !== 'create') usageError(USAGE)
-  const { values } = parseArgs({
-    args: rest,
-    options: {
-      email: { type: 'string' },
-      password: { type: 'string' },
-      name: { type: 'string' },
-      picture: { type: 'string' },
-      'user-role': { type: 'string' },
-      org: { type: 'string' },
-      role: { type: 'string', default: 'member' },
-    },
-  })
-  const { email, password, name, org, role } = values
-  if (!email || !password || !name || !isMembershipRole(role)) usageError(USAGE)
-  const created = await withIdentityStore(parseIdentityEnv(), (sql) =>
-    sql.transaction(async (tx) => {
-      const user = await createUser(tx, { email, password, name, picture: values.picture, role: values['user-role'] })
-      if (!org) return { ...user, organizations: [] }
-      const membership = await addMember(tx, { organizationSlug: org, userId: user.id, role })
-      return { ...user, organizations: [{ id: membership.organizationId, slug: org, role }] }
-    }),
-  ).catch(exitOnGuardError)
-  printJson(created)
+  switch (action) {
+    case 'create': {
+      const { values } = parseArgs({
+        args: rest,
+        options: {
+          email: { type: 'string' },
+          password: { type: 'string' },
+          name: { type: 'string' },
+          picture: { type: 'string' },
+          'user-role': { type: 'string' },
+          org: { type: 'string' },
+          role: { type: 'string' },
+        },
+      })
+      if (!values.email || !values.password || !values.name) usageError(USAGE)
+      return printJson(
+        await callAdmin({
+          method: 'POST',
+          path: '/users',
+          body: {
+            email: values.email,
+            password: values.password,
+            name: values.name,
+            ...(values.picture ? { picture: values.picture } : {}),
+            ...(values['user-role'] ? { role: values['user-role'] } : {}),
+            ...(values.org ? { organization: values.org } : {}),
+            ...(values.role ? { membershipRole: values.role } : {}),
+          },
+        }),
+      )
+    }
+    case 'list': {
+      const { values } = parseArgs({ args: rest, options: { email: { type: 'string' } } })
+      return printJson(await callAdmin({ method: 'GET', path: '/users', query: { email: values.email } }))
+    }
+    case 'get': {
+      const { positionals } = parseArgs({ args: rest, options: {}, allowPositionals: true })
+      if (positionals.length !== 1) usageError(USAGE)
+      return printJson(await callAdmin({ method: 'GET', path: path(await resolveUserId(positionals[0] as string)) }))
+    }
+    case 'update': {
+      const { values, positionals } = parseArgs({
+        args: rest,
+        allowPositionals: true,
+        options: {
+          name: { type: 'string' },
+          'user-role': { type: 'string' },
+          password: { type: 'string' },
+          disable: { type: 'boolean' },
+          enable: { type: 'boolean' },
+        },
+      })
+      if (positionals.length !== 1 || (values.disable && values.enable)) usageError(USAGE)
+      const changes = {
+        ...(values.name ? { name: values.name } : {}),
+        ...(values['user-role'] ? { role: values['user-role'] } : {}),
+        ...(values.password ? { password: values.password } : {}),
+        ...(values.disable ? { disabled: true } : values.enable ? { disabled: false } : {}),
+      }
+      const id = await resolveUserId(positionals[0] as string)
+      return printJson(await callAdmin({ method: 'PATCH', path: path(id), body: changes }))
+    }
+    case 'reset-password': {
+      const { values, positionals } = parseArgs({
+        args: rest,
+        allowPositionals: true,
+        options: { password: { type: 'string' } },
+      })
+      if (positionals.length !== 1) usageError(USAGE)
+      const password = values.password ?? randomBytes(18).toString('base64url')
+      const id = await resolveUserId(positionals[0] as string)
+      const user = await callAdmin<User>({ method: 'PATCH', path: path(id), body: { password } })
+      // A password the operator typed is theirs; only a generated one is shown, once.
+      return printJson({ ...user, ...(values.password ? {} : { password }) })
+    }
+    default:
+      usageError(USAGE)
+  }
 }

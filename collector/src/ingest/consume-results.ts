@@ -1,6 +1,7 @@
 import { type CheckResult, decodeCheckResult, type Stoppable, type StreamMessage } from '@guard/shared'
 import type { CollectorContext } from '../context.ts'
 import { applyResultsToState } from '../services/monitor-state/apply-results.ts'
+import { invalidateReads } from '../services/read-cache/invalidate.ts'
 import { storeResults } from '../services/results/store.ts'
 import { createIngestMetrics, type IngestMetrics } from './metrics.ts'
 
@@ -36,6 +37,9 @@ export async function consumeResults(
     },
     async (batch) => {
       metrics.batchSize.observe(batch.length)
+      const phase = (name: string, seconds: number) => metrics.phaseSeconds.inc({ phase: name }, seconds)
+      const since = (started: number) => (performance.now() - started) / 1000
+      let started = performance.now()
       const valid: Array<{ message: StreamMessage; result: CheckResult }> = []
       for (const message of batch) {
         try {
@@ -49,19 +53,29 @@ export async function consumeResults(
         }
       }
       const results = valid.map((entry) => entry.result)
+      phase('decode', since(started))
       try {
         // Independent writes, each safe to repeat on redelivery, so they run side by side.
         const [fresh] = await Promise.all([
-          storeResults(ctx.timeseries, results),
-          applyResultsToState(ctx.sql, results),
+          storeResults(ctx.timeseries, results, phase),
+          (async () => {
+            const stateStarted = performance.now()
+            await applyResultsToState(ctx.sql, results)
+            phase('state', since(stateStarted))
+          })(),
         ])
+        if (results.length > 0) {
+          await invalidateReads({ ctx, organizationIds: results.map((result) => result.organizationId) })
+        }
         metrics.duplicates.inc(results.length - fresh.length)
         metrics.stored.inc(fresh.length)
       } catch (error) {
         ctx.log.error({ err: error, results: results.length }, 'storing a batch failed: it will be redelivered')
         throw error
       }
+      started = performance.now()
       await Promise.all(valid.map((entry) => entry.message.ack()))
+      phase('ack', since(started))
       const now = Date.now()
       if (results.length > 0) {
         const oldest = Math.min(...results.map((result) => Date.parse(result.startedAt)))

@@ -28,6 +28,12 @@ export function createIngestMetrics() {
       buckets: [0.1, 0.5, 1, 2, 5, 10, 30, 60, 300, 1800],
       registers: [registry],
     }),
+    phaseSeconds: new Counter({
+      name: 'guard_ingest_phase_seconds_total',
+      help: 'Time batches spent per phase (decode, dedupe, insert, state, ack); store and state overlap',
+      labelNames: ['phase'],
+      registers: [registry],
+    }),
     lastLag: new Gauge({
       name: 'guard_ingest_last_batch_lag_seconds',
       help: 'Lag of the oldest result in the latest stored batch',

@@ -7,8 +7,14 @@ import { callerOf } from './authenticate.ts'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** What the caller must hold; `user` routes accept only a signed-in user, never an API key. */
-    access?: { permission: Permission } | { user: true } | { anyOf: Permission[] }
+    /**
+     * What the caller must hold; `user` routes accept only a signed-in user, never an API key,
+     * and then only one whose role grants `permission` when given (README "Roles").
+     */
+    access?:
+      | { permission: Permission }
+      | { user: true; permission?: `${string}:${'read' | 'write'}` }
+      | { anyOf: Permission[] }
     /** Counts against the bulk limit instead of the read or write one (README "Rate limits"). */
     bulk?: boolean
     /**
@@ -110,6 +116,9 @@ export async function authorize(request: FastifyRequest): Promise<void> {
   if ('user' in access) {
     if (caller.principal.kind !== 'user') {
       throw new GuardError('FORBIDDEN', 'API keys are managed with a user token, not with an API key')
+    }
+    if (access.permission && !hasPermission(caller.permissions, access.permission)) {
+      throw new GuardError('FORBIDDEN', `Missing permission ${access.permission} (your role in this organization)`)
     }
     return
   }

@@ -2,7 +2,7 @@ import { GuardError } from '@guard/shared'
 import type { FastifyRequest } from 'fastify'
 import type { Caller, CollectorContext } from '../context.ts'
 import { looksLikeApiKey } from '../services/api-keys/secret.ts'
-import { verifyApiKey } from '../services/api-keys/verify.ts'
+import { createCachedApiKeyVerifier } from '../services/api-keys/verify-cached.ts'
 import { createUserTokenAuthenticator } from '../services/auth/authenticate-user.ts'
 
 declare module 'fastify' {
@@ -25,13 +25,14 @@ export function callerOf(request: FastifyRequest): Caller {
 export function authenticate(ctx: CollectorContext) {
   const { GUARD_IDENTITY_URL: issuer, GUARD_IDENTITY_JWKS_URL: jwksUrl } = ctx.env
   const authenticateUser = issuer ? createUserTokenAuthenticator({ issuer, jwksUrl }) : undefined
+  const verifyKey = createCachedApiKeyVerifier(ctx)
   return async (request: FastifyRequest) => {
     const header = request.headers.authorization
     const match = header?.match(/^Bearer\s+(\S+)\s*$/i)
     if (!match) throw new GuardError('UNAUTHORIZED', 'Invalid or missing authentication token')
     const token = match[1]!
     if (looksLikeApiKey(token) || !authenticateUser) {
-      request.caller = await verifyApiKey(ctx.sql, token)
+      request.caller = await verifyKey(token)
       return
     }
     const organization = request.headers['x-organization-id']

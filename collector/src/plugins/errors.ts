@@ -2,10 +2,14 @@ import { type ErrorCode, errorStatus, GuardError } from '@guard/shared'
 import type { FastifyError, FastifyInstance } from 'fastify'
 import { ZodError } from 'zod'
 
-/** The collector's error body; 401 and 429 carry exactly the fields the spec gives them. */
+/**
+ * The collector's error body; 401 and 429 carry exactly the fields the spec gives them, and
+ * PLAN_LIMIT adds which limit (`limit`), its value and the plan.
+ */
 export function errorBody(code: ErrorCode, message: string, extra: Record<string, unknown> = {}) {
   if (code === 'UNAUTHORIZED') return { error: code, message }
   if (code === 'RATE_LIMIT_EXCEEDED') return { error: code, message, ...extra }
+  if (code === 'PLAN_LIMIT') return { success: false, error: code, message, ...extra }
   return { success: false, error: code, message }
 }
 

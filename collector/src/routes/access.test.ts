@@ -12,7 +12,8 @@ describe('API keys and permissions', () => {
   let app: Awaited<ReturnType<typeof buildCollectorApp>>
   const users = {
     alice: userCaller('alice', [ORG]),
-    reader: userCaller('reader', [ORG], ['domains:read']),
+    // May manage API keys (as an admin may) but holds only domains:read to delegate.
+    reader: userCaller('reader', [ORG], ['domains:read', 'api-keys:write']),
   }
   const as = (token: string) => ({ authorization: `Bearer ${token}` })
 

@@ -8,21 +8,22 @@ import { revokeApiKey } from '../services/api-keys/revoke.ts'
 import { apiKeyView, createApiKeyInput } from '../services/api-keys/schemas.ts'
 import { deleted, envelope, errorResponses, ok } from './common.ts'
 
-/** Signed-in users only: an API key cannot list, mint or revoke keys. */
-const userOnly = { access: { user: true as const } }
+/** Signed-in users only (an API key cannot list, mint or revoke keys); minting and revoking is for admins and owners. */
+const userReads = { access: { user: true as const, permission: 'api-keys:read' as const } }
+const userWrites = { access: { user: true as const, permission: 'api-keys:write' as const } }
 const keyParams = z.object({ keyId: z.string().min(1).max(64) })
 
 export function apiKeyRoutes(app: GuardFastify, ctx: CollectorContext): void {
   app.get(
     '/api-keys',
-    { config: userOnly, schema: { response: { 200: envelope(z.array(apiKeyView)), ...errorResponses } } },
+    { config: userReads, schema: { response: { 200: envelope(z.array(apiKeyView)), ...errorResponses } } },
     async (request) => ok(await listApiKeys(ctx, callerOf(request))),
   )
 
   app.post(
     '/api-keys',
     {
-      config: userOnly,
+      config: userWrites,
       schema: {
         description: 'Creates a key. `key` is in this response only; the collector keeps its SHA-256.',
         body: createApiKeyInput,
@@ -34,7 +35,7 @@ export function apiKeyRoutes(app: GuardFastify, ctx: CollectorContext): void {
 
   app.delete(
     '/api-keys/:keyId',
-    { config: userOnly, schema: { params: keyParams, response: { 200: deleted, ...errorResponses } } },
+    { config: userWrites, schema: { params: keyParams, response: { 200: deleted, ...errorResponses } } },
     async (request) => {
       await revokeApiKey(ctx, callerOf(request), request.params.keyId)
       return ok({ id: request.params.keyId, deleted: true as const })

@@ -499,6 +499,26 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
     expect(await snapshot()).toBe(before)
   })
 
+  it('GET /api/usage answers 4xx naming organizationId for one too long, repeated or not the caller’s', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          fc.string({ minLength: 1, maxLength: 80 }).filter((s) => s !== DEFAULT_ORGANIZATION.id),
+          oversized,
+        ),
+        fc.boolean(),
+        async (organizationId, repeated) => {
+          const value = encodeURIComponent(organizationId)
+          const query = repeated ? `organizationId=${value}&organizationId=${value}` : `organizationId=${value}`
+          const response = await app.inject({ method: 'GET', url: `/api/usage?${query}`, headers: headers() })
+          expect([400, 403], `${organizationId} -> ${response.body}`).toContain(response.statusCode)
+          expect(response.json().message).toMatch(/organization/i)
+        },
+      ),
+      { numRuns: 60 },
+    )
+  })
+
   it('answers 404, not 5xx, for deletes and checks of ids that do not exist or are malformed', async () => {
     for (const [method, url] of [
       ['DELETE', '/api/domains/does-not-exist'],

@@ -1,3 +1,4 @@
+import { PLAN_LIMIT_NAMES } from '@guard/shared'
 import { z } from 'zod'
 
 export const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), data })
@@ -13,11 +14,19 @@ export const rateLimitedSchema = z.object({
   message: z.string(),
   retry_after: z.number(),
 })
+/** 403: FORBIDDEN, or PLAN_LIMIT naming the plan's limit, its value and the plan (README "Plans"). */
+export const forbiddenSchema = errorSchema.extend({
+  limit: z.enum(PLAN_LIMIT_NAMES).optional().describe('PLAN_LIMIT only: the limit the write would pass'),
+  value: z.number().optional().describe("PLAN_LIMIT only: the limit's value in the plan"),
+  plan: z.string().optional().describe('PLAN_LIMIT only: the plan id'),
+})
 /** Error responses every authenticated route can give, so the OpenAPI document lists them. */
 export const errorResponses = {
   400: errorSchema,
   401: unauthorizedSchema,
-  403: errorSchema,
+  403: forbiddenSchema,
   404: errorSchema,
   429: rateLimitedSchema,
+  /** Identity's keys or an organization's plan could not be read. */
+  503: errorSchema,
 }

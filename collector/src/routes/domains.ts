@@ -35,6 +35,8 @@ import { updateDomain } from '../services/domains/update.ts'
 import { deleted, envelope, errorResponses, errorSchema, idParams, ok } from './common.ts'
 
 const read = { access: { permission: 'domains:read' as const } }
+/** Reads whose response only a write or an ingested result can change (README "Read cache"). */
+const cachedRead = { ...read, readCache: true }
 const write = { access: { permission: 'domains:write' as const } }
 const windowQuery = z.object({
   range: timeRange.default('24h'),
@@ -61,7 +63,7 @@ export function domainRoutes(app: GuardFastify, ctx: CollectorContext): void {
   app.get(
     '/api/domains',
     {
-      config: read,
+      config: cachedRead,
       schema: {
         description:
           'Lists domains. Without `offset`: the standard shape (`success`, `data`, `pagination` with page/limit/total/totalPages; status up, down, unknown). With `offset`: the alternative shape (`data`, `pagination` with total/limit/offset/has_more; status active, inactive, pending).',
@@ -110,7 +112,7 @@ export function domainRoutes(app: GuardFastify, ctx: CollectorContext): void {
   app.get(
     '/api/domains/stats',
     {
-      config: read,
+      config: cachedRead,
       schema: {
         querystring: organizationQuery,
         response: { 200: envelope(organizationStatsSchema), ...errorResponses },
@@ -122,7 +124,7 @@ export function domainRoutes(app: GuardFastify, ctx: CollectorContext): void {
   app.get(
     '/api/domains/response-times',
     {
-      config: read,
+      config: cachedRead,
       schema: {
         description:
           "The response-time trend of every domain of the organization (the spec leaves this operation's path open).",
@@ -153,7 +155,7 @@ export function domainRoutes(app: GuardFastify, ctx: CollectorContext): void {
 
   app.get(
     '/api/domains/:id',
-    { config: read, schema: { params: idParams, response: { 200: envelope(domainDetail), ...errorResponses } } },
+    { config: cachedRead, schema: { params: idParams, response: { 200: envelope(domainDetail), ...errorResponses } } },
     async (request) => ok(await getDomain(ctx, callerOf(request), request.params.id)),
   )
 
@@ -186,7 +188,7 @@ export function domainRoutes(app: GuardFastify, ctx: CollectorContext): void {
   app.get(
     '/api/domains/:id/stats',
     {
-      config: read,
+      config: cachedRead,
       schema: {
         params: idParams,
         querystring: z.object({ period: statsPeriod.default('30d') }),
@@ -198,7 +200,7 @@ export function domainRoutes(app: GuardFastify, ctx: CollectorContext): void {
 
   app.get(
     '/api/domains/:id/summary',
-    { config: read, schema: { params: idParams, response: { 200: envelope(domainSummary), ...errorResponses } } },
+    { config: cachedRead, schema: { params: idParams, response: { 200: envelope(domainSummary), ...errorResponses } } },
     async (request) => ok(await computeSummary(ctx, callerOf(request), request.params.id)),
   )
 
@@ -217,7 +219,7 @@ export function domainRoutes(app: GuardFastify, ctx: CollectorContext): void {
   app.get(
     '/api/domains/:id/monitoring/history',
     {
-      config: read,
+      config: cachedRead,
       schema: {
         params: idParams,
         querystring: windowQuery,
@@ -230,7 +232,7 @@ export function domainRoutes(app: GuardFastify, ctx: CollectorContext): void {
   app.get(
     '/api/domains/:id/monitoring/locations',
     {
-      config: read,
+      config: cachedRead,
       schema: {
         params: idParams,
         querystring: windowQuery,

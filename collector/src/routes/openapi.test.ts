@@ -168,6 +168,8 @@ describe('OpenAPI document', () => {
       },
       { method: 'GET', url: '/api-keys', path: '/api-keys' },
       { method: 'DELETE', url: `/api/services/${service}`, path: '/api/services/{id}' },
+      { method: 'GET', url: '/api/usage', path: '/api/usage' },
+      { method: 'GET', url: '/api/usage?organizationId=someone-else', path: '/api/usage' },
       { method: 'GET', url: '/api/devices', path: '/api/devices' },
       { method: 'GET', url: '/api/devices/stats', path: '/api/devices/stats' },
       { method: 'GET', url: `/api/devices/${device.id}`, path: '/api/devices/{deviceId}' },

@@ -19,6 +19,8 @@ import { updateService } from '../services/services/update.ts'
 import { deleted, envelope, errorResponses, errorSchema, idParams, ok } from './common.ts'
 
 const read = { access: { permission: 'services:read' as const } }
+/** Reads whose response only a write or an ingested result can change (README "Read cache"). */
+const cachedRead = { ...read, readCache: true }
 const write = { access: { permission: 'services:write' as const } }
 const organizationQuery = z.object({ organizationId: z.string().max(64).optional() })
 
@@ -26,7 +28,7 @@ export function serviceRoutes(app: GuardFastify, ctx: CollectorContext): void {
   app.get(
     '/api/services',
     {
-      config: read,
+      config: cachedRead,
       schema: { querystring: organizationQuery, response: { 200: envelope(z.array(serviceView)), ...errorResponses } },
     },
     async (request) => ok(await listServices(ctx, callerOf(request), request.query.organizationId)),
@@ -55,7 +57,7 @@ export function serviceRoutes(app: GuardFastify, ctx: CollectorContext): void {
 
   app.get(
     '/api/services/:id',
-    { config: read, schema: { params: idParams, response: { 200: envelope(serviceView), ...errorResponses } } },
+    { config: cachedRead, schema: { params: idParams, response: { 200: envelope(serviceView), ...errorResponses } } },
     async (request) => ok(await getService(ctx, callerOf(request), request.params.id)),
   )
 
@@ -102,7 +104,7 @@ export function serviceRoutes(app: GuardFastify, ctx: CollectorContext): void {
   app.get(
     '/api/services/:id/history',
     {
-      config: read,
+      config: cachedRead,
       schema: {
         params: idParams,
         querystring: z.object({ limit: z.coerce.number().int().min(1).max(1000).default(100) }),

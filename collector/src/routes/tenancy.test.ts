@@ -72,6 +72,8 @@ const table: Array<{
   { method: 'DELETE', path: '/api/services/{id}', url: '/api/services/:service' },
   { method: 'POST', path: '/api/services/{id}/check', url: '/api/services/:service/check' },
   { method: 'GET', path: '/api/services/{id}/history', url: '/api/services/:service/history' },
+  { method: 'GET', path: '/api/usage', url: `/api/usage?organizationId=${ORG}` },
+  { method: 'GET', path: '/api/usage', url: '/api/usage', own: true },
   {
     method: 'POST',
     path: '/api/monitors/test',

@@ -15,6 +15,12 @@ export interface AuthorizationRequest {
   nonce: string | undefined
   /** prompt=none: answer login_required / consent_required instead of showing a page. */
   promptNone: boolean
+  /** prompt=login: the user enters the password again, whatever session the browser has. */
+  promptLogin: boolean
+  /** prompt=consent: the consent page is shown, even when consent was given before. */
+  promptConsent: boolean
+  /** max_age: seconds since the user last entered the password after which they must again. */
+  maxAge: number | undefined
 }
 
 /**
@@ -69,6 +75,15 @@ export function validateAuthorization(
   if (prompts.includes('none') && prompts.length > 1) {
     throw new OAuthError('invalid_request', 'prompt=none cannot be combined with other prompt values')
   }
+  const unknownPrompt = prompts.find((prompt) => !PROMPTS.includes(prompt))
+  if (unknownPrompt) throw new OAuthError('invalid_request', `unsupported prompt value: ${unknownPrompt}`)
+  let maxAge: number | undefined
+  if (query.max_age !== undefined) {
+    if (!/^\d{1,9}$/.test(query.max_age)) {
+      throw new OAuthError('invalid_request', 'max_age must be a non-negative integer (seconds)')
+    }
+    maxAge = Number(query.max_age)
+  }
   return {
     client,
     redirectUri,
@@ -77,7 +92,36 @@ export function validateAuthorization(
     codeChallenge: challenge,
     nonce: query.nonce,
     promptNone: prompts.includes('none'),
+    promptLogin: prompts.includes('login'),
+    promptConsent: prompts.includes('consent'),
+    maxAge,
   }
+}
+
+/** OIDC Core 3.1.2.1; select_account is accepted and means nothing here (one account per browser). */
+export const PROMPTS = ['none', 'login', 'consent', 'select_account']
+
+/**
+ * Whether the session is too old for this request: prompt=login always, max_age when the password
+ * was entered longer ago than that many seconds.
+ */
+export function needsFreshSignIn(authorization: AuthorizationRequest, authTime: Date, now = Date.now()): boolean {
+  if (authorization.promptLogin) return true
+  return authorization.maxAge !== undefined && (now - authTime.getTime()) / 1000 > authorization.maxAge
+}
+
+/**
+ * The authorization request to come back to once the page has done its part: without the
+ * prompt value it answered (and, after a sign-in, without max_age, just satisfied), so the
+ * request does not send the user to the same page again.
+ */
+export function afterPrompt(requestUrl: string, answered: 'login' | 'consent'): string {
+  const params = new URLSearchParams(requestUrl.split('?')[1] ?? '')
+  const prompts = (params.get('prompt') ?? '').split(' ').filter((prompt) => prompt && prompt !== answered)
+  if (prompts.length > 0) params.set('prompt', prompts.join(' '))
+  else params.delete('prompt')
+  if (answered === 'login') params.delete('max_age')
+  return params.toString()
 }
 
 /** The client's redirect URI with the response added, `iss` always included (RFC 9207). */

@@ -155,7 +155,7 @@ describe('authorization endpoint', () => {
     const response = await new HttpBrowser().request(
       authorizeUrl(identity, withPkce({ client_id: publicClient.client_id, redirect_uri: REDIRECT })),
     )
-    expect(response.status).toBe(303)
+    expect(response.status).toBe(302)
     expect(response.headers.get('location')).toMatch(/^\/sign-in\?return_to=%2Fapi%2Foauth%2Fauthorize%3F/)
   })
 
@@ -170,5 +170,50 @@ describe('authorization endpoint', () => {
     )
     expect(callback.searchParams.get('code')).toBeTruthy()
     expect(rows[0]?.scopes).toEqual(['openid', 'email', 'profile'])
+  })
+
+  it('prompt=login and max_age=0 send a signed-in browser to the sign-in page, then on to the client', async () => {
+    const plain = await authorizeOnce(withPkce({ client_id: publicClient.client_id, redirect_uri: REDIRECT }))
+    expect(plain.location?.searchParams.get('code')).toBeTruthy()
+    for (const fresh of [{ prompt: 'login' }, { max_age: '0' }] as Record<string, string>[]) {
+      const params = withPkce({ client_id: publicClient.client_id, redirect_uri: REDIRECT, ...fresh })
+      const { status, location } = await authorizeOnce(params)
+      expect(status).toBe(302)
+      expect(location?.pathname).toBe('/sign-in')
+      // Back from the sign-in, the request no longer asks for one, so it does not loop.
+      const returnTo = location?.searchParams.get('return_to') ?? ''
+      expect(returnTo).not.toMatch(/prompt=|max_age=/)
+      const before = Date.now()
+      const callback = await browser.authorize(authorizeUrl(identity, params), credentials())
+      expect(callback.searchParams.get('code')).toBeTruthy()
+      const { rows } = await identity.sql.query<{ auth_time: Date }>(
+        'SELECT auth_time FROM identity.authorization_codes ORDER BY expires_at DESC LIMIT 1',
+      )
+      expect(new Date(rows[0]!.auth_time).getTime()).toBeGreaterThanOrEqual(before - 1000)
+    }
+  })
+
+  it('prompt=none with a sign-in older than max_age answers login_required', async () => {
+    await new Promise((resolve) => setTimeout(resolve, 1100))
+    const { location } = await authorizeOnce(
+      withPkce({ client_id: publicClient.client_id, redirect_uri: REDIRECT, prompt: 'none', max_age: '1' }),
+    )
+    expect(location?.searchParams.get('error')).toBe('login_required')
+  })
+
+  it('prompt=consent shows the consent page even to a first-party client, and a bad prompt is refused', async () => {
+    const { location } = await authorizeOnce(
+      withPkce({ client_id: publicClient.client_id, redirect_uri: REDIRECT, prompt: 'consent' }),
+    )
+    expect(location?.pathname).toBe('/consent')
+    expect(location?.search).not.toContain('prompt=')
+    const bad = await authorizeOnce(
+      withPkce({ client_id: publicClient.client_id, redirect_uri: REDIRECT, prompt: 'sometimes' }),
+    )
+    expect(bad.location?.searchParams.get('error')).toBe('invalid_request')
+    const badAge = await authorizeOnce(
+      withPkce({ client_id: publicClient.client_id, redirect_uri: REDIRECT, max_age: '-1' }),
+    )
+    expect(badAge.location?.searchParams.get('error')).toBe('invalid_request')
   })
 })

@@ -6,8 +6,10 @@ import { SIGN_IN_PATH } from '../pages/sign-in.ts'
 import { createAuthorizationCode } from '../services/codes/create.ts'
 import { hasConsent } from '../services/consent/find.ts'
 import {
+  afterPrompt,
   authorizationResponseUrl,
   errorResponseUrl,
+  needsFreshSignIn,
   resolveClient,
   validateAuthorization,
 } from './authorization-request.ts'
@@ -28,7 +30,6 @@ export function authorizeRoute(app: GuardFastify, ctx: OAuthContext): void {
         querystring: authorizeQuery,
         response: {
           302: redirect,
-          303: redirect,
           400: htmlOrProblemResponse(
             'HTML error page for an unknown client_id or unregistered redirect_uri; problem details for a malformed query (a repeated parameter)',
           ),
@@ -44,17 +45,21 @@ export function authorizeRoute(app: GuardFastify, ctx: OAuthContext): void {
       try {
         const authorization = validateAuthorization(resolved.client, resolved.redirectUri, query)
         const session = await currentSession(ctx, request)
-        const here = request.url
-        if (!session) {
-          if (authorization.promptNone) return back(new OAuthError('login_required', 'the user is not signed in'))
-          return reply.redirect(`${SIGN_IN_PATH}?${new URLSearchParams({ return_to: here })}`, 303)
+        if (!session || needsFreshSignIn(authorization, session.authTime)) {
+          if (authorization.promptNone) {
+            const why = session ? 'the sign-in is older than max_age' : 'the user is not signed in'
+            return back(new OAuthError('login_required', why))
+          }
+          const returnTo = `/api/oauth/authorize?${afterPrompt(request.url, 'login')}`
+          return reply.redirect(`${SIGN_IN_PATH}?${new URLSearchParams({ return_to: returnTo })}`, 302)
         }
         const consented =
-          resolved.client.firstParty ||
-          (await hasConsent(ctx.sql, session.userId, resolved.client.id, authorization.scopes))
+          !authorization.promptConsent &&
+          (resolved.client.firstParty ||
+            (await hasConsent(ctx.sql, session.userId, resolved.client.id, authorization.scopes)))
         if (!consented) {
           if (authorization.promptNone) return back(new OAuthError('consent_required', 'the user has not consented'))
-          return reply.redirect(`${CONSENT_PATH}?${here.split('?')[1] ?? ''}`, 303)
+          return reply.redirect(`${CONSENT_PATH}?${afterPrompt(request.url, 'consent')}`, 302)
         }
         const code = await createAuthorizationCode(ctx.sql, {
           clientId: resolved.client.id,

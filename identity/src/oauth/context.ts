@@ -1,6 +1,8 @@
 import type { Logger, Sql } from '@guard/shared'
+import type { Mailer } from '../services/invitations/send.ts'
 import type { KeyRing } from '../services/keys/key-ring.ts'
 import type { Secrets } from '../services/keys/secret-key.ts'
+import type { ThrottlePolicy } from '../services/sign-in/throttle.ts'
 
 /** What the OAuth routes and pages work with; built once at start. */
 export interface OAuthContext {
@@ -13,6 +15,10 @@ export interface OAuthContext {
   issuer: string
   secrets: Secrets
   keys: KeyRing
+  /** Failed sign-in delays and locks (GUARD_SIGN_IN_*). */
+  throttle: ThrottlePolicy
+  /** Sends invitation e-mails when GUARD_SMTP_URL is set; without it the API answers the link. */
+  mailer: Mailer | undefined
 }
 
 /** Session cookies get `Secure` exactly when the public address is https. */

@@ -16,6 +16,7 @@ export function discoveryRoute(app: GuardFastify, ctx: OAuthContext): void {
       jwks_uri: `${ctx.issuer}/.well-known/jwks.json`,
       userinfo_endpoint: `${ctx.issuer}/api/oauth/userinfo`,
       revocation_endpoint: `${ctx.issuer}/api/oauth/revoke`,
+      end_session_endpoint: `${ctx.issuer}/api/oauth/logout`,
       scopes_supported: [...SUPPORTED_SCOPES],
       response_types_supported: ['code'],
       response_modes_supported: ['query'],
@@ -42,7 +43,7 @@ export function discoveryRoute(app: GuardFastify, ctx: OAuthContext): void {
         'role',
         'organizations',
       ],
-      prompt_values_supported: ['none'],
+      prompt_values_supported: ['none', 'login', 'consent', 'select_account'],
       authorization_response_iss_parameter_supported: true,
     }),
   )

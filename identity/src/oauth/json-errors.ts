@@ -14,7 +14,7 @@ export function sendOAuthJsonError(reply: FastifyReply, error: OAuthError): Fast
     .type('application/json')
     .header('Cache-Control', 'no-store')
     .send({
-      ...problem(error.code, error.status, error.description),
+      ...problem(error.code, error.status, error.description, error.hint),
       error: error.error,
       error_description: error.description,
     })

@@ -30,6 +30,23 @@ const STATUS: Record<OAuthErrorCode, number> = {
   server_error: 500,
 }
 
+/** What to do about each error: the problem body's `hint`, beside RFC 6749's fields. */
+const HINTS: Record<OAuthErrorCode, string> = {
+  invalid_request: 'Check the parameters against GET /openapi.json and the OAuth 2.0 specification (RFC 6749)',
+  invalid_client: 'Send the registered client_id and client_secret, by HTTP Basic or in the form, not both',
+  invalid_grant:
+    'Start the authorization again: the code or refresh token is used, expired, revoked or another client’s',
+  unauthorized_client: 'This client is not registered for that grant; ask the operator',
+  unsupported_grant_type: 'Use grant_type authorization_code or refresh_token',
+  unsupported_response_type: 'Use response_type=code',
+  invalid_scope: 'Request only scopes the client is registered for (openid, email, profile, organizations)',
+  access_denied: 'The user or the provider refused; ask the user to try again',
+  login_required: 'Send the user to the authorization endpoint without prompt=none to sign in',
+  consent_required: 'Send the user to the authorization endpoint without prompt=none to give consent',
+  invalid_token: 'Get a new access token (refresh it, or sign in again)',
+  server_error: 'Retry once, then check GET /api/v1/health',
+}
+
 /** A protocol error: each endpoint turns it into its wire form (JSON body, redirect or header). */
 export class OAuthError extends Error {
   override name = 'OAuthError'
@@ -42,6 +59,10 @@ export class OAuthError extends Error {
 
   get status(): number {
     return STATUS[this.error]
+  }
+
+  get hint(): string {
+    return HINTS[this.error]
   }
 
   /** The Guard error code the problem body carries beside the OAuth one. */

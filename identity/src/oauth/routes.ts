@@ -1,11 +1,14 @@
 import type { GuardFastify } from '@guard/shared'
+import { accountPages } from '../pages/account.ts'
 import { consentPages } from '../pages/consent.ts'
+import { invitationPages } from '../pages/invitation.ts'
 import { signInPages } from '../pages/sign-in.ts'
 import { authorizeRoute } from './authorize.ts'
 import type { OAuthContext } from './context.ts'
 import { discoveryRoute } from './discovery.ts'
 import { registerFormBody } from './form-body.ts'
 import { jwksRoute } from './jwks.ts'
+import { logoutRoutes } from './logout.ts'
 import { schedulePruning } from './prune-schedule.ts'
 import { revokeRoute } from './revoke.ts'
 import { tokenRoute } from './token.ts'
@@ -22,8 +25,11 @@ export async function oauthRoutes(app: GuardFastify, ctx: OAuthContext): Promise
     tokenRoute(oauth, ctx)
     userinfoRoutes(oauth, ctx)
     revokeRoute(oauth, ctx)
+    logoutRoutes(oauth, ctx)
     signInPages(oauth, ctx)
     consentPages(oauth, ctx)
+    invitationPages(oauth, ctx)
+    accountPages(oauth, ctx)
     schedulePruning(oauth, ctx)
   })
 }

@@ -13,10 +13,11 @@ export const oauthErrorBody = z
     status: z.number().int(),
     detail: z.string(),
     code: errorCode,
+    hint: z.string().optional(),
     error: z.string(),
     error_description: z.string(),
   })
-  .describe('application/json: problem fields and RFC 6749 error, error_description')
+  .describe('application/json: problem fields (with hint) and RFC 6749 error, error_description')
 
 export const discoveryDocument = z.looseObject({
   issuer: z.url(),
@@ -25,6 +26,7 @@ export const discoveryDocument = z.looseObject({
   jwks_uri: z.url(),
   userinfo_endpoint: z.url(),
   revocation_endpoint: z.url(),
+  end_session_endpoint: z.url(),
   scopes_supported: z.array(z.enum(SUPPORTED_SCOPES)),
   response_types_supported: z.array(z.string()),
   response_modes_supported: z.array(z.string()),
@@ -100,7 +102,8 @@ export const authorizeQuery = z.looseObject({
   code_challenge: z.string().optional(),
   code_challenge_method: z.string().optional(),
   nonce: z.string().optional(),
-  prompt: z.string().optional(),
+  prompt: z.string().optional().describe('none, login, consent or select_account (OIDC Core 3.1.2.1)'),
+  max_age: z.string().optional().describe('seconds; a sign-in older than this asks for the password again'),
 })
 
 export type AuthorizeQuery = z.infer<typeof authorizeQuery>

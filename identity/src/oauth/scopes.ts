@@ -1,11 +1,19 @@
+/** The scopes any client may ask for, as discovery publishes them (the spec fixes the list). */
 export const SUPPORTED_SCOPES = ['openid', 'email', 'profile', 'organizations'] as const
 
-export type Scope = (typeof SUPPORTED_SCOPES)[number]
+/**
+ * Opens identity's admin API to an admin user. Not published and not granted by default: a
+ * client gets it only when registered with it, and it counts only for users whose role is admin.
+ */
+export const ADMIN_SCOPE = 'admin'
+
+export type Scope = (typeof SUPPORTED_SCOPES)[number] | typeof ADMIN_SCOPE
 
 /** What an authorization request without `scope` asks for (the spec's default). */
 export const DEFAULT_SCOPES: Scope[] = ['openid', 'email', 'profile']
 
-export const isScope = (value: string): value is Scope => (SUPPORTED_SCOPES as readonly string[]).includes(value)
+export const isScope = (value: string): value is Scope =>
+  value === ADMIN_SCOPE || (SUPPORTED_SCOPES as readonly string[]).includes(value)
 
 /** Space-delimited scope string to a de-duplicated list, in request order. */
 export function parseScope(value: string): string[] {

@@ -136,7 +136,26 @@ describe('token endpoint', () => {
       status: 400,
       detail: expect.any(String),
       code: 'VALIDATION_ERROR',
+      hint: expect.stringContaining('openapi.json'),
     })
+  })
+
+  it('every 400 of the token endpoint carries code, detail and hint beside error and error_description', async () => {
+    const answers = await Promise.all([
+      postForm(tokenUrl(), { grant_type: 'password', ...secretOf(confidential) }),
+      postForm(tokenUrl(), { grant_type: 'refresh_token', refresh_token: 'unknown', ...secretOf(confidential) }),
+      postForm(tokenUrl(), { grant_type: 'authorization_code', code: 'unknown', ...secretOf(confidential) }),
+    ])
+    for (const { status, body } of answers) {
+      expect(status).toBe(400)
+      expect(body).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        detail: expect.any(String),
+        hint: expect.any(String),
+        error: expect.any(String),
+        error_description: body.detail,
+      })
+    }
   })
 
   it('a repeated form field is invalid_request', async () => {

@@ -49,6 +49,7 @@ describe('userinfo', () => {
       { authorization: `Bearer ${tokens.access_token}` },
     )
     expect(both.status).toBe(400)
+    expect(both.body).toMatchObject({ code: 'VALIDATION_ERROR', detail: expect.any(String), hint: expect.any(String) })
   })
 
   it('missing token is 401 with WWW-Authenticate invalid_token', async () => {

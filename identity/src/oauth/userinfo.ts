@@ -14,7 +14,7 @@ const bearer = (request: FastifyRequest) => request.headers.authorization?.match
 function refuse(reply: FastifyReply, error: OAuthError) {
   const description = error.description.replaceAll('"', "'")
   reply.header('WWW-Authenticate', `Bearer error="${error.error}", error_description="${description}"`)
-  return sendProblem(reply, problem(error.code, error.status, error.description))
+  return sendProblem(reply, problem(error.code, error.status, error.description, error.hint))
 }
 
 export function userinfoRoutes(app: GuardFastify, ctx: OAuthContext): void {

@@ -3,18 +3,27 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import { isSecureIssuer, type OAuthContext } from '../oauth/context.ts'
 import { htmlResponse, problemResponse, redirect } from '../oauth/schemas.ts'
+import { recordAudit } from '../services/audit/record.ts'
 import { createSession, SESSION_SECONDS } from '../services/sessions/create.ts'
+import { accountKey, ipKey, lockedFor, recordFailure, recordSuccess } from '../services/sign-in/throttle.ts'
 import { authenticateUser } from '../services/users/authenticate.ts'
 import { cookie, csrfToken, csrfValid, SESSION_COOKIE, signValue } from './cookies.ts'
 import { html, sendErrorPage, sendPage } from './html.ts'
 
 export const SIGN_IN_PATH = '/sign-in'
 
-/** Only back into the authorization flow, so the page is no open redirector. */
+/** One message for every lock, whichever rule locked and whether the account exists. */
+export const LOCKED_MESSAGE = 'Too many failed sign-in attempts. Wait a few minutes, then try again.'
+
+/** Only back into the authorization flow, an invitation or the account page: the page is no open redirector. */
 const returnTo = z
   .string()
   .max(4096)
-  .refine((value) => value.startsWith('/api/oauth/authorize?'), 'must be an authorization request')
+  .refine(
+    (value) =>
+      value.startsWith('/api/oauth/authorize?') || value.startsWith('/invitations/accept?') || value === '/account',
+    'must be an authorization request, an invitation or the account page',
+  )
 
 function signInForm(
   ctx: OAuthContext,
@@ -79,6 +88,9 @@ export function signInPages(app: GuardFastify, ctx: OAuthContext): void {
           400: problemResponse('Invalid request: a form field is missing, too long or repeated'),
           401: htmlResponse('The sign-in form again: wrong email or password'),
           403: htmlResponse('HTML error page: the CSRF token is missing or invalid'),
+          429: htmlResponse(
+            'The sign-in form again: too many failed sign-ins for this account or from this address; Retry-After says when to try again',
+          ),
         },
       },
     },
@@ -91,17 +103,56 @@ export function signInPages(app: GuardFastify, ctx: OAuthContext): void {
           'The form expired or came from another site. Reload the sign-in page and try again.',
         )
       }
-      const userId = await authenticateUser(ctx.sql, form.email, form.password)
-      if (!userId) {
-        signInForm(ctx, request, reply, {
-          returnTo: form.return_to,
-          email: form.email,
-          error: 'Wrong email or password.',
-          status: 401,
-        })
+      const policy = ctx.throttle
+      const account = accountKey(form.email)
+      const ip = ipKey(request.ip)
+      const refuse = (status: 401 | 429, error: string) => {
+        signInForm(ctx, request, reply, { returnTo: form.return_to, email: form.email, error, status })
         return reply
       }
-      const sessionId = await createSession(ctx.sql, userId)
+      /** Counts a failure; a lock it causes goes to the log and the audit log. */
+      const countFailure = async (keys: Parameters<typeof recordFailure>[2]) => {
+        const outcome = await recordFailure(ctx.sql, policy, keys)
+        if (outcome.locked.length > 0) {
+          const actor = {
+            type: 'system' as const,
+            id: undefined,
+            label: 'sign-in throttle',
+            ip: request.ip,
+            userAgent: request.headers['user-agent'],
+          }
+          await recordAudit(ctx.sql, actor, {
+            action: 'sign_in.lock',
+            details: { keys: outcome.locked, lockSeconds: policy.lockSeconds },
+          })
+          request.log.warn({ keys: outcome.locked, ip: request.ip }, 'sign-in locked after repeated failures')
+        }
+        return outcome
+      }
+      // Checked before the password, and the same answer whether it is right or wrong, so a
+      // locked account can be neither guessed into nor probed for existence.
+      const wait = await lockedFor(ctx.sql, [account, ip])
+      if (wait > 0) {
+        await countFailure([{ key: ip, rule: policy.ip }])
+        request.log.warn({ email: form.email, ip: request.ip }, 'sign-in refused: locked after failed attempts')
+        reply.header('Retry-After', wait)
+        return refuse(429, LOCKED_MESSAGE)
+      }
+      const userId = await authenticateUser(ctx.sql, form.email, form.password)
+      if (!userId) {
+        const outcome = await countFailure([
+          { key: account, rule: policy.account },
+          { key: ip, rule: policy.ip },
+        ])
+        request.log.warn({ email: form.email, ip: request.ip }, 'sign-in failed')
+        if (outcome.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, outcome.delayMs))
+        return refuse(401, 'Wrong email or password.')
+      }
+      await recordSuccess(ctx.sql, form.email)
+      const sessionId = await createSession(ctx.sql, userId, {
+        ip: request.ip,
+        userAgent: request.headers['user-agent'],
+      })
       reply.header(
         'Set-Cookie',
         cookie(SESSION_COOKIE, signValue(ctx.secrets.cookieSigning, sessionId), {

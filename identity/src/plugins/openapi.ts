@@ -24,7 +24,29 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         { name: 'pages', description: 'Sign-in and consent pages of the authorization flow (HTML forms)' },
         { name: 'discovery', description: 'Machine-readable descriptions of this service' },
         { name: 'mcp', description: 'Platform MCP server (JSON-RPC 2.0 over Streamable HTTP)' },
+        { name: 'internal', description: 'Service-to-service routes other Guard processes call (not for users)' },
+        {
+          name: 'admin',
+          description:
+            'Administration of users, organizations, memberships, OAuth clients and signing keys, with an audit log. Bearer: the admin token from credentials.json, or an access token with the admin scope of a user whose role is admin.',
+        },
+        { name: 'account', description: 'The signed-in user’s own sessions and password (Bearer access token)' },
       ],
+      components: {
+        securitySchemes: {
+          serviceToken: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'JWT',
+            description: 'A one-minute HS256 token signed with a key derived from GUARD_SECRET_KEY (see README)',
+          },
+          bearer: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'An admin token (`guard_admin_…`) or a user access token (RS256 JWT)',
+          },
+        },
+      },
     },
     transform: jsonSchemaTransform,
     transformObject: jsonSchemaTransformObject,

@@ -29,7 +29,11 @@ const TITLES: Record<number, string> = {
   504: 'Gateway Timeout',
 }
 
+/** The spec says every 400 carries a hint; this one applies where nothing more specific is known. */
+const DEFAULT_400_HINT = 'Check the request against GET /openapi.json'
+
 export function problem(code: ErrorCode, status: number, detail: string, hint?: string): Problem {
+  hint ??= status === 400 ? DEFAULT_400_HINT : undefined
   return {
     type: `https://guard.dev/problems/${code.toLowerCase().replaceAll('_', '-')}`,
     title: TITLES[status] ?? 'Error',
@@ -97,7 +101,7 @@ export function registerProblemErrors(app: FastifyInstance): void {
   })
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/'
-    const allowed = methodsByPath.get(path)
+    const allowed = methodsByPath.get(path) ?? methodsOfPattern(methodsByPath, path)
     if (allowed) {
       const allow = [...allowed].sort().join(', ')
       reply.header('Allow', allow)
@@ -113,10 +117,22 @@ export function registerProblemErrors(app: FastifyInstance): void {
   })
 }
 
+/** A parametric route (`/api/v1/admin/users/:id`) whose pattern matches the path. */
+function methodsOfPattern(methodsByPath: Map<string, Set<string>>, path: string): Set<string> | undefined {
+  for (const [pattern, methods] of methodsByPath) {
+    if (!pattern.includes(':')) continue
+    const parts = pattern
+      .split('/')
+      .map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    if (new RegExp(`^${parts.join('/')}$`).test(path)) return methods
+  }
+  return undefined
+}
+
 /**
  * fastify answers a known path with an unrouted method as not found; remembering each path's
- * methods lets that case be a 405 with Allow. Identity's paths have no parameters, so the path
- * itself is the key.
+ * methods lets that case be a 405 with Allow. Most paths have no parameters, so the path itself
+ * is the key; parametric ones (the admin API's) are matched by pattern.
  */
 function collectMethods(app: FastifyInstance): Map<string, Set<string>> {
   const methodsByPath = new Map<string, Set<string>>()

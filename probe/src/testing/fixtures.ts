@@ -29,3 +29,29 @@ export async function closedPort(): Promise<number> {
   await closeServer(server)
   return port
 }
+
+/**
+ * A tarpit on 127.0.0.1: accepts every connection and never sends a byte, so an HTTP or TLS
+ * check against it hangs until its timeout. Counts the connections open at once.
+ */
+export async function startTarpit() {
+  const { createServer } = await import('node:net')
+  const sockets = new Set<import('node:net').Socket>()
+  let mostOpen = 0
+  const server = createServer((socket) => {
+    sockets.add(socket)
+    mostOpen = Math.max(mostOpen, sockets.size)
+    socket.on('error', () => {})
+    socket.on('close', () => sockets.delete(socket))
+  })
+  const port = await listenLocal(server)
+  return {
+    port,
+    /** The most connections that were open at the same time. */
+    mostOpen: () => mostOpen,
+    async close() {
+      for (const socket of sockets) socket.destroy()
+      await closeServer(server)
+    },
+  }
+}

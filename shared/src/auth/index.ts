@@ -1,1 +1,2 @@
 export * from './access-token.ts'
+export * from './service-token.ts'

@@ -4,8 +4,11 @@ import { join } from 'node:path'
 export interface Credentials {
   identityUrl?: string
   collectorUrl?: string
-  admin?: { email: string; password: string }
+  /** The password only when generated (GUARD_ADMIN_PASSWORD is never saved or printed). */
+  admin?: { email: string; password?: string }
   apiKey?: string
+  /** Bearer token of identity's admin API, used by `guard identity users|orgs|clients|keys|audit`. */
+  adminToken?: string
 }
 
 export const credentialsPath = (dataDir: string) => join(dataDir, 'credentials.json')

@@ -1,3 +1,11 @@
+export {
+  type DataDirLock,
+  DataDirLockedError,
+  dataDirOwner,
+  LOCK_FILE,
+  type LockOwner,
+  lockDataDir,
+} from './data-dir-lock.ts'
 export { migrate } from './migrate.ts'
 export { openTestRelationalStore } from './pglite-template.ts'
 export { openRelationalStore } from './relational.ts'

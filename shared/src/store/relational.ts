@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { PGlite, Results, Transaction } from '@electric-sql/pglite'
 import pg from 'pg'
+import { lockDataDir } from './data-dir-lock.ts'
 import type { RelationalStore, Sql, SqlResult } from './types.ts'
 
 /**
@@ -156,11 +157,31 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
   }
 }
 
-/** PostgreSQL when a URL is configured, otherwise PGlite persisted under `<dataDir>/pglite`. */
+/**
+ * PostgreSQL when a URL is configured, otherwise PGlite persisted under `<dataDir>/pglite`, opened
+ * only once this process holds the data directory's lock (PGlite's files belong to one process).
+ */
 export async function openRelationalStore(options: {
-  databaseUrl?: string
+  databaseUrl?: string | undefined
   dataDir: string
 }): Promise<RelationalStore> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl)
-  return openPglite({ dataDir: join(options.dataDir, 'pglite') })
+  const lock = lockDataDir(options.dataDir)
+  let store: RelationalStore
+  try {
+    store = await openPglite({ dataDir: join(options.dataDir, 'pglite') })
+  } catch (error) {
+    lock.release()
+    throw error
+  }
+  return {
+    ...store,
+    async close() {
+      try {
+        await store.close()
+      } finally {
+        lock.release()
+      }
+    },
+  }
 }

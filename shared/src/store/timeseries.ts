@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
 import { type ClickHouseClientConfigOptions, type ClickHouseSettings, createClient } from '@clickhouse/client'
 import { type ChdbSession, openChdbSession } from './chdb.ts'
+import { lockDataDir } from './data-dir-lock.ts'
 import type { TimeSeriesStore } from './types.ts'
 
 /**
@@ -90,7 +91,25 @@ async function openOnChdb(
 export async function openTimeSeriesStore(options: TimeSeriesOptions): Promise<TimeSeriesStore> {
   if (options.clickhouseUrl) return openServer(options.clickhouseUrl, options)
   const database = checkDatabase(options.database)
-  return openOnChdb(await openChdbSession(join(options.dataDir, 'chdb')), database, { dropOnClose: false })
+  // chDB's files belong to one process, like PGlite's: hold the data directory first.
+  const lock = lockDataDir(options.dataDir)
+  let store: TimeSeriesStore
+  try {
+    store = await openOnChdb(await openChdbSession(join(options.dataDir, 'chdb')), database, { dropOnClose: false })
+  } catch (error) {
+    lock.release()
+    throw error
+  }
+  return {
+    ...store,
+    async close() {
+      try {
+        await store.close()
+      } finally {
+        lock.release()
+      }
+    },
+  }
 }
 
 /**

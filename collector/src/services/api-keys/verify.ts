@@ -7,6 +7,14 @@ const invalid = () => new GuardError('UNAUTHORIZED', 'Invalid or missing authent
 
 /** Resolves a presented API key to its caller, or throws UNAUTHORIZED. */
 export async function verifyApiKey(sql: Sql, presented: string): Promise<Caller> {
+  return (await verifyApiKeyExpiring(sql, presented)).caller
+}
+
+/** As verifyApiKey, with when the key stops being valid (null: never), for callers that keep the answer. */
+export async function verifyApiKeyExpiring(
+  sql: Sql,
+  presented: string,
+): Promise<{ caller: Caller; expiresAt: number | null }> {
   if (!looksLikeApiKey(presented)) throw invalid()
   const hash = hashApiKey(presented)
   const { rows } = await sql.query<{
@@ -33,9 +41,12 @@ export async function verifyApiKey(sql: Sql, presented: string): Promise<Caller>
     )
     .catch(() => {})
   return {
-    principal: { kind: 'api_key', id: row.id },
-    organizationId: row.organization_id,
-    organizationIds: [row.organization_id],
-    permissions: row.permissions,
+    caller: {
+      principal: { kind: 'api_key', id: row.id },
+      organizationId: row.organization_id,
+      organizationIds: [row.organization_id],
+      permissions: row.permissions,
+    },
+    expiresAt: row.expires_at ? new Date(row.expires_at).getTime() : null,
   }
 }

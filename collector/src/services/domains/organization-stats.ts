@@ -16,7 +16,10 @@ export async function organizationDomainStats(ctx: CollectorContext, caller: Cal
     [organizationId],
   )
   const ids = rows.map((row) => row.id)
-  const windows = await aggregateWindow(ctx.timeseries, [organizationId], ids, 86_400, { source: 'hour' })
+  const windows = await aggregateWindow(ctx.timeseries, [organizationId], ids, 86_400, {
+    source: 'hour',
+    everyMonitor: true,
+  })
   let checks = 0
   let rtSum = 0
   const uptimes: number[] = []

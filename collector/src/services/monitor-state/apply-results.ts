@@ -34,9 +34,6 @@ interface StateRow {
   last_check_ms: number
   consecutive_failures: number
   certificate: CertificateState | null
-  last_error: string | null
-  last_error_kind: string | null
-  last_error_ms: number | null
 }
 
 const errorOf = (row: { last_error: string | null; last_error_kind: string | null; last_error_ms: number | null }) =>
@@ -60,8 +57,7 @@ async function loadMachines(tx: Sql, ids: string[]) {
     [ids],
   )
   const states = await tx.query<StateRow>(
-    `SELECT monitor_id, status, consecutive_failures, certificate, last_error, last_error_kind,
-            (extract(epoch FROM last_error_at) * 1000)::float8 AS last_error_ms,
+    `SELECT monitor_id, status, consecutive_failures, certificate,
             (extract(epoch FROM changed_at) * 1000)::float8 AS changed_ms,
             (extract(epoch FROM last_check_at) * 1000)::float8 AS last_check_ms
        FROM monitoring.monitor_state WHERE monitor_id = ANY($1)`,
@@ -92,7 +88,6 @@ async function loadMachines(tx: Sql, ids: string[]) {
       lastCheckAt: Number(row.last_check_ms),
       consecutiveFailures: row.consecutive_failures,
       certificate: row.certificate,
-      lastError: errorOf(row),
     }
   }
   return machines
@@ -141,7 +136,7 @@ export async function applyResultsToState(sql: Sql, results: CheckResult[]): Pro
     }
     type ErrorCells = readonly [string | null, string | null, number | null]
     const locationRows: Array<[string, string, string, number, number, ...ErrorCells]> = []
-    const stateRows: Array<[string, string, string, number, number, number, string | null, ...ErrorCells]> = []
+    const stateRows: Array<[string, string, string, number, number, number, string | null]> = []
     for (const [id, { machine, organizationId }] of machines) {
       if (!machine.state) continue
       for (const [location, state] of machine.locations) {
@@ -154,7 +149,7 @@ export async function applyResultsToState(sql: Sql, results: CheckResult[]): Pro
           ...errorColumns(state.lastError),
         ])
       }
-      const { status, changedAt, lastCheckAt, consecutiveFailures, certificate, lastError } = machine.state
+      const { status, changedAt, lastCheckAt, consecutiveFailures, certificate } = machine.state
       stateRows.push([
         id,
         organizationId,
@@ -163,7 +158,6 @@ export async function applyResultsToState(sql: Sql, results: CheckResult[]): Pro
         lastCheckAt,
         consecutiveFailures,
         certificate ? JSON.stringify(certificate) : null,
-        ...errorColumns(lastError),
       ])
     }
     const column = <T>(rows: readonly T[][], index: number) => rows.map((row) => row[index])
@@ -185,18 +179,14 @@ export async function applyResultsToState(sql: Sql, results: CheckResult[]): Pro
     if (stateRows.length > 0) {
       await tx.query(
         `INSERT INTO monitoring.monitor_state AS s
-           (monitor_id, organization_id, status, changed_at, last_check_at, consecutive_failures, certificate,
-            last_error, last_error_kind, last_error_at)
-         SELECT m, o, st, to_timestamp(c / 1000), to_timestamp(l / 1000), f, cert::jsonb, e, k, to_timestamp(ea / 1000)
-           FROM unnest($1::text[], $2::text[], $3::text[], $4::float8[], $5::float8[], $6::int[], $7::text[],
-                       $8::text[], $9::text[], $10::float8[])
-             AS u(m, o, st, c, l, f, cert, e, k, ea)
+           (monitor_id, organization_id, status, changed_at, last_check_at, consecutive_failures, certificate)
+         SELECT m, o, st, to_timestamp(c / 1000), to_timestamp(l / 1000), f, cert::jsonb
+           FROM unnest($1::text[], $2::text[], $3::text[], $4::float8[], $5::float8[], $6::int[], $7::text[])
+             AS u(m, o, st, c, l, f, cert)
          ON CONFLICT (monitor_id) DO UPDATE
            SET status = excluded.status, changed_at = excluded.changed_at, last_check_at = excluded.last_check_at,
-               consecutive_failures = excluded.consecutive_failures, certificate = excluded.certificate,
-               last_error = excluded.last_error, last_error_kind = excluded.last_error_kind,
-               last_error_at = excluded.last_error_at`,
-        [0, 1, 2, 3, 4, 5, 6, 7, 8, 9].map((index) => column(stateRows, index)),
+               consecutive_failures = excluded.consecutive_failures, certificate = excluded.certificate`,
+        [0, 1, 2, 3, 4, 5, 6].map((index) => column(stateRows, index)),
       )
     }
     await saveIncidents(tx, transitions)

@@ -36,7 +36,6 @@ export interface MonitorState {
   lastCheckAt: number
   consecutiveFailures: number
   certificate: CertificateState | null
-  lastError: ErrorState | null
 }
 
 /** Everything the machine knows about one monitor, mutated in place as results arrive. */
@@ -86,7 +85,6 @@ export function applyResult(machine: MonitorMachine, result: CheckResult, rules:
     lastCheckAt: Math.max(before?.lastCheckAt ?? 0, at),
     consecutiveFailures,
     certificate,
-    lastError: error && (!before?.lastError || before.lastError.at <= at) ? error : (before?.lastError ?? null),
   }
   // Before the first result the monitor is unknown, and becoming up from there is no recovery.
   if (before?.status === status || (!before && status === 'up')) return undefined

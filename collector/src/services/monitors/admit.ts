@@ -13,8 +13,9 @@ export interface ProposedMonitor {
 }
 
 /**
- * Every rule a monitor write must pass beyond its own schema, in one place: the locations must
- * exist, and the organization's plan limits (monitors, minimum interval, locations) belong here.
+ * The rules a monitor write must pass beyond its own schema that need no transaction: the
+ * locations must exist. Plan limits are enforced around the write itself (enforcePlan), since
+ * counting monitors and inserting one must happen under one lock.
  */
 export async function admitMonitor(ctx: CollectorContext, _caller: Caller, proposed: ProposedMonitor): Promise<void> {
   await assertKnownLocations(ctx, proposed.locations)

@@ -1,6 +1,7 @@
 import { notFound } from '@guard/shared'
 import type { Caller, CollectorContext } from '../../context.ts'
 import { timingAfterUpdate } from '../monitor-timing.ts'
+import { enforcePlan } from '../plans/enforce.ts'
 import { admitMonitor } from './admit.ts'
 import { sealCredentials } from './credentials.ts'
 import { findMonitor, findSealedCredentials, MONITOR_COLUMNS, type MonitorRow, toMonitorRecord } from './find.ts'
@@ -35,30 +36,39 @@ export async function updateMonitor({
         ? null
         : sealCredentials(ctx.credentialKey, changes.auth)
   const authType = changes.auth === undefined ? current.authType : (changes.auth?.type ?? 'none')
-  const { rows } = await ctx.sql.query<MonitorRow>(
-    `UPDATE monitoring.monitors
+  // Only what this write sets is held against the plan: a rename is not refused for an old interval.
+  const plan = {
+    organizationId: current.organizationId,
+    adds: false,
+    checkInterval: changes.checkInterval,
+    locations: changes.locations,
+  }
+  const { rows } = await enforcePlan(ctx, plan, (tx) =>
+    tx.query<MonitorRow>(
+      `UPDATE monitoring.monitors
         SET name = $3, protocol = $4, target = $5, is_api = $6, auth_type = $7, credentials = $8,
             check_interval = $9, timeout_seconds = $10, enabled = $11, locations = $12, tags = $13,
             failure_threshold = $14, quorum_percent = $15, updated_at = now()
       WHERE id = $1 AND organization_id = $2
       RETURNING ${MONITOR_COLUMNS}`,
-    [
-      current.id,
-      current.organizationId,
-      changes.name ?? current.name,
-      changes.protocol ?? current.protocol,
-      JSON.stringify(changes.target ?? current.target),
-      changes.isApi ?? current.isApi,
-      authType,
-      sealed,
-      checkInterval,
-      timeout,
-      changes.enabled ?? current.enabled,
-      locations,
-      changes.tags ?? current.tags,
-      changes.failureThreshold ?? current.failureThreshold,
-      changes.quorumPercent ?? current.quorumPercent,
-    ],
+      [
+        current.id,
+        current.organizationId,
+        changes.name ?? current.name,
+        changes.protocol ?? current.protocol,
+        JSON.stringify(changes.target ?? current.target),
+        changes.isApi ?? current.isApi,
+        authType,
+        sealed,
+        checkInterval,
+        timeout,
+        changes.enabled ?? current.enabled,
+        locations,
+        changes.tags ?? current.tags,
+        changes.failureThreshold ?? current.failureThreshold,
+        changes.quorumPercent ?? current.quorumPercent,
+      ],
+    ),
   )
   if (!rows[0]) throw notFound(input.kind === 'domain' ? 'Domain' : 'Service')
   const monitor = toMonitorRecord(rows[0])

@@ -53,9 +53,15 @@ async function storedIds(timeseries: TimeSeriesStore, results: CheckResult[]): P
  * rollup views would count them again; the raw table would collapse them anyway (ReplacingMergeTree
  * read with FINAL). Returns the results inserted now.
  */
-export async function storeResults(timeseries: TimeSeriesStore, results: CheckResult[]): Promise<CheckResult[]> {
+export async function storeResults(
+  timeseries: TimeSeriesStore,
+  results: CheckResult[],
+  onPhase: (phase: 'dedupe' | 'insert', seconds: number) => void = () => {},
+): Promise<CheckResult[]> {
   if (results.length === 0) return []
+  let started = performance.now()
   const known = await storedIds(timeseries, results)
+  onPhase('dedupe', (performance.now() - started) / 1000)
   const fresh: CheckResult[] = []
   for (const result of results) {
     if (known.has(result.id)) continue
@@ -63,6 +69,8 @@ export async function storeResults(timeseries: TimeSeriesStore, results: CheckRe
     fresh.push(result)
   }
   if (fresh.length === 0) return []
+  started = performance.now()
   await timeseries.client.insert({ table: 'check_results', values: fresh.map(toRow), format: 'JSONEachRow' })
+  onPhase('insert', (performance.now() - started) / 1000)
   return fresh
 }

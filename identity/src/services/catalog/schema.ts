@@ -1,3 +1,4 @@
+import { planLimits } from '@guard/shared'
 import { z } from 'zod'
 
 /** A plan, add-on or bundle: the spec fixes id and name; anything else an operator adds is kept. */
@@ -9,9 +10,14 @@ export const planItem = z.looseObject({
   explanationNl: z.string().optional(),
 })
 
+/** A plan may carry `limits`; the collector enforces them on the organizations on that plan. */
+export const catalogPlan = planItem.extend({ limits: planLimits.optional() })
+
+export type CatalogPlan = z.infer<typeof catalogPlan>
+
 /** What an operator publishes (`guard identity catalog import`); `updatedAt` is set by the store. */
 export const catalogDocument = z.object({
-  plans: z.array(planItem),
+  plans: z.array(catalogPlan),
   addons: z.array(planItem),
   bundles: z.array(planItem).optional(),
   features: z.object({ areas: z.record(z.string(), z.unknown()), keys: z.record(z.string(), z.unknown()) }).optional(),

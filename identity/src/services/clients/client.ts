@@ -11,6 +11,7 @@ export interface Client {
   allowedScopes: string[]
   /** First-party clients skip the consent page. */
   firstParty: boolean
+  postLogoutRedirectUris: string[]
 }
 
 interface ClientRow {
@@ -21,11 +22,13 @@ interface ClientRow {
   require_pkce: boolean
   allowed_scopes: string[]
   first_party: boolean
+  post_logout_redirect_uris: string[]
 }
 
 export async function findClient(sql: Sql, clientId: string): Promise<Client | undefined> {
   const { rows } = await sql.query<ClientRow>(
-    'SELECT id, name, secret_hash, redirect_uris, require_pkce, allowed_scopes, first_party FROM identity.clients WHERE id = $1',
+    `SELECT id, name, secret_hash, redirect_uris, require_pkce, allowed_scopes, first_party, post_logout_redirect_uris
+       FROM identity.clients WHERE id = $1`,
     [clientId],
   )
   const row = rows[0]
@@ -39,5 +42,6 @@ export async function findClient(sql: Sql, clientId: string): Promise<Client | u
     requirePkce: row.require_pkce || row.secret_hash === null,
     allowedScopes: row.allowed_scopes,
     firstParty: row.first_party,
+    postLogoutRedirectUris: row.post_logout_redirect_uris,
   }
 }

@@ -1,5 +1,5 @@
 import { GuardError, newId, type Sql } from '@guard/shared'
-import { SUPPORTED_SCOPES } from '../../oauth/scopes.ts'
+import { isScope, SUPPORTED_SCOPES } from '../../oauth/scopes.ts'
 import { hashToken, randomToken } from '../tokens/secret.ts'
 import { isLoopbackRedirect } from './redirect-uri.ts'
 
@@ -10,6 +10,8 @@ export interface NewClient {
   requirePkce: boolean
   firstParty: boolean
   allowedScopes?: string[] | undefined
+  /** Where RP-initiated logout may send the user afterwards; matched exactly. */
+  postLogoutRedirectUris?: string[] | undefined
 }
 
 export interface CreatedClient {
@@ -22,10 +24,11 @@ export interface CreatedClient {
   require_pkce: boolean
   first_party: boolean
   allowed_scopes: string[]
+  post_logout_redirect_uris: string[]
 }
 
 /** Redirect URIs are compared exactly later, so they are checked strictly now. */
-function checkRedirectUri(uri: string, isPublic: boolean): void {
+export function checkRedirectUri(uri: string, isPublic: boolean): void {
   let url: URL
   try {
     url = new URL(uri)
@@ -45,16 +48,20 @@ function checkRedirectUri(uri: string, isPublic: boolean): void {
 export async function createClient(sql: Sql, input: NewClient): Promise<CreatedClient> {
   if (input.redirectUris.length === 0) throw new GuardError('VALIDATION_ERROR', 'at least one redirect URI is required')
   for (const uri of input.redirectUris) checkRedirectUri(uri, input.isPublic)
+  const postLogoutRedirectUris = input.postLogoutRedirectUris ?? []
+  for (const uri of postLogoutRedirectUris) checkRedirectUri(uri, input.isPublic)
+  // `admin` is granted only when asked for at registration: it opens the admin API to admin users.
   const allowedScopes = input.allowedScopes ?? [...SUPPORTED_SCOPES]
-  const unknown = allowedScopes.filter((scope) => !(SUPPORTED_SCOPES as readonly string[]).includes(scope))
+  const unknown = allowedScopes.filter((scope) => !isScope(scope))
   if (unknown.length > 0) throw new GuardError('VALIDATION_ERROR', `unsupported scopes: ${unknown.join(', ')}`)
   // A public client cannot keep a secret, so PKCE is what binds its code to it.
   const requirePkce = input.isPublic || input.requirePkce
   const id = newId()
   const secret = input.isPublic ? undefined : randomToken()
   await sql.query(
-    `INSERT INTO identity.clients (id, name, secret_hash, redirect_uris, require_pkce, allowed_scopes, first_party)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    `INSERT INTO identity.clients (id, name, secret_hash, redirect_uris, require_pkce, allowed_scopes, first_party,
+                                   post_logout_redirect_uris)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
     [
       id,
       input.name,
@@ -63,6 +70,7 @@ export async function createClient(sql: Sql, input: NewClient): Promise<CreatedC
       requirePkce,
       allowedScopes,
       input.firstParty,
+      postLogoutRedirectUris,
     ],
   )
   return {
@@ -74,5 +82,6 @@ export async function createClient(sql: Sql, input: NewClient): Promise<CreatedC
     require_pkce: requirePkce,
     first_party: input.firstParty,
     allowed_scopes: allowedScopes,
+    post_logout_redirect_uris: postLogoutRedirectUris,
   }
 }

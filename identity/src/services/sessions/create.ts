@@ -5,12 +5,16 @@ import { hashToken, randomToken } from '../tokens/secret.ts'
 export const SESSION_SECONDS = 12 * 60 * 60
 
 /** Returns the new session id, which only the cookie holds; the table keeps its hash. */
-export async function createSession(sql: Sql, userId: string): Promise<string> {
+export async function createSession(
+  sql: Sql,
+  userId: string,
+  from: { ip?: string | undefined; userAgent?: string | undefined } = {},
+): Promise<string> {
   const id = randomToken()
   await sql.query(
-    `INSERT INTO identity.sessions (id_hash, user_id, auth_time, expires_at)
-     VALUES ($1, $2, now(), now() + make_interval(secs => $3))`,
-    [hashToken(id), userId, SESSION_SECONDS],
+    `INSERT INTO identity.sessions (id_hash, user_id, auth_time, expires_at, ip, user_agent)
+     VALUES ($1, $2, now(), now() + make_interval(secs => $3), $4, $5)`,
+    [hashToken(id), userId, SESSION_SECONDS, from.ip ?? null, from.userAgent?.slice(0, 512) ?? null],
   )
   return id
 }

@@ -2,16 +2,19 @@ import type { Sql } from '@guard/shared'
 import { hashToken } from '../tokens/secret.ts'
 
 export interface Session {
+  /** The public id (listing, revoking); the cookie holds another, secret one. */
+  id: string
   userId: string
   /** When the user entered the password: the ID token's auth_time. */
   authTime: Date
 }
 
 export async function findSession(sql: Sql, id: string): Promise<Session | undefined> {
-  const { rows } = await sql.query<{ user_id: string; auth_time: Date }>(
-    'SELECT user_id, auth_time FROM identity.sessions WHERE id_hash = $1 AND expires_at > now()',
+  const { rows } = await sql.query<{ id: string; user_id: string; auth_time: Date }>(
+    `SELECT s.id, s.user_id, s.auth_time FROM identity.sessions s JOIN identity.users u ON u.id = s.user_id
+      WHERE s.id_hash = $1 AND s.expires_at > now() AND u.disabled_at IS NULL`,
     [hashToken(id)],
   )
   const row = rows[0]
-  return row ? { userId: row.user_id, authTime: new Date(row.auth_time) } : undefined
+  return row ? { id: row.id, userId: row.user_id, authTime: new Date(row.auth_time) } : undefined
 }

@@ -6,8 +6,8 @@ let decoyHash: Promise<string> | undefined
 
 /** The user id for a correct email and password, otherwise undefined. */
 export async function authenticateUser(sql: Sql, email: string, password: string): Promise<string | undefined> {
-  const { rows } = await sql.query<{ id: string; password_hash: string }>(
-    'SELECT id, password_hash FROM identity.users WHERE lower(email) = lower($1)',
+  const { rows } = await sql.query<{ id: string; password_hash: string; disabled_at: Date | null }>(
+    'SELECT id, password_hash, disabled_at FROM identity.users WHERE lower(email) = lower($1)',
     [email],
   )
   const row = rows[0]
@@ -16,5 +16,6 @@ export async function authenticateUser(sql: Sql, email: string, password: string
     await verifyPassword(password, await decoyHash)
     return undefined
   }
-  return (await verifyPassword(password, row.password_hash)) ? row.id : undefined
+  // A disabled account answers like a wrong password, after the same work.
+  return (await verifyPassword(password, row.password_hash)) && !row.disabled_at ? row.id : undefined
 }

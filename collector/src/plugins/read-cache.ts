@@ -1,0 +1,130 @@
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { CollectorContext } from '../context.ts'
+import type { CachedResponse, ReadCache } from '../services/read-cache/cache.ts'
+import { invalidateReads } from '../services/read-cache/invalidate.ts'
+import { callerOf } from './authenticate.ts'
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The response may be served from the read cache until a write to the caller's organizations. */
+    readCache?: boolean
+  }
+  interface FastifyRequest {
+    readCacheMiss: { key: string; generations: number[] } | undefined
+  }
+}
+
+const READ_METHODS = new Set(['GET', 'HEAD'])
+
+interface InFlight {
+  generations: number[]
+  done: Promise<CachedResponse | undefined>
+  settle: (response: CachedResponse | undefined) => void
+}
+
+/**
+ * Misses being computed, per cache: requests that miss the same key at the same generations wait
+ * for the first one's answer instead of asking the stores again, so an invalidation under load
+ * costs one computation, not one per waiting connection.
+ */
+const inFlightByCache = new WeakMap<ReadCache, Map<string, InFlight>>()
+const inFlightOf = (cache: ReadCache) => {
+  let map = inFlightByCache.get(cache)
+  if (!map) {
+    map = new Map()
+    inFlightByCache.set(cache, map)
+  }
+  return map
+}
+const sameGenerations = (a: number[], b: number[]) => a.length === b.length && a.every((value, i) => value === b[i])
+
+/**
+ * The key carries who asks and what they may see: two callers share an entry only when they are the
+ * same principal with the same organizations, so permissions and scoping already applied on the
+ * miss carry over to the hit.
+ */
+function keyOf(request: FastifyRequest): { key: string; organizationIds: string[] } {
+  const caller = callerOf(request)
+  const organizationIds = [...caller.organizationIds].sort()
+  return {
+    key: `${caller.principal.kind}:${caller.principal.id}|${caller.organizationId}|${organizationIds.join(',')}|${request.url}`,
+    organizationIds,
+  }
+}
+
+/** Runs after authentication, rate limiting and authorization: a hit skips only the handler. */
+export function serveCachedReads(ctx: CollectorContext) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    if (request.method !== 'GET' || !request.routeOptions.config.readCache) return
+    const { key, organizationIds } = keyOf(request)
+    const hit = ctx.reads.get(key, organizationIds)
+    if (hit) {
+      reply.header('x-cache', 'hit').type(hit.contentType).status(hit.statusCode)
+      return reply.send(hit.payload)
+    }
+    const generations = ctx.reads.generations(organizationIds)
+    const inFlight = inFlightOf(ctx.reads)
+    const running = inFlight.get(key)
+    if (running && sameGenerations(running.generations, generations)) {
+      const shared = await running.done
+      if (shared) {
+        reply.header('x-cache', 'shared').type(shared.contentType).status(shared.statusCode)
+        return reply.send(shared.payload)
+      }
+    }
+    request.readCacheMiss = { key, generations }
+    if (!running || !sameGenerations(running.generations, generations)) {
+      let settle: InFlight['settle'] = () => {}
+      const done = new Promise<CachedResponse | undefined>((resolve) => {
+        settle = resolve
+      })
+      inFlight.set(key, { generations, done, settle })
+    }
+    reply.header('x-cache', 'miss')
+  }
+}
+
+/**
+ * Keeps a successful cacheable response, stamped with the generations taken before it was read.
+ * Any other request that got past authentication may have written (even one that failed half-way),
+ * so it invalidates its caller's organizations before its response leaves: a client that reads
+ * right after its write never sees the entry from before it.
+ */
+export function storeCachedReads(ctx: CollectorContext) {
+  return async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    const miss = request.readCacheMiss
+    if (miss) {
+      const response =
+        reply.statusCode === 200 && typeof payload === 'string'
+          ? {
+              statusCode: 200,
+              contentType: String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8'),
+              payload,
+            }
+          : undefined
+      if (response) ctx.reads.set(miss.key, miss.generations, response)
+      settleMiss(ctx, request, response)
+    } else if (!READ_METHODS.has(request.method) && request.caller) {
+      await invalidateReads({ ctx, organizationIds: request.caller.organizationIds })
+    }
+    return payload
+  }
+}
+
+/** Hands a miss's answer (or, when it had none to share, nothing) to the requests waiting on it. */
+function settleMiss(ctx: CollectorContext, request: FastifyRequest, response: CachedResponse | undefined) {
+  const miss = request.readCacheMiss
+  if (!miss) return
+  request.readCacheMiss = undefined
+  const inFlight = inFlightOf(ctx.reads)
+  const running = inFlight.get(miss.key)
+  if (running && sameGenerations(running.generations, miss.generations)) {
+    inFlight.delete(miss.key)
+    running.settle(response)
+  }
+}
+
+/** A miss that never reached onSend (the client went away) must not leave its waiters hanging. */
+export function releaseAbandonedMisses(ctx: CollectorContext) {
+  return async (request: FastifyRequest) => settleMiss(ctx, request, undefined)
+}

@@ -1,0 +1,97 @@
+import { DEFAULT_ORGANIZATION } from '@guard/shared'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildCollectorApp } from '../app.ts'
+import { permissionsOfRole } from '../services/auth/permissions.ts'
+import { authenticateWithUsers, collectorForTest, userCaller } from '../test-support.ts'
+
+type Harness = Awaited<ReturnType<typeof collectorForTest>>
+const ORG = DEFAULT_ORGANIZATION.id
+const WRITES = ['post', 'put', 'patch', 'delete']
+
+/** Membership roles as identity's token carries them, mapped by the production table. */
+const users = Object.fromEntries(
+  ['viewer', 'member', 'admin', 'owner'].map((role) => [role, userCaller(role, [ORG], permissionsOfRole(role))]),
+)
+
+describe('membership roles in the collector', () => {
+  let harness: Harness
+  let app: Awaited<ReturnType<typeof buildCollectorApp>>
+  const as = (role: string) => ({ authorization: `Bearer user:${role}` })
+
+  beforeAll(async () => {
+    harness = await collectorForTest()
+    app = await buildCollectorApp(harness.ctx, { authenticate: authenticateWithUsers(harness.ctx, users) })
+  })
+  afterAll(async () => {
+    await app.close()
+    await harness.close()
+  })
+
+  it('a viewer reads domains and gets 403 on every write route the OpenAPI document lists', async () => {
+    expect((await app.inject({ method: 'GET', url: '/api/domains', headers: as('viewer') })).statusCode).toBe(200)
+    const document = (await app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
+      paths: Record<string, Record<string, unknown>>
+    }
+    const writes = Object.entries(document.paths).flatMap(([path, operations]) =>
+      Object.keys(operations)
+        .filter((method) => WRITES.includes(method))
+        .map((method) => ({
+          method: method.toUpperCase(),
+          url: path.replace(/\{[^}]+\}/g, '0190d3c2-0000-7000-8000-000000000000'),
+        })),
+    )
+    expect(writes.length).toBeGreaterThan(5)
+    const answers = await Promise.all(
+      writes.map(async (route) => {
+        const response = await app.inject({
+          method: route.method as 'POST',
+          url: route.url,
+          headers: as('viewer'),
+          payload: {},
+        })
+        return `${route.method} ${route.url} ${response.statusCode}`
+      }),
+    )
+    // POST /agent takes a device token, never a user's: a user token is not even a credential there.
+    expect(answers).toEqual(writes.map((route) => `${route.method} ${route.url} ${route.url === '/agent' ? 401 : 403}`))
+  })
+
+  it('a member writes monitors but not API keys; an admin and an owner manage API keys too', async () => {
+    const domain = await app.inject({
+      method: 'POST',
+      url: '/api/domains',
+      headers: as('member'),
+      payload: { url: 'https://roles.example' },
+    })
+    expect(domain.statusCode).toBe(201)
+    const key = { name: 'ci', permissions: ['domains:read'] }
+    expect(
+      (await app.inject({ method: 'POST', url: '/api-keys', headers: as('member'), payload: key })).statusCode,
+    ).toBe(403)
+    expect((await app.inject({ method: 'GET', url: '/api-keys', headers: as('member') })).statusCode).toBe(200)
+    for (const role of ['admin', 'owner']) {
+      const created = await app.inject({ method: 'POST', url: '/api-keys', headers: as(role), payload: key })
+      expect(created.statusCode, role).toBe(201)
+    }
+  })
+
+  it('maps each role to the permissions the README documents', () => {
+    expect(permissionsOfRole('viewer')).toEqual(['*:read'])
+    expect(permissionsOfRole('member')).toEqual([
+      '*:read',
+      'domains:write',
+      'services:write',
+      'devices:write',
+      'incidents:write',
+    ])
+    expect(permissionsOfRole('admin')).toEqual([
+      ...permissionsOfRole('member'),
+      'api-keys:write',
+      'status-pages:write',
+      'integrations:write',
+      'notifications:write',
+    ])
+    expect(permissionsOfRole('owner')).toEqual(['*:*'])
+    expect(permissionsOfRole('stranger')).toEqual([])
+  })
+})

@@ -1,0 +1,39 @@
+import type { Stoppable } from '@guard/shared'
+import type { CollectorContext } from '../../context.ts'
+
+/** Plain subject every replica listens on; the payload is a JSON array of organization ids. */
+export const READ_INVALIDATION_SUBJECT = 'collector.reads.invalidate'
+
+/**
+ * Marks what `organizationIds` read as stale here at once, and on every other replica as soon as
+ * the bus delivers the notice. A replica that misses a notice (bus outage) serves the old entry
+ * until its TTL runs out, never longer.
+ */
+export async function invalidateReads({
+  ctx,
+  organizationIds,
+}: {
+  ctx: CollectorContext
+  organizationIds: Iterable<string>
+}): Promise<void> {
+  const ids = [...new Set(organizationIds)]
+  if (ids.length === 0) return
+  ctx.reads.invalidate(ids)
+  try {
+    await ctx.bus.emit(READ_INVALIDATION_SUBJECT, Buffer.from(JSON.stringify(ids)))
+  } catch (error) {
+    ctx.log.warn({ err: error }, 'read-cache invalidation not announced: other replicas rely on the TTL')
+  }
+}
+
+/** Applies other replicas' (and this one's) invalidation notices to this replica's cache. */
+export function followReadInvalidations(ctx: CollectorContext): Promise<Stoppable> {
+  return ctx.bus.subscribe(READ_INVALIDATION_SUBJECT, (data) => {
+    try {
+      const ids: unknown = JSON.parse(Buffer.from(data).toString('utf8'))
+      if (Array.isArray(ids)) ctx.reads.invalidate(ids.filter((id): id is string => typeof id === 'string'))
+    } catch {
+      ctx.log.warn('malformed read-cache invalidation ignored')
+    }
+  })
+}
