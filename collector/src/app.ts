@@ -8,6 +8,7 @@ import { registerErrorHandling } from './plugins/errors.ts'
 import { releaseAbandonedMisses, serveCachedReads, storeCachedReads } from './plugins/read-cache.ts'
 import { agentRoutes } from './routes/agent.ts'
 import { apiKeyRoutes } from './routes/api-keys.ts'
+import { dashboardRoutes } from './routes/dashboard.ts'
 import { deviceRoutes } from './routes/devices.ts'
 import { domainRoutes } from './routes/domains.ts'
 import { healthRoutes } from './routes/health.ts'
@@ -57,6 +58,7 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
     deviceRoutes(routes, ctx)
     monitorRoutes(routes, ctx)
     statusPageRoutes(routes, ctx)
+    dashboardRoutes(routes, ctx)
     apiKeyRoutes(routes, ctx)
     usageRoutes(routes, ctx)
     metricsRoutes(routes, options.metrics ?? createIngestMetrics().registry)

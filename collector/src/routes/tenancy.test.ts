@@ -158,6 +158,8 @@ const table: Array<{
   { method: 'GET', path: '/api/status-pages/{id}/public', url: '/api/status-pages/secret-status/public' },
   { method: 'GET', path: '/status/{slug}', url: '/status/secret-status' },
   { method: 'GET', path: '/status-assets/{file}', url: '/status-assets/status-page.js', own: true },
+  { method: 'GET', path: '/api/dashboard/stats', url: `/api/dashboard/stats?organizationId=${ORG}` },
+  { method: 'GET', path: '/api/dashboard/stats', url: '/api/dashboard/stats', own: true },
   { method: 'GET', path: '/metrics', url: '/metrics', own: true },
   { method: 'GET', path: '/api/health', url: '/api/health', own: true },
 ]
