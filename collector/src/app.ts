@@ -15,6 +15,7 @@ import { healthRoutes } from './routes/health.ts'
 import { metricsRoutes } from './routes/metrics.ts'
 import { monitorRoutes } from './routes/monitors.ts'
 import { openApiRoute, registerOpenApi } from './routes/openapi.ts'
+import { reportRoutes } from './routes/reports.ts'
 import { serviceRoutes } from './routes/services.ts'
 import { publicStatusPageRoutes, statusPageHtmlRoutes, statusPageRoutes } from './routes/status-pages.ts'
 import { usageRoutes } from './routes/usage.ts'
@@ -59,6 +60,7 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
     monitorRoutes(routes, ctx)
     statusPageRoutes(routes, ctx)
     dashboardRoutes(routes, ctx)
+    reportRoutes(routes, ctx)
     apiKeyRoutes(routes, ctx)
     usageRoutes(routes, ctx)
     metricsRoutes(routes, options.metrics ?? createIngestMetrics().registry)
