@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { freePort } from '@guard/shared/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startReceiver } from '../collector/src/test-support.ts'
 import { collectorClient, eventually } from './support/collector-client.ts'
 import { type FixtureServer, startFixtureServer } from './support/fixture-server.ts'
 import { type GuardProcess, spawnGuard } from './support/spawn-guard.ts'
@@ -72,7 +73,50 @@ describe('embedded mode (npm start)', () => {
 
     const detail = await api.get(`/api/domains/${id}`)
     expect(detail.body.data).toMatchObject({ id, status: 'up', checkInterval: 5, enabled: true })
-  })
+  }, 60_000)
+
+  it('opens one incident when the local probe sees the target fail, notifies once, resolves it on recovery', async () => {
+    const apiKey = guard.output().match(/api key: (guard_\S+)/)![1]!
+    const api = collectorClient(`http://127.0.0.1:${env.GUARD_COLLECTOR_PORT}`, apiKey)
+    const receiver = await startReceiver()
+    expect((await api.put('/api/notifications/settings', { webhookUrl: receiver.url })).status).toBe(200)
+    const target = await startFixtureServer()
+    const id = (
+      (await api.post('/api/domains', { url: target.url, name: 'Target', checkInterval: 5 })).body.data as {
+        id: string
+      }
+    ).id
+    const incidentsOf = async () =>
+      (
+        (await api.get('/api/incidents')).body.data as Array<{ monitorId: string; status: string; severity: string }>
+      ).filter((incident) => incident.monitorId === id)
+    await eventually(
+      async () => ((await api.get(`/api/domains/${id}`)).body.data as { status: string }).status === 'up' || undefined,
+      'up',
+      30_000,
+    )
+    target.setStatus(503)
+    const [incident] = await eventually(
+      async () => ((await incidentsOf()).length > 0 ? incidentsOf() : undefined),
+      'an incident',
+      45_000,
+    )
+    expect(incident).toMatchObject({ status: 'open', severity: 'critical' })
+    target.setStatus(200)
+    await eventually(
+      async () => ((await incidentsOf())[0]?.status === 'resolved' ? true : undefined),
+      'recovery',
+      45_000,
+    )
+    await eventually(async () => (receiver.received.length >= 2 ? true : undefined), 'two webhooks', 30_000)
+    expect(receiver.received.map((r) => (JSON.parse(r.body) as { type: string }).type)).toEqual([
+      'incident.opened',
+      'incident.resolved',
+    ])
+    expect(await incidentsOf()).toHaveLength(1)
+    await target.close()
+    await receiver.close()
+  }, 150_000)
 
   it('stops cleanly on SIGTERM and keeps its data across a restart', async () => {
     const apiKey = guard.output().match(/api key: (guard_\S+)/)![1]!
@@ -84,6 +128,9 @@ describe('embedded mode (npm start)', () => {
     const api = collectorClient(`http://127.0.0.1:${env.GUARD_COLLECTOR_PORT}`, apiKey)
     const list = await api.get('/api/domains')
     expect(list.status).toBe(200)
-    expect(list.body.data).toEqual([expect.objectContaining({ name: 'Fixture', status: 'up' })])
-  })
+    expect(list.body.data).toEqual([
+      expect.objectContaining({ name: 'Target' }),
+      expect.objectContaining({ name: 'Fixture', status: 'up' }),
+    ])
+  }, 120_000)
 })

@@ -61,7 +61,16 @@ describe.skipIf(!postgres)('plans: limits from the catalog, enforced on every mo
   })
   const guard = async (...args: string[]) => {
     const { stdout } = await run(process.execPath, [GUARD_BIN, ...args], {
-      env: { ...process.env, DATABASE_URL: postgres!.url, GUARD_DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
+      // The CLI calls the running identity's admin API with the admin token it created.
+      env: {
+        ...process.env,
+        DATABASE_URL: postgres!.url,
+        GUARD_DATA_DIR: dataDir,
+        GUARD_SECRET_KEY: SECRET,
+        GUARD_IDENTITY_URL: identity.url,
+        GUARD_ADMIN_TOKEN: identity.adminToken,
+        LOG_LEVEL: 'silent',
+      },
     })
     return JSON.parse(stdout)
   }
@@ -222,8 +231,20 @@ describe.skipIf(!postgres)('plans: limits from the catalog, enforced on every mo
     expect((await call('POST', '/api/domains', domain(22, 5))).status).toBe(201)
   })
 
-  it('without GUARD_DEFAULT_PLAN an organization has no plan and nothing is limited; an unknown plan is refused', async () => {
-    const organization = await guard('identity', 'orgs', 'create', '--name', 'Self hosted', '--slug', 'self-hosted')
+  it('an organization gets the running identity’s GUARD_DEFAULT_PLAN; one on no plan is not limited; an unknown plan is refused', async () => {
+    const defaulted = await guard('identity', 'orgs', 'create', '--name', 'Defaulted', '--slug', 'defaulted')
+    expect(defaulted.plan).toBe('free')
+    const organization = await guard(
+      'identity',
+      'orgs',
+      'create',
+      '--name',
+      'Self hosted',
+      '--slug',
+      'self-hosted',
+      '--plan',
+      'none',
+    )
     expect(organization.plan).toBeNull()
     const key = (await createApiKey(collectorSql, { organizationId: organization.id, name: 'k', permissions: ['*:*'] }))
       .key

@@ -1,4 +1,4 @@
-import { createFastify } from '@guard/shared'
+import { createFastify, type DependencyWatch, dependencyChecks, watchDependencies } from '@guard/shared'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import type { CollectorContext } from './context.ts'
 import { createIngestMetrics } from './ingest/metrics.ts'
@@ -12,8 +12,13 @@ import { dashboardRoutes } from './routes/dashboard.ts'
 import { deviceRoutes } from './routes/devices.ts'
 import { domainRoutes } from './routes/domains.ts'
 import { healthRoutes } from './routes/health.ts'
+import { incidentRoutes } from './routes/incidents.ts'
+import { integrationRoutes } from './routes/integrations.ts'
+import { integrationCallbackRoutes } from './routes/integrations-callback.ts'
+import { maintenanceWindowRoutes } from './routes/maintenance-windows.ts'
 import { metricsRoutes } from './routes/metrics.ts'
 import { monitorRoutes } from './routes/monitors.ts'
+import { notificationRoutes } from './routes/notifications.ts'
 import { openApiRoute, registerOpenApi } from './routes/openapi.ts'
 import { reportRoutes } from './routes/reports.ts'
 import { serviceRoutes } from './routes/services.ts'
@@ -25,6 +30,8 @@ export interface CollectorAppOptions {
   metrics?: ReturnType<typeof createIngestMetrics>['registry']
   /** Replaces how callers are resolved: the seam tests use to act as a signed-in user. */
   authenticate?: ReturnType<typeof authenticate>
+  /** What /api/health reports; by default a watch of the context's bus and stores, stopped with the app. */
+  dependencies?: DependencyWatch
 }
 
 /**
@@ -40,8 +47,17 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
   app.addHook('onRequest', publicRateLimit(ctx))
   app.addHook('onSend', rateLimitHeadersOnEveryResponse(ctx))
   await registerOpenApi(app)
-  healthRoutes(app)
+  const dependencies =
+    options.dependencies ??
+    (await watchDependencies({
+      bus: dependencyChecks.bus(ctx.bus),
+      relational: dependencyChecks.relational(ctx.sql),
+      timeseries: dependencyChecks.timeseries(ctx.timeseries),
+    }))
+  if (!options.dependencies) app.addHook('onClose', async () => dependencies.stop())
+  healthRoutes(app, dependencies)
   openApiRoute(app)
+  integrationCallbackRoutes(app.withTypeProvider<ZodTypeProvider>(), ctx)
   await agentRoutes(app, ctx)
   publicStatusPageRoutes(app, ctx)
   statusPageHtmlRoutes(app, ctx)
@@ -62,6 +78,10 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
     dashboardRoutes(routes, ctx)
     reportRoutes(routes, ctx)
     apiKeyRoutes(routes, ctx)
+    incidentRoutes(routes, ctx)
+    maintenanceWindowRoutes(routes, ctx)
+    notificationRoutes(routes, ctx)
+    integrationRoutes(routes, ctx)
     usageRoutes(routes, ctx)
     metricsRoutes(routes, options.metrics ?? createIngestMetrics().registry)
   })

@@ -11,6 +11,10 @@ export interface CollectorContext {
   timeseries: TimeSeriesStore
   bus: Bus
   monitors: KvBucket
+  /** Seals and opens the secrets the collector stores (webhook signing secrets). */
+  sealKey: Buffer
+  /** Background workers listen here for work queued by a commit ('deliveries'), to skip their poll wait. */
+  wake: EventTarget
   /** Each organization's plan and its limits (identity's, cached), enforced on every monitor write. */
   plans: PlanSource
   /** Seals and opens monitor credentials (a purpose key derived from GUARD_SECRET_KEY). */

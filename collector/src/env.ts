@@ -1,9 +1,12 @@
 import { commonEnv, envTypes, parseEnv, storeEnv } from '@guard/shared'
+import cron from 'node-cron'
 import { z } from 'zod'
+import { integrationsEnv } from './integrations/env.ts'
 
 export const collectorEnvSchema = z.object({
   ...commonEnv,
   ...storeEnv,
+  ...integrationsEnv,
   GUARD_COLLECTOR_HOST: z.string().min(1).default('127.0.0.1'),
   GUARD_COLLECTOR_PORT: envTypes.port.default(4001),
   GUARD_INGEST_MAX_BATCH: z.coerce.number().int().min(1).max(100_000).default(1000),
@@ -24,6 +27,13 @@ export const collectorEnvSchema = z.object({
   GUARD_RATE_LIMIT_READ: z.coerce.number().int().min(1).default(1000),
   GUARD_RATE_LIMIT_WRITE: z.coerce.number().int().min(1).default(100),
   GUARD_RATE_LIMIT_BULK: z.coerce.number().int().min(1).default(10),
+  /**
+   * Requests per organization and hour, per class, shared by all of its API keys and users, so
+   * minting more keys does not multiply the limit. Unset: five times the per-principal limit.
+   */
+  GUARD_RATE_LIMIT_ORG_READ: z.coerce.number().int().min(1).optional(),
+  GUARD_RATE_LIMIT_ORG_WRITE: z.coerce.number().int().min(1).optional(),
+  GUARD_RATE_LIMIT_ORG_BULK: z.coerce.number().int().min(1).optional(),
   /** A device silent for three of its intervals, and at least this many seconds, is offline. */
   GUARD_DEVICE_OFFLINE_MIN_SECONDS: z.coerce.number().int().min(1).max(86_400).default(90),
   /** node-cron schedule (with seconds) of the offline detection job; one replica runs it at a time. */
@@ -57,7 +67,7 @@ export const collectorEnvSchema = z.object({
   GUARD_IDENTITY_JWKS_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s):// URL' }).optional(),
   /**
    * The same key identity uses (generated into GUARD_DATA_DIR/secret.key when unset): seals monitor
-   * credentials at rest and signs the service token the collector shows identity to read plans.
+   * credentials and webhook secrets at rest and signs the service token the collector shows identity to read plans.
    */
   GUARD_SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   /** Set (the same value on every probe) to send monitor credentials to probes sealed, not in the clear. */
@@ -89,6 +99,34 @@ export const collectorEnvSchema = z.object({
         .map((code) => code.trim())
         .filter(Boolean),
     ),
+  /** Base URL of the web console, for links in notifications; default: the collector's own URL. */
+  GUARD_PUBLIC_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s):// URL' })
+    .transform((url) => url.replace(/\/+$/, ''))
+    .optional(),
+  /** SMTP server for e-mail notifications (smtp:// or smtps://, credentials in the URL); unset: no e-mail. */
+  GUARD_SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
+  GUARD_SMTP_FROM: z.string().min(3).default('Guard <guard@localhost>'),
+  /** A monitor down again within this many seconds of its incident's automatic resolution reopens it. */
+  GUARD_INCIDENT_FLAP_WINDOW_SECONDS: z.coerce.number().int().min(0).max(86_400).default(600),
+  /** Delivery retries: first delay, cap of the exponential backoff, and how long before giving up. */
+  GUARD_DELIVERY_BASE_DELAY_MS: z.coerce.number().int().min(10).max(3_600_000).default(2000),
+  GUARD_DELIVERY_MAX_DELAY_MS: z.coerce.number().int().min(10).max(86_400_000).default(600_000),
+  GUARD_DELIVERY_MAX_AGE_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 86_400)
+    .default(86_400),
+  GUARD_DELIVERY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /** A delivery claimed by a replica that died is claimed again after this lease. */
+  GUARD_DELIVERY_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  GUARD_DELIVERY_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
+  /** When the weekly report e-mails go out (node-cron syntax, UTC); one replica sends them. */
+  GUARD_WEEKLY_REPORT_CRON: z
+    .string()
+    .default('0 8 * * 1')
+    .refine((expression) => cron.validate(expression), 'must be a cron expression (node-cron syntax)'),
 })
 
 export type CollectorEnv = z.infer<typeof collectorEnvSchema>

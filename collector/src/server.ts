@@ -20,6 +20,8 @@ import { consumeDeviceHeartbeats, type HeartbeatIngestStats } from './ingest/con
 import { consumeHeartbeats } from './ingest/consume-heartbeats.ts'
 import { consumeResults, type IngestStats } from './ingest/consume-results.ts'
 import { createIngestMetrics } from './ingest/metrics.ts'
+import { startReactions } from './ingest/reactions.ts'
+import { checkSealingKey } from './integrations/accounts.ts'
 import { scheduleDeviceOfflineJob } from './jobs/device-offline.ts'
 import { ensureBootstrapApiKey } from './services/api-keys/ensure-bootstrap.ts'
 import { MONITOR_CREDENTIALS_PURPOSE } from './services/monitors/credentials.ts'
@@ -54,11 +56,11 @@ export async function prepareCollector(deps: CollectorDeps) {
   await migrate(deps.sql, { service: 'collector', directory: migrations('postgres') })
   await migrateTimeSeries(deps.timeseries, { service: 'collector', directory: migrations('clickhouse') })
   await applyRetention(deps.timeseries, deps.env)
-  const credentialKey = derivePurposeKey(await resolveSecretKey(deps.env), MONITOR_CREDENTIALS_PURPOSE)
+  const secretKey = await resolveSecretKey(deps.env)
   const ctx: CollectorContext = {
     ...deps,
     monitors: await deps.bus.kv(MONITORS_BUCKET),
-    credentialKey,
+    credentialKey: derivePurposeKey(secretKey, MONITOR_CREDENTIALS_PURPOSE),
     reads: createReadCache({
       ttlMs: deps.env.GUARD_READ_CACHE_TTL_MS,
       maxEntries: deps.env.GUARD_READ_CACHE_MAX_ENTRIES,
@@ -66,8 +68,11 @@ export async function prepareCollector(deps: CollectorDeps) {
     probeCredentialsKey: deps.env.GUARD_PROBE_CREDENTIALS_KEY
       ? probeCredentialsKey(deps.env.GUARD_PROBE_CREDENTIALS_KEY)
       : undefined,
+    sealKey: derivePurposeKey(secretKey, 'collector-notification-secrets'),
+    wake: new EventTarget(),
     plans: await planSourceFromEnv(deps.env, deps.log),
   }
+  await checkSealingKey(ctx)
   const created = await ensureBootstrapApiKey(ctx.sql, DEFAULT_ORGANIZATION.id)
   const scheduled = await syncSchedules(ctx)
   return { ctx, created, scheduled }
@@ -78,6 +83,7 @@ export async function startCollector(deps: CollectorDeps): Promise<RunningCollec
   const ingest: IngestStats = { stored: 0, deadLettered: 0, batches: 0 }
   const metrics = createIngestMetrics()
   const consumer = await consumeResults(ctx, ingest, metrics)
+  const reactions = await startReactions(ctx)
   const probeHeartbeats = await consumeHeartbeats(ctx)
   const invalidations = await followReadInvalidations(ctx)
   const deviceHeartbeats: HeartbeatIngestStats = { stored: 0, duplicates: 0, deadLettered: 0, batches: 0 }
@@ -102,6 +108,7 @@ export async function startCollector(deps: CollectorDeps): Promise<RunningCollec
       await app.close()
       await offlineJob.stop()
       await Promise.all([consumer.stop(), deviceConsumer.stop()])
+      await reactions.stop()
       await probeHeartbeats.stop()
       await invalidations.stop()
     },

@@ -1,10 +1,26 @@
-import { createInProcessBus, createLogger, guardStreams } from '@guard/shared'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { createInProcessBus, createLogger, guardStreams, type RelationalStore, type Sql } from '@guard/shared'
 import { openTestRelationalStore, openTestTimeSeriesStore } from '@guard/shared/testing'
 import type { FastifyRequest } from 'fastify'
+import { SMTPServer } from 'smtp-server'
 import type { Caller, CollectorContext } from './context.ts'
 import { collectorEnvSchema } from './env.ts'
+import { startReactions } from './ingest/reactions.ts'
 import { authenticate } from './plugins/authenticate.ts'
 import { prepareCollector } from './server.ts'
+import { publishStagedEvents } from './services/events/publish.ts'
+import { countUnprocessedEvents } from './services/events/unprocessed.ts'
+
+/** Integrations in tests: every platform address on a closed local port, so no test can reach a real platform. */
+const TEST_INTEGRATIONS_ENV = {
+  GUARD_CLOUD_A_TOKEN_URL: 'http://127.0.0.1:9',
+  GUARD_CLOUD_A_API_URL: 'http://127.0.0.1:9',
+  GUARD_WEBHOST_C_AUTHORIZE_URL: 'http://127.0.0.1:9/oauth/authorize',
+  GUARD_WEBHOST_C_TOKEN_URL: 'http://127.0.0.1:9/oauth/token',
+  GUARD_WEBHOST_C_API_URL: 'http://127.0.0.1:9',
+  GUARD_WEBHOST_C_CLIENT_ID: 'guard-test-client',
+}
 
 /** A collector context on real engines (PGlite from a template, a fresh chDB database), in process. */
 export async function collectorForTest(envOverrides: Record<string, string> = {}) {
@@ -12,6 +28,7 @@ export async function collectorForTest(envOverrides: Record<string, string> = {}
   const timeseries = await openTestTimeSeriesStore()
   const bus = createInProcessBus({ streams: guardStreams })
   const env = collectorEnvSchema.parse({
+    ...TEST_INTEGRATIONS_ENV,
     GUARD_INGEST_MAX_WAIT_MS: '50',
     GUARD_SECRET_KEY: 'collector-test-secret-key-collector-test',
     ...envOverrides,
@@ -49,6 +66,225 @@ export function authenticateWithUsers(ctx: CollectorContext, users: Record<strin
     }
     await production(request)
   }
+}
+
+/** Starts the event consumers and the delivery worker of a test collector (no weekly schedule). */
+export const startReactionsForTest = (ctx: CollectorContext) => startReactions(ctx, { weeklyReports: false })
+
+/**
+ * Publishes every staged event and waits until each consumer that handles it has processed it,
+ * repeating while handlers stage more (the incident engine's incident events): then incidents,
+ * notifications, deliveries and the activity feed reflect everything that happened so far.
+ */
+export async function eventsSettled(ctx: CollectorContext, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    await publishStagedEvents(ctx, { olderThanMs: 0 })
+    const pending = await countUnprocessedEvents(ctx.sql)
+    if (pending === 0) return
+    if (Date.now() > deadline) throw new Error(`${pending} events still unprocessed after ${timeoutMs} ms`)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}
+
+export interface ReceivedRequest {
+  headers: Record<string, string>
+  body: string
+  answered: number
+}
+
+/**
+ * An HTTP receiver on 127.0.0.1 that answers each request with the next status of `statuses`
+ * (the last one repeats), recording what it answered; after `holdAfter` answers (or hold()),
+ * requests are held unanswered until release() answers or dropHeld() forgets them.
+ */
+export async function startReceiver(statuses: number[] = [200], options: { holdAfter?: number } = {}) {
+  const received: ReceivedRequest[] = []
+  let holding = false
+  const limit = () => options.holdAfter ?? Number.POSITIVE_INFINITY
+  const held: Array<() => void> = []
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = []
+    request.on('data', (chunk: Buffer) => chunks.push(chunk))
+    request.on('end', () => {
+      const answer = () => {
+        const status = statuses[Math.min(received.length, statuses.length - 1)]!
+        received.push({
+          headers: Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, String(v)])),
+          body: Buffer.concat(chunks).toString('utf8'),
+          answered: status,
+        })
+        response.writeHead(status).end()
+      }
+      if (holding || received.length >= limit()) held.push(answer)
+      else answer()
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    received,
+    /** Requests arriving from now on get no answer until release(). */
+    hold() {
+      holding = true
+    },
+    held: () => held.length,
+    release() {
+      holding = false
+      for (const answer of held.splice(0)) answer()
+    },
+    /** Forgets the held requests (their sender is gone) and answers every later one. */
+    dropHeld() {
+      held.splice(0)
+      holding = false
+      options.holdAfter = undefined
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}
+
+/** A local SMTP server (smtp-server) that accepts every message and keeps it raw. */
+export async function startSmtpSink() {
+  const messages: Array<{ from: string; to: string[]; raw: string }> = []
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = []
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk))
+      stream.on('end', () => {
+        messages.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
+          raw: Buffer.concat(chunks).toString('utf8'),
+        })
+        callback()
+      })
+    },
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    url: `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`,
+    messages,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  }
+}
+
+/**
+ * `sql` with a switch that makes it fail as a stopped PostgreSQL does (connection refused), for
+ * outage tests that need no server to stop.
+ */
+export function withOutage(sql: RelationalStore) {
+  let down = false
+  const refuse = () =>
+    Promise.reject(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }))
+  const store: RelationalStore = Object.assign(Object.create(sql) as RelationalStore, {
+    query: (text: string, params?: unknown[]) => (down ? refuse() : sql.query(text, params)),
+    transaction: <T>(work: (tx: Sql) => Promise<T>) => (down ? refuse() : sql.transaction(work)),
+  })
+  return {
+    sql: store,
+    setDown(value: boolean) {
+      down = value
+    },
+  }
+}
+
+export interface FakeRequest {
+  method: string
+  path: string
+  query: URLSearchParams
+  headers: Record<string, string | string[] | undefined>
+  /** The form or JSON body, parsed. */
+  body: Record<string, string>
+}
+export type FakeAnswer = { status: number; json?: unknown } | 'hang'
+
+/**
+ * A local stand-in for an external platform: `answer` (written in each test) decides every
+ * response; `requests` records what Guard sent, so tests can assert on retries and grants.
+ */
+export async function fakePlatform(answer: (request: FakeRequest) => FakeAnswer | Promise<FakeAnswer>) {
+  const { createServer } = await import('node:http')
+  const requests: FakeRequest[] = []
+  const server = createServer(async (incoming, outgoing) => {
+    const chunks: Buffer[] = []
+    for await (const chunk of incoming) chunks.push(chunk as Buffer)
+    const text = Buffer.concat(chunks).toString('utf8')
+    const url = new URL(incoming.url ?? '/', 'http://fake')
+    const body = incoming.headers['content-type']?.includes('json')
+      ? (JSON.parse(text || '{}') as Record<string, string>)
+      : Object.fromEntries(new URLSearchParams(text))
+    const request = {
+      method: incoming.method ?? 'GET',
+      path: url.pathname,
+      query: url.searchParams,
+      headers: incoming.headers,
+      body,
+    }
+    requests.push(request)
+    const result = await answer(request)
+    if (result === 'hang') return
+    outgoing.writeHead(result.status, { 'content-type': 'application/json' })
+    outgoing.end(result.json === undefined ? '' : JSON.stringify(result.json))
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const address = server.address()
+  if (!address || typeof address === 'string') throw new Error('fake platform has no port')
+  return {
+    url: `http://127.0.0.1:${address.port}`,
+    requests,
+    async close() {
+      server.closeAllConnections()
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+    },
+  }
+}
+
+/** Every text column of the integration tables, for proving no secret is stored in the clear. */
+export async function integrationTablesText(ctx: CollectorContext): Promise<string> {
+  const tables = ['integration_accounts', 'integration_monitors', 'integration_authorizations']
+  const dumps = await Promise.all(
+    tables.map(async (table) => JSON.stringify((await ctx.sql.query(`SELECT * FROM monitoring.${table}`)).rows)),
+  )
+  return dumps.join('\n')
+}
+
+/**
+ * Linked accounts of all three integrations stored directly (no platform involved), for tests
+ * that need them to exist: tenancy, bad input.
+ */
+export async function seedIntegrationAccounts(ctx: CollectorContext, organizationId: string, label: string) {
+  const { insertAccount } = await import('./integrations/accounts.ts')
+  const seed = (provider: 'cloud-a' | 'selfhost-b' | 'webhost-c', config: Record<string, string>, secret: string) =>
+    insertAccount(ctx, {
+      organizationId,
+      provider,
+      name: `${label} ${provider}`,
+      externalKey: `${label}-${provider}`,
+      config,
+      secrets: { secret },
+      hintOf: secret,
+      grant: undefined,
+      createdBy: 'test',
+    })
+  const cloudA = await seed(
+    'cloud-a',
+    { tenantId: `${label}-tenant`, clientId: `${label}-client`, subscriptionId: `${label}-subscription` },
+    `${label}-cloud-a-secret-value`,
+  )
+  const selfhostB = await seed('selfhost-b', { url: `https://${label}-instance.example` }, `${label}-api-key-value`)
+  const webhostC = await seed(
+    'webhost-c',
+    { userId: `${label}-user`, username: `${label}-username` },
+    `${label}-refresh-value`,
+  )
+  return { cloudA: cloudA.id, selfhostB: selfhostB.id, webhostC: webhostC.id }
 }
 
 /** Polls `condition` every 25 ms for up to `timeoutMs`; fails naming what never happened. */

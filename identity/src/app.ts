@@ -1,4 +1,4 @@
-import { createFastify, type Logger } from '@guard/shared'
+import { createFastify, type DependencyWatch, type Logger } from '@guard/shared'
 import { accountRoutes } from './account/routes.ts'
 import { type AdminOptions, adminRoutes } from './admin/routes.ts'
 import { invitationRoutes } from './invitations/routes.ts'
@@ -21,6 +21,7 @@ export async function buildIdentityApp(deps: {
   log: Logger
   oauth?: OAuthContext
   platform?: PlatformOptions
+  dependencies?: DependencyWatch
   internal?: InternalOptions
   admin?: AdminOptions
 }) {
@@ -30,7 +31,7 @@ export async function buildIdentityApp(deps: {
   registerRateLimit(app, deps.platform?.rateLimit)
   // Before every route, so each one (OAuth's too) lands in the OpenAPI document.
   await registerOpenApi(app)
-  healthRoutes(app)
+  healthRoutes(app, deps.dependencies)
   if (deps.platform) platformRoutes(app, deps.platform, { log: deps.log, deprecations })
   if (deps.oauth) {
     await oauthRoutes(app, deps.oauth)

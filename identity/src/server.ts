@@ -1,5 +1,13 @@
 import { fileURLToPath } from 'node:url'
-import { type Logger, listeningUrl, migrate, openRelationalStore, type RelationalStore } from '@guard/shared'
+import {
+  dependencyChecks,
+  type Logger,
+  listeningUrl,
+  migrate,
+  openRelationalStore,
+  type RelationalStore,
+  watchDependencies,
+} from '@guard/shared'
 import { buildIdentityApp } from './app.ts'
 import type { IdentityEnv } from './env.ts'
 import { prepareOAuth } from './oauth/setup.ts'
@@ -53,17 +61,27 @@ export async function startIdentity(deps: IdentityDeps): Promise<RunningIdentity
   )
   const adminToken = await ensureAdminToken(deps.sql)
   const oauth = await prepareOAuth({ ...deps, issuer: deps.env.GUARD_IDENTITY_URL ?? '' })
+  const dependencies = await watchDependencies({ relational: dependencyChecks.relational(deps.sql) })
   const app = await buildIdentityApp({
     ...deps,
     oauth,
     platform: platformOptionsFromEnv(deps.sql, deps.env),
+    dependencies,
     internal: { sql: deps.sql, secretKey: await resolveSecretKey(deps.env) },
     admin: { defaultPlan },
   })
+  app.addHook('onClose', async () => dependencies.stop())
   await app.listen({ host: deps.env.GUARD_IDENTITY_HOST, port: deps.env.GUARD_IDENTITY_PORT })
   const url = listeningUrl(app)
-  // Without GUARD_IDENTITY_URL the issuer is the address just bound (port 0 picks one at listen).
-  oauth.issuer ||= url
+  // Without GUARD_IDENTITY_URL the issuer is the address just bound (port 0 picks one at listen),
+  // except a wildcard address, which no client can reach: then localhost, and a warning.
+  if (!oauth.issuer) {
+    const reachable = url.replace(/^http:\/\/(0\.0\.0\.0|\[::\])(?=:)/, 'http://localhost')
+    if (reachable !== url) {
+      deps.log.warn({ listening: url, issuer: reachable }, 'set GUARD_IDENTITY_URL to the public URL of identity')
+    }
+    oauth.issuer = reachable
+  }
   deps.log.info({ url }, 'identity listening')
   return { url, issuer: oauth.issuer, bootstrapAdmin, adminToken, close: () => app.close() }
 }

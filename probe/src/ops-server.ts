@@ -1,6 +1,12 @@
 import { createServer, type Server } from 'node:http'
 import type { Registry } from 'prom-client'
 
+/** What /healthz answers: 503 when `serving` is false. */
+export interface ProbeHealth {
+  serving: boolean
+  body: Record<string, unknown>
+}
+
 export interface OpsServer {
   url: string
   close(): Promise<void>
@@ -11,7 +17,7 @@ export async function startOpsServer(
   host: string,
   port: number,
   registry: Registry,
-  health: () => Record<string, unknown>,
+  health: () => ProbeHealth,
 ): Promise<OpsServer> {
   const server: Server = createServer((request, response) => {
     const path = (request.url ?? '/').split('?')[0]
@@ -20,7 +26,8 @@ export async function startOpsServer(
       return
     }
     if (path === '/healthz') {
-      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'ok', ...health() }))
+      const { serving, body } = health()
+      response.writeHead(serving ? 200 : 503, { 'content-type': 'application/json' }).end(JSON.stringify(body))
       return
     }
     if (path === '/metrics') {

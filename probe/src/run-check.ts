@@ -22,15 +22,17 @@ function openTarget(target: MonitorTarget, credentialsKey: Buffer | undefined): 
 
 /**
  * Runs one monitor's check within its timeout and stamps the result with its identity, location and
- * start time. `credentialsKey` (GUARD_PROBE_CREDENTIALS_KEY) opens credentials the collector sealed.
+ * start time, read from `now` (the host clock; the fault tests give a skewed one). `credentialsKey`
+ * (GUARD_PROBE_CREDENTIALS_KEY) opens credentials the collector sealed.
  */
 export async function runCheck(
   monitor: MonitorConfig,
   location: string,
   allowPrivate: boolean,
   credentialsKey?: Buffer,
+  now: () => number = Date.now,
 ): Promise<CheckResult> {
-  const startedAt = new Date().toISOString()
+  const startedAt = new Date(now()).toISOString()
   const timeoutMs = monitor.timeoutSeconds * 1000
   const target = openTarget(monitor.target, credentialsKey)
   const outcome =

@@ -22,7 +22,7 @@ import {
   toolboxSubject,
 } from '@guard/shared'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { type RunningProbe, startProbe } from './server.ts'
+import { probeHealth, type RunningProbe, startProbe } from './server.ts'
 import { type DnsFixture, startDnsFixture } from './testing/dns-server.ts'
 import { closeServer, listenLocal } from './testing/fixtures.ts'
 import { httpMonitor, testProbeEnv } from './testing/probe-env.ts'
@@ -205,7 +205,12 @@ describe('probe', () => {
     expect(beats[0]).toMatchObject({ v: 1, location: 'fra', version: '0.1.0', outboxDepth: 0, monitors: 0 })
 
     const health = await fetch(`${probe.opsUrl}/healthz`)
-    expect(await health.json()).toMatchObject({ status: 'ok', location: 'fra', busConnected: true })
+    expect(health.status).toBe(200)
+    expect(await health.json()).toMatchObject({
+      status: 'ok',
+      location: 'fra',
+      checks: { bus: 'up', outbox: 'ok' },
+    })
     const metrics = await (await fetch(`${probe.opsUrl}/metrics`)).text()
     expect(metrics).toContain('guard_probe_outbox_entries{location="fra"} 0')
     expect(metrics).toContain('guard_probe_schedule_lag_seconds_bucket')
@@ -220,5 +225,34 @@ describe('probe', () => {
     await probe.close()
     await waitFor('the drained result', () => resultsFor(monitor.id)[0], 2000)
     expect(resultsFor(monitor.id)[0]).toMatchObject({ status: 'up' })
+  })
+})
+
+describe('probe health', () => {
+  const state = {
+    location: 'fra',
+    closing: false,
+    busConnected: true,
+    monitors: 3,
+    outboxDepth: 0,
+    outboxBytes: 0,
+    outboxMaxBytes: 1000,
+  }
+
+  it('is 200 degraded while NATS is away and the outbox has room, 503 once results are about to be dropped', () => {
+    expect(probeHealth(state)).toMatchObject({ serving: true, body: { status: 'ok' } })
+    const away = { ...state, busConnected: false, outboxDepth: 40, outboxBytes: 400 }
+    expect(probeHealth(away)).toMatchObject({
+      serving: true,
+      body: { status: 'degraded', checks: { bus: 'down', outbox: 'ok' } },
+    })
+    expect(probeHealth({ ...away, outboxBytes: 950 })).toMatchObject({
+      serving: false,
+      body: { status: 'unavailable', checks: { bus: 'down', outbox: 'nearly-full' } },
+    })
+  })
+
+  it('is 503 while the probe shuts down', () => {
+    expect(probeHealth({ ...state, closing: true })).toMatchObject({ serving: false, body: { status: 'unavailable' } })
   })
 })

@@ -18,7 +18,7 @@ import { heartbeats } from './heartbeat.ts'
 import { LagWindow } from './lag-window.ts'
 import { createProbeMetrics } from './metrics.ts'
 import { MonitorCache } from './monitor-cache.ts'
-import { type OpsServer, startOpsServer } from './ops-server.ts'
+import { type OpsServer, type ProbeHealth, startOpsServer } from './ops-server.ts'
 import { Outbox } from './outbox/outbox.ts'
 import { ResultPublisher } from './outbox/publisher.ts'
 import { answerRequests } from './requests.ts'
@@ -32,6 +32,8 @@ export interface ProbeDeps {
   bus: Bus
   /** Where /healthz and /metrics listen (port 0: any free port); undefined: not served. */
   ops?: { host: string; port: number }
+  /** The clock results are stamped with; the host's by default (a skewed one in fault tests). */
+  now?: () => number
 }
 
 export interface ProbeStats {
@@ -52,6 +54,39 @@ export interface RunningProbe {
 
 /** How long close waits for the outbox to empty when NATS is there; the rest stays on disk. */
 const CLOSE_FLUSH_MS = 2000
+
+/** Share of the outbox's byte limit past which results are about to be dropped. */
+const OUTBOX_NEARLY_FULL = 0.9
+
+/**
+ * /healthz for load balancers and Kubernetes: 200 while the probe checks and keeps its results
+ * (NATS away only degrades it: results wait in the outbox), 503 while it shuts down or when its
+ * outbox is nearly full with NATS away, so results are about to be dropped.
+ */
+export function probeHealth(state: {
+  location: string
+  closing: boolean
+  busConnected: boolean
+  monitors: number
+  outboxDepth: number
+  outboxBytes: number
+  outboxMaxBytes: number
+}): ProbeHealth {
+  const outbox = state.outboxBytes >= state.outboxMaxBytes * OUTBOX_NEARLY_FULL ? 'nearly-full' : 'ok'
+  const serving = !state.closing && (state.busConnected || outbox === 'ok')
+  const status = !serving ? 'unavailable' : state.busConnected ? 'ok' : 'degraded'
+  return {
+    serving,
+    body: {
+      status,
+      location: state.location,
+      checks: { bus: state.busConnected ? 'up' : 'down', outbox },
+      busConnected: state.busConnected,
+      monitors: state.monitors,
+      outboxDepth: state.outboxDepth,
+    },
+  }
+}
 
 export async function startProbe(deps: ProbeDeps): Promise<RunningProbe> {
   const { env, bus } = deps
@@ -97,7 +132,7 @@ export async function startProbe(deps: ProbeDeps): Promise<RunningProbe> {
       metrics.observeLag(lagMs)
     },
     run: async (monitor) => {
-      const result = await runCheck(monitor, location, allowPrivate, credentialsKey)
+      const result = await runCheck(monitor, location, allowPrivate, credentialsKey, deps.now)
       stats.checks += 1
       metrics.observeCheck(result)
       try {
@@ -158,12 +193,17 @@ export async function startProbe(deps: ProbeDeps): Promise<RunningProbe> {
   let ops: OpsServer | undefined
   if (deps.ops) {
     try {
-      ops = await startOpsServer(deps.ops.host, deps.ops.port, metrics.registry, () => ({
-        location,
-        busConnected: bus.isConnected(),
-        monitors: running.size,
-        outboxDepth: outbox.depth,
-      }))
+      ops = await startOpsServer(deps.ops.host, deps.ops.port, metrics.registry, () =>
+        probeHealth({
+          location,
+          closing,
+          busConnected: bus.isConnected(),
+          monitors: running.size,
+          outboxDepth: outbox.depth,
+          outboxBytes: outbox.bytes,
+          outboxMaxBytes: env.GUARD_PROBE_OUTBOX_MAX_BYTES,
+        }),
+      )
     } catch (error) {
       // Metrics are for operators; a taken port must not stop the checks.
       log.error({ err: error, port: deps.ops.port }, 'could not serve /healthz and /metrics')
@@ -184,6 +224,7 @@ export async function startProbe(deps: ProbeDeps): Promise<RunningProbe> {
       await cache.close(scheduled)
       if (bus.isConnected()) await publisher.flush(CLOSE_FLUSH_MS)
       await publisher.close()
+      await outbox.close()
       await ops?.close()
     },
   }

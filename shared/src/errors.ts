@@ -4,6 +4,8 @@
  */
 export const errorStatus = {
   VALIDATION_ERROR: 400,
+  /** An external platform refused the credentials Guard presented (integrations). */
+  PROVIDER_CREDENTIALS_REJECTED: 400,
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
   /** A write the organization's plan does not allow (too many monitors, too short an interval, …). */
@@ -16,6 +18,8 @@ export const errorStatus = {
   TARGET_NOT_ALLOWED: 422,
   RATE_LIMIT_EXCEEDED: 429,
   INTERNAL_ERROR: 500,
+  /** An external platform was unreachable, timed out or answered something unusable (integrations). */
+  BAD_GATEWAY: 502,
   PROBE_UNAVAILABLE: 503,
   SERVICE_UNAVAILABLE: 503,
   TIMEOUT: 504,
@@ -37,6 +41,11 @@ export class GuardError extends Error {
 
   get status(): number {
     return errorStatus[this.code]
+  }
+
+  /** The name fastify's error handlers read: a GuardError reaching a generic handler keeps its status. */
+  get statusCode(): number {
+    return this.status
   }
 }
 

@@ -14,6 +14,7 @@ export function collectorClient(baseUrl: string, apiKey: string) {
   return {
     get: (path: string) => call('GET', path),
     post: (path: string, body: unknown) => call('POST', path, body),
+    put: (path: string, body: unknown) => call('PUT', path, body),
   }
 }
 

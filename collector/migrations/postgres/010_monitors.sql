@@ -70,11 +70,13 @@ SELECT id, organization_id, name, protocol,
        check_interval, timeout_seconds, enabled, locations, failure_threshold, quorum_percent, created_at, updated_at
   FROM monitoring.monitors WHERE kind = 'service';
 
--- Why it is down: each location's newest result that was not up; a monitor's lastError is the
--- newest of its locations'.
+-- Why it is down: the last result's reason per location and per monitor.
 ALTER TABLE monitoring.monitor_location_state ADD COLUMN last_error text;
 ALTER TABLE monitoring.monitor_location_state ADD COLUMN last_error_kind text;
 ALTER TABLE monitoring.monitor_location_state ADD COLUMN last_error_at timestamptz;
+ALTER TABLE monitoring.monitor_state ADD COLUMN last_error text;
+ALTER TABLE monitoring.monitor_state ADD COLUMN last_error_kind text;
+ALTER TABLE monitoring.monitor_state ADD COLUMN last_error_at timestamptz;
 
 -- Probe heartbeats (probes.heartbeat.<location>): one row per probe instance, the newest wins.
 CREATE TABLE monitoring.probes (

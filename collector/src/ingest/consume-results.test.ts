@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createDomain } from '../services/domains/create.ts'
 import { readMonitorStates } from '../services/monitor-state/read.ts'
 import { selectRows } from '../services/results/query.ts'
-import { collectorForTest } from '../test-support.ts'
+import { collectorForTest, withOutage } from '../test-support.ts'
 import { consumeResults, DEAD_LETTER_SUBJECT, type IngestStats } from './consume-results.ts'
 import { createIngestMetrics } from './metrics.ts'
 
@@ -126,14 +126,68 @@ describe('result ingest', () => {
       )
       expect(row, table).toEqual({ checks: 2, failures: 2 })
     }
-    const { rows } = await harness.ctx.sql.query<{ resolved_at: Date | null }>(
-      'SELECT resolved_at FROM monitoring.monitor_incidents WHERE monitor_id = $1',
-      [domain.id],
+    const { rows } = await harness.ctx.sql.query<{ subject: string; published: boolean }>(
+      `SELECT subject, published_at IS NOT NULL AS published FROM monitoring.event_outbox WHERE id LIKE $1`,
+      [`%${domain.id}%`],
     )
-    expect(rows).toEqual([{ resolved_at: null }])
+    expect(rows).toEqual([{ subject: 'events.monitor.down', published: true }])
     const exposition = await metrics.registry.metrics()
     expect(exposition).toMatch(/guard_ingest_batch_size_count [1-9]/)
     expect(exposition).toMatch(/guard_ingest_lag_seconds_count [1-9]/)
     expect(exposition).toMatch(/guard_ingest_results_stored_total 2/)
+  })
+
+  it('records the down transition of a target that failed while PostgreSQL was away, retrying in order', async () => {
+    const caller = {
+      principal: { kind: 'api_key' as const, id: 'test' },
+      organizationId: DEFAULT_ORGANIZATION.id,
+      organizationIds: [DEFAULT_ORGANIZATION.id],
+      permissions: ['*:*'],
+    }
+    const domain = await createDomain({ ctx: harness.ctx, caller, input: { url: 'https://outage.example' } })
+    const outage = withOutage(harness.ctx.sql)
+    const sql = harness.ctx.sql
+    const metrics = createIngestMetrics()
+    const consumer = await consumeResults({ ...harness.ctx, sql: outage.sql }, stats, metrics)
+    const base = Date.now() - 60_000
+    const at = (second: number) => new Date(base + second * 1000).toISOString()
+    const publish = async (second: number, status: 'up' | 'down') => {
+      const checked = { ...result(domain.id), status, startedAt: at(second) }
+      await harness.ctx.bus.publish(resultSubject('fra'), encodeCheckResult(checked), { msgId: checked.id })
+    }
+    await publish(0, 'up')
+    await waitUntil(
+      async () => (await readMonitorStates(sql, [domain.id])).get(domain.id)?.status === 'up',
+      'the domain up',
+    )
+
+    outage.setDown(true)
+    // One result per batch: each failing batch is followed by newer ones, as checks keep running.
+    for (const second of [5, 10, 15, 20]) {
+      await publish(second, 'down')
+      await new Promise((resolve) => setTimeout(resolve, 150))
+    }
+    await waitUntil(
+      () =>
+        metrics.storeFailures
+          .get()
+          .then((m) => (m.values.find((v) => v.labels.store === 'relational')?.value ?? 0) >= 2),
+      'the store failing',
+    )
+    expect((await metrics.registry.metrics()).match(/guard_ingest_results_stored_total (\d+)/)?.[1]).toBe('1')
+    outage.setDown(false)
+
+    await waitUntil(
+      async () => (await readMonitorStates(sql, [domain.id])).get(domain.id)?.status === 'down',
+      'the domain down',
+    )
+    await waitUntil(() => metrics.stored.get().then((m) => m.values[0]?.value === 5), 'all five results stored')
+    await consumer.stop()
+    const { rows } = await sql.query<{ started_at: Date }>(
+      'SELECT started_at FROM monitoring.monitor_incidents WHERE monitor_id = $1',
+      [domain.id],
+    )
+    // Down after the second consecutive failure, at that failure's time.
+    expect(rows.map((row) => row.started_at.toISOString())).toEqual([at(10)])
   })
 })

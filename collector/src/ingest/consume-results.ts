@@ -1,5 +1,6 @@
 import { type CheckResult, decodeCheckResult, type Stoppable, type StreamMessage } from '@guard/shared'
 import type { CollectorContext } from '../context.ts'
+import { publishStagedEvents } from '../services/events/publish.ts'
 import { applyResultsToState } from '../services/monitor-state/apply-results.ts'
 import { invalidateReads } from '../services/read-cache/invalidate.ts'
 import { storeResults } from '../services/results/store.ts'
@@ -15,25 +16,52 @@ export interface IngestStats {
   batches: number
 }
 
+/** Longest pause between two attempts at a failing store; kept well under the ack wait. */
+const MAX_RETRY_PAUSE_MS = 5000
+
 /**
- * Stores probe results in ClickHouse, feeds them to the monitor state machine, and acks them only
- * after both succeeded, so a crash before the ack redelivers them (the store skips results it
+ * Stores probe results in ClickHouse, feeds them to the monitor state machine (which stages the
+ * events it decides, published right after), and acks them only after both succeeded, so a crash before the ack redelivers them (the store skips results it
  * already holds, the state machine ignores results it has seen). A message that breaks the wire
  * contract is copied to the dead-letter subject and terminated, so it never blocks the stream.
+ *
+ * A store that fails (PostgreSQL or ClickHouse away) is retried in place with the same batch,
+ * holding its messages with `working()`, until it succeeds or the consumer stops (then the batch
+ * is nak'ed). Newer results never overtake a failed batch, so the state machine sees each
+ * location's results in order and never drops a retried result as stale.
  */
 export async function consumeResults(
   ctx: CollectorContext,
   stats: IngestStats,
   metrics: IngestMetrics = createIngestMetrics(),
 ): Promise<Stoppable> {
-  return ctx.bus.consume(
+  const stopping = new AbortController()
+  const ackWaitMs = Math.max(ctx.env.GUARD_INGEST_ACK_WAIT_MS, ctx.env.GUARD_INGEST_MAX_WAIT_MS + 1000)
+  const untilDone = <T>(store: 'timeseries' | 'relational', messages: StreamMessage[], work: () => Promise<T>) =>
+    retryInPlace(work, {
+      messages,
+      signal: stopping.signal,
+      maxPauseMs: Math.min(MAX_RETRY_PAUSE_MS, Math.floor(ackWaitMs / 3)),
+      onFailure: (error, attempt) => {
+        metrics.storeFailures.inc({ store })
+        metrics.retrying.set({ store }, 1)
+        const details = { err: error, store, results: messages.length, attempt }
+        if (attempt === 1) ctx.log.error(details, 'storing a batch failed: retrying it in place, in order')
+        else ctx.log.debug(details, 'storing a batch failed again')
+      },
+      onSuccess: (attempt) => {
+        metrics.retrying.set({ store }, 0)
+        if (attempt > 1) ctx.log.info({ store, attempts: attempt }, 'stored the batch after retrying')
+      },
+    })
+  const consumer = await ctx.bus.consume(
     {
       stream: RESULTS_STREAM,
       durable: INGEST_DURABLE,
       filterSubject: 'results.>',
       maxBatch: ctx.env.GUARD_INGEST_MAX_BATCH,
       maxWaitMs: ctx.env.GUARD_INGEST_MAX_WAIT_MS,
-      ackWaitMs: Math.max(ctx.env.GUARD_INGEST_ACK_WAIT_MS, ctx.env.GUARD_INGEST_MAX_WAIT_MS + 1000),
+      ackWaitMs,
     },
     async (batch) => {
       metrics.batchSize.observe(batch.length)
@@ -54,28 +82,29 @@ export async function consumeResults(
       }
       const results = valid.map((entry) => entry.result)
       phase('decode', since(started))
-      try {
-        // Independent writes, each safe to repeat on redelivery, so they run side by side.
-        const [fresh] = await Promise.all([
-          storeResults(ctx.timeseries, results, phase),
-          (async () => {
-            const stateStarted = performance.now()
-            await applyResultsToState(ctx.sql, results)
-            phase('state', since(stateStarted))
-          })(),
-        ])
-        if (results.length > 0) {
-          await invalidateReads({ ctx, organizationIds: results.map((result) => result.organizationId) })
-        }
-        metrics.duplicates.inc(results.length - fresh.length)
-        metrics.stored.inc(fresh.length)
-      } catch (error) {
-        ctx.log.error({ err: error, results: results.length }, 'storing a batch failed: it will be redelivered')
-        throw error
+      const messages = valid.map((entry) => entry.message)
+      // Independent writes, each safe to repeat, so they run (and retry) side by side.
+      const [fresh, events] = await Promise.all([
+        untilDone('timeseries', messages, () => storeResults(ctx.timeseries, results, phase)),
+        untilDone('relational', messages, async () => {
+          const stateStarted = performance.now()
+          const staged = await applyResultsToState(ctx.sql, results)
+          phase('state', since(stateStarted))
+          return staged
+        }),
+      ])
+      if (results.length > 0) {
+        await invalidateReads({ ctx, organizationIds: results.map((result) => result.organizationId) })
       }
+      await publishStagedEvents(ctx, { ids: events }).catch((error: unknown) =>
+        ctx.log.warn({ err: error }, 'publishing events failed: the relay will retry'),
+      )
       started = performance.now()
-      await Promise.all(valid.map((entry) => entry.message.ack()))
+      await Promise.all(messages.map((message) => message.ack()))
       phase('ack', since(started))
+      // Counted once acked: a batch that failed is not stored, whatever one of its stores did.
+      metrics.duplicates.inc(results.length - fresh.length)
+      metrics.stored.inc(fresh.length)
       const now = Date.now()
       if (results.length > 0) {
         const oldest = Math.min(...results.map((result) => Date.parse(result.startedAt)))
@@ -86,4 +115,47 @@ export async function consumeResults(
       stats.batches += 1
     },
   )
+  return {
+    async stop() {
+      stopping.abort()
+      await consumer.stop()
+    },
+  }
+}
+
+interface RetryOptions {
+  messages: StreamMessage[]
+  signal: AbortSignal
+  maxPauseMs: number
+  onFailure(error: unknown, attempt: number): void
+  onSuccess(attempts: number): void
+}
+
+/** Runs `work` until it succeeds, keeping `messages` in hand meanwhile; rethrows once `signal` aborts. */
+async function retryInPlace<T>(work: () => Promise<T>, options: RetryOptions): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const value = await work()
+      options.onSuccess(attempt)
+      return value
+    } catch (error) {
+      options.onFailure(error, attempt)
+      if (options.signal.aborted) throw error
+      await pause(Math.min(100 * 2 ** attempt, options.maxPauseMs), options.signal)
+      if (options.signal.aborted) throw error
+      await Promise.all(options.messages.map((message) => message.working().catch(() => {})))
+    }
+  }
+}
+
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer)
+      signal.removeEventListener('abort', done)
+      resolve()
+    }
+    const timer = setTimeout(done, ms)
+    signal.addEventListener('abort', done)
+  })
 }

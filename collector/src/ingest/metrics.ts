@@ -5,10 +5,26 @@ export function createIngestMetrics() {
   const registry = new Registry()
   return {
     registry,
-    stored: new Counter({ name: 'guard_ingest_results_stored_total', help: 'Results inserted', registers: [registry] }),
+    stored: new Counter({
+      name: 'guard_ingest_results_stored_total',
+      help: 'Results inserted, counted once their batch is acked',
+      registers: [registry],
+    }),
     duplicates: new Counter({
       name: 'guard_ingest_results_duplicate_total',
       help: 'Redelivered results skipped because they were already stored',
+      registers: [registry],
+    }),
+    storeFailures: new Counter({
+      name: 'guard_ingest_store_failures_total',
+      help: 'Attempts to store a batch that failed (the batch is retried in place, in order)',
+      labelNames: ['store'] as const,
+      registers: [registry],
+    }),
+    retrying: new Gauge({
+      name: 'guard_ingest_retrying',
+      help: '1 while a batch is being retried because this store fails',
+      labelNames: ['store'] as const,
       registers: [registry],
     }),
     deadLettered: new Counter({

@@ -2,7 +2,12 @@ import { GuardError } from '@guard/shared'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { CollectorContext } from '../context.ts'
 import { hasPermission, type Permission } from '../services/access/permissions.ts'
-import { consumeRateLimit, type RateClass, type RateDecision } from '../services/rate-limits/consume.ts'
+import {
+  consumeRateLimit,
+  consumeRateLimits,
+  type RateClass,
+  type RateDecision,
+} from '../services/rate-limits/consume.ts'
 import { callerOf } from './authenticate.ts'
 
 declare module 'fastify' {
@@ -72,12 +77,17 @@ export function rateLimitHeadersOnEveryResponse(ctx: CollectorContext) {
   }
 }
 
-function refuse(reply: FastifyReply, decision: RateDecision, rateClass: RateClass): never {
+function refuse(
+  reply: FastifyReply,
+  decision: RateDecision,
+  rateClass: RateClass,
+  scope: 'caller' | 'organization' = 'caller',
+): never {
   const retryAfter = Math.max(1, decision.reset - Math.floor(Date.now() / 1000))
   reply.header('Retry-After', retryAfter)
   throw new GuardError(
     'RATE_LIMIT_EXCEEDED',
-    `Rate limit of ${decision.limit} ${rateClass} requests per hour exceeded`,
+    `Rate limit of ${decision.limit} ${rateClass} requests per hour${scope === 'organization' ? ' for the organization' : ''} exceeded`,
     {
       retry_after: retryAfter,
     },
@@ -101,10 +111,25 @@ export function rateLimit(ctx: CollectorContext) {
       write: ctx.env.GUARD_RATE_LIMIT_WRITE,
       bulk: ctx.env.GUARD_RATE_LIMIT_BULK,
     }
-    const principal = `${caller.principal.kind}:${caller.principal.id}`
-    const decision = await consumeRateLimit(ctx.sql, principal, rateClass, limits[rateClass])
+    const organizationLimits = {
+      read: ctx.env.GUARD_RATE_LIMIT_ORG_READ ?? 5 * limits.read,
+      write: ctx.env.GUARD_RATE_LIMIT_ORG_WRITE ?? 5 * limits.write,
+      bulk: ctx.env.GUARD_RATE_LIMIT_ORG_BULK ?? 5 * limits.bulk,
+    }
+    const decisions = await consumeRateLimits(
+      ctx.sql,
+      [
+        { key: `${caller.principal.kind}:${caller.principal.id}`, limit: limits[rateClass] },
+        { key: `org:${caller.organizationId}`, limit: organizationLimits[rateClass] },
+      ],
+      rateClass,
+    )
+    // The headers describe whichever limit the caller will meet first; a refusal names the one it met.
+    const decision =
+      decisions.find((candidate) => !candidate.allowed) ??
+      decisions.reduce((tightest, candidate) => (candidate.remaining < tightest.remaining ? candidate : tightest))
     setHeaders(reply, decision)
-    if (!decision.allowed) refuse(reply, decision, rateClass)
+    if (!decision.allowed) refuse(reply, decision, rateClass, decision === decisions[1] ? 'organization' : 'caller')
   }
 }
 

@@ -1,4 +1,4 @@
-import { type ErrorCode, errorStatus, GuardError } from '@guard/shared'
+import { type ErrorCode, errorStatus, GuardError, isStoreUnavailable, STORE_RETRY_AFTER_SECONDS } from '@guard/shared'
 import type { FastifyError, FastifyInstance } from 'fastify'
 import { ZodError } from 'zod'
 
@@ -51,6 +51,18 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     if (error.validation) {
       return reply.status(400).send(errorBody('VALIDATION_ERROR', validationMessage(error)))
+    }
+    if (isStoreUnavailable(error)) {
+      request.log.warn({ err: error }, 'a store is unavailable: answering 503')
+      return reply
+        .status(503)
+        .header('retry-after', String(STORE_RETRY_AFTER_SECONDS))
+        .send(
+          errorBody(
+            'SERVICE_UNAVAILABLE',
+            `A database Guard depends on is unavailable; retry in ${STORE_RETRY_AFTER_SECONDS} seconds.`,
+          ),
+        )
     }
     const status = error.statusCode ?? 500
     if (status >= 400 && status < 500) {

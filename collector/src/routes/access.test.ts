@@ -241,7 +241,7 @@ describe('rate limits', () => {
     }
   })
 
-  it('still answers health, without the headers, when the rate-limit counters cannot be reached', async () => {
+  it('still answers health (503: PostgreSQL is away), without the headers, when the rate-limit counters cannot be reached', async () => {
     const broken = {
       ...harness.ctx,
       sql: { ...harness.ctx.sql, query: () => Promise.reject(new Error('database unreachable')) },
@@ -249,8 +249,47 @@ describe('rate limits', () => {
     const app = await buildCollectorApp(broken)
     try {
       const response = await app.inject({ method: 'GET', url: '/api/health' })
-      expect(response.statusCode).toBe(200)
+      // Health tells the truth (PostgreSQL is away: 503), and still answers, without the headers.
+      expect(response.statusCode).toBe(503)
+      expect(response.json()).toMatchObject({ status: 'unavailable', checks: { relational: 'down' } })
       expect(response.headers['x-ratelimit-limit']).toBeUndefined()
+    } finally {
+      await app.close()
+    }
+  })
+})
+
+describe('organization rate limit', () => {
+  let harness: Harness
+
+  beforeAll(async () => {
+    harness = await collectorForTest({ GUARD_RATE_LIMIT_READ: '3', GUARD_RATE_LIMIT_ORG_READ: '5' })
+  })
+  afterAll(() => harness.close())
+
+  it('is shared by every key of the organization, so minting more keys does not multiply it', async () => {
+    const app = await buildCollectorApp(harness.ctx)
+    try {
+      const keys = await Promise.all(
+        ['one', 'two', 'three'].map((name) =>
+          createApiKey(harness.ctx.sql, { organizationId: ORG, name, permissions: ['domains:read'] }),
+        ),
+      )
+      const outcomes: string[] = []
+      for (let index = 0; index < 6; index += 1) {
+        const response = await app.inject({
+          method: 'GET',
+          url: '/api/domains',
+          headers: { authorization: `Bearer ${keys[index % 3]!.key}` },
+        })
+        outcomes.push(`${response.statusCode}/${response.headers['x-ratelimit-limit']}`)
+        if (response.statusCode === 429) expect(response.json().message).toMatch(/for the organization/)
+      }
+      // Each key made two requests, under its own limit of 3; the organization's 5 ran out.
+      expect(outcomes.map((outcome) => outcome.split('/')[0])).toEqual(['200', '200', '200', '200', '200', '429'])
+      // Headers show whichever limit comes first: the key's 3 at first, the organization's 5 near its end.
+      expect(outcomes[0]).toBe('200/3')
+      expect(outcomes.at(-1)).toBe('429/5')
     } finally {
       await app.close()
     }

@@ -3,7 +3,7 @@ import { sampleHeartbeat } from '@guard/shared/testing'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildCollectorApp } from '../app.ts'
-import { authenticateWithUsers, collectorForTest, userCaller } from '../test-support.ts'
+import { authenticateWithUsers, collectorForTest, seedIntegrationAccounts, userCaller } from '../test-support.ts'
 
 type Harness = Awaited<ReturnType<typeof collectorForTest>>
 type Body = Record<string, unknown>
@@ -98,16 +98,34 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
   let app: Awaited<ReturnType<typeof buildCollectorApp>>
   let domainId: string
   let serviceId: string
+  let accounts: Awaited<ReturnType<typeof seedIntegrationAccounts>>
+  let incidentId: string
+  let windowId: string
   let device: { id: string; token: string }
   let pageId: string
   const published: string[] = []
   const headers = (token = harness.apiKey) => ({ authorization: `Bearer ${token}` })
 
   const snapshot = async () => {
-    const tables = ['monitors', 'api_keys', 'devices', 'device_snapshots', 'status_pages', 'status_page_components']
+    const tables = [
+      'monitors',
+      'api_keys',
+      'devices',
+      'device_snapshots',
+      'incidents',
+      'incident_updates',
+      'incident_comments',
+      'maintenance_windows',
+      'notification_settings',
+      'integration_accounts',
+      'integration_monitors',
+      'integration_authorizations',
+      'status_pages',
+      'status_page_components',
+    ]
     const rows = await Promise.all(
       tables.map(async (table) => {
-        const { rows } = await harness.ctx.sql.query(`SELECT * FROM monitoring.${table} ORDER BY 1`)
+        const { rows } = await harness.ctx.sql.query(`SELECT * FROM monitoring.${table} ORDER BY 1, 2`)
         return rows.map(({ last_used_at: _lastUsed, ...row }) => row)
       }),
     )
@@ -139,8 +157,21 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
         payload: { name: 'keep', protocol: 'tcp', protocolConfig: { host: 'keep.example', port: 22 } },
       })
     ).json().data.id
+    accounts = await seedIntegrationAccounts(harness.ctx, DEFAULT_ORGANIZATION.id, 'keep')
   })
   beforeAll(async () => {
+    incidentId = (
+      await app.inject({ method: 'POST', url: '/api/incidents', headers: headers(), payload: { title: 'keep' } })
+    ).json().data.id
+    windowId = (
+      await app.inject({
+        method: 'POST',
+        url: '/api/maintenance-windows',
+        headers: headers(),
+        payload: { title: 'keep', startsAt: '2030-01-01T00:00:00Z', endsAt: '2030-01-01T01:00:00Z' },
+      })
+    ).json().data.id
+    await app.inject({ method: 'GET', url: '/api/notifications/settings', headers: headers() })
     device = (
       await app.inject({ method: 'POST', url: '/api/devices', headers: headers(), payload: { name: 'keep' } })
     ).json().data
@@ -449,6 +480,193 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
     },
   ]
 
+  const severity = fc.oneof(fc.constantFrom('urgent', 'CRITICAL', ''), notAString)
+  const status = fc.oneof(fc.constantFrom('closed', 'OPEN', ''), notAString)
+  const time = fc.oneof(fc.constantFrom('tomorrow', '2030-13-01T00:00:00Z', '', '2030-01-01'), notAString)
+  // Fields where null is meaningful (clear it): every other non-string is still wrong.
+  const notANullableString = notAString.filter((value) => value !== null)
+  const nullableTime = fc.oneof(fc.constantFrom('tomorrow', '2030-13-01T00:00:00Z', ''), notANullableString)
+  const badReceiverUrl = fc.oneof(
+    fc.constantFrom('', 'example.org', 'ftp://example.org', 'javascript:alert(1)', 'http://', '//x'),
+    oversized.map((text) => `https://example.org/${text}`),
+    notANullableString,
+  )
+  routes.push(
+    {
+      name: 'POST /api/incidents',
+      method: 'POST',
+      url: () => '/api/incidents',
+      bodies: () =>
+        invalidBodies(
+          { title: 'Outage', severity: 'high' },
+          {
+            title: fc.oneof(notAString, oversized, fc.constant('  ')),
+            description: fc.oneof(notAString, fc.string({ minLength: 5001, maxLength: 5100 })),
+            severity,
+            impact: fc.oneof(fc.constantFrom('huge', ''), notAString),
+            status: fc.oneof(fc.constant('resolved'), status),
+            affectedDomains: fc.oneof(notAString, fc.constant(['no-such-domain']), fc.constant([''])),
+            affectedServices: fc.oneof(notAString, fc.constant(['no-such-service'])),
+            affectedDevices: fc.oneof(notAString, fc.array(oversized, { minLength: 1, maxLength: 1 })),
+          },
+        ),
+    },
+    {
+      name: 'PUT /api/incidents/{id}',
+      method: 'PUT',
+      url: () => `/api/incidents/${incidentId}`,
+      bodies: () =>
+        fc.oneof(
+          invalidBodies(
+            { severity: 'low' },
+            { title: fc.oneof(notAString, oversized, fc.constant('')), severity, status, impact: notAString },
+          ),
+          fc.constant({}),
+        ),
+    },
+    {
+      name: 'POST /api/incidents/{id}/updates',
+      method: 'POST',
+      url: () => `/api/incidents/${incidentId}/updates`,
+      bodies: () =>
+        invalidBodies(
+          { message: 'looking', status: 'investigating' },
+          { message: fc.oneof(notAString, fc.constant(' '), fc.string({ minLength: 5001, maxLength: 5100 })), status },
+        ),
+    },
+    {
+      name: 'POST /api/incidents/{id}/comments',
+      method: 'POST',
+      url: () => `/api/incidents/${incidentId}/comments`,
+      bodies: () =>
+        invalidBodies(
+          { content: 'note', isInternal: true },
+          {
+            content: fc.oneof(notAString, fc.constant(''), fc.string({ minLength: 5001, maxLength: 5100 })),
+            isInternal: badBoolean,
+          },
+        ),
+    },
+    {
+      name: 'POST /api/maintenance-windows',
+      method: 'POST',
+      url: () => '/api/maintenance-windows',
+      bodies: () =>
+        fc.oneof(
+          invalidBodies(
+            { title: 'w', startsAt: '2030-01-01T00:00:00Z', endsAt: '2030-01-01T01:00:00Z' },
+            {
+              title: fc.oneof(notAString, oversized, fc.constant('')),
+              startsAt: time,
+              endsAt: fc.oneof(time, fc.constant('2029-12-31T00:00:00Z')),
+              recurrence: fc.oneof(fc.constantFrom('monthly', 'hourly', ''), notAString),
+              until: nullableTime,
+              monitorId: fc.oneof(fc.constant('no-such-monitor'), fc.integer()),
+            },
+          ),
+        ),
+    },
+    {
+      name: 'PUT /api/maintenance-windows/{id}',
+      method: 'PUT',
+      url: () => `/api/maintenance-windows/${windowId}`,
+      bodies: () =>
+        fc.oneof(
+          invalidBodies(
+            { title: 'w2' },
+            {
+              title: fc.oneof(notAString, fc.constant('')),
+              startsAt: fc.oneof(time, fc.constant('2031-01-01T00:00:00Z')),
+              recurrence: fc.constantFrom('monthly', 3),
+            },
+          ),
+          fc.constant({}),
+        ),
+    },
+    {
+      name: 'PUT /api/notifications/settings',
+      method: 'PUT',
+      url: () => '/api/notifications/settings',
+      bodies: () =>
+        fc.oneof(
+          invalidBodies(
+            { emailWeeklyReports: true },
+            {
+              emailNotifications: badBoolean,
+              slackEnabled: badBoolean,
+              webhookUrl: fc.oneof(
+                badReceiverUrl,
+                fc.constantFrom('http://example.org/hook', 'https://127.0.0.1/hook', 'https://10.0.0.1/hook'),
+              ),
+              slackWebhookUrl: fc.oneof(badReceiverUrl, fc.constantFrom('https://169.254.169.254/latest')),
+              email: fc.oneof(notANullableString, fc.constantFrom('not-an-email', '@x', '')),
+              rotateWebhookSecret: fc.oneof(badBoolean, fc.constant(false)),
+            },
+          ),
+          fc.constant({ slackEnabled: true, slackWebhookUrl: null }),
+          fc.constant({ rotateWebhookSecret: true }),
+        ),
+    },
+  )
+
+  const badIdentifier = fc.oneof(notAString, oversized, fc.constantFrom('', '../etc', 'a b', '-x', 'x/y'))
+  const badSecret = fc.oneof(notAString, oversized, fc.constant(''))
+  /** Monitor settings that are invalid on their own, so no platform is called. */
+  const badMonitorSettings = fc.oneof(
+    invalidBodies(
+      { name: 'x' },
+      { name: fc.oneof(notAString, oversized, fc.constant('  ')), checkInterval: badInterval, timeout: badTimeout },
+    ).filter((body) => body !== null),
+  )
+  routes.push(
+    {
+      name: 'POST /api/cloud-a/accounts',
+      method: 'POST',
+      url: () => '/api/cloud-a/accounts',
+      bodies: () =>
+        invalidBodies(
+          { tenantId: 't', clientId: 'c', clientSecret: 's', subscriptionId: 'x' },
+          { tenantId: badIdentifier, clientId: badIdentifier, clientSecret: badSecret, subscriptionId: badIdentifier },
+        ),
+    },
+    {
+      name: 'POST /api/selfhost-b/instances',
+      method: 'POST',
+      url: () => '/api/selfhost-b/instances',
+      bodies: () =>
+        invalidBodies(
+          { name: 'lab', url: 'https://lab.example', apiKey: 'k' },
+          {
+            name: fc.oneof(notAString, oversized, fc.constant('')),
+            url: fc.oneof(
+              badUrl,
+              fc.constantFrom('https://u:p@lab.example', 'https://lab.example/?q=1', 'https://lab.example/#x'),
+            ),
+            apiKey: badSecret,
+          },
+        ),
+    },
+    {
+      name: 'POST /api/webhost-c/accounts',
+      method: 'POST',
+      url: () => '/api/webhost-c/accounts',
+      // It takes no fields: anything but an empty body or `{}` is refused.
+      bodies: () => fc.oneof(unknownField, fc.string(), fc.integer(), fc.array(fc.jsonValue(), { maxLength: 3 })),
+    },
+    ...(
+      [
+        ['cloud-a', 'accounts', 'cloudA', 'services'],
+        ['selfhost-b', 'instances', 'selfhostB', 'resources'],
+        ['webhost-c', 'accounts', 'webhostC', 'projects'],
+      ] as const
+    ).map(([provider, collection, account, items]) => ({
+      name: `POST /api/${provider}/${collection}/{id}/${items}/{itemId}/monitor`,
+      method: 'POST' as const,
+      url: () => `/api/${provider}/${collection}/${accounts[account]}/${items}/some-item/monitor`,
+      bodies: () => badMonitorSettings,
+    })),
+  )
+
   for (const route of routes) {
     it(`${route.name} answers 4xx with a message and stores nothing`, async () => {
       const before = await snapshot()
@@ -487,6 +705,16 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
       ['PUT', `/api/domains/${domainId}`],
       ['POST', '/api/services'],
       ['PUT', `/api/services/${serviceId}`],
+      ['POST', '/api/cloud-a/accounts'],
+      ['POST', '/api/selfhost-b/instances'],
+      ['POST', '/api/webhost-c/accounts'],
+      ['POST', '/api/incidents'],
+      ['PUT', `/api/incidents/${incidentId}`],
+      ['POST', `/api/incidents/${incidentId}/updates`],
+      ['POST', `/api/incidents/${incidentId}/comments`],
+      ['POST', '/api/maintenance-windows'],
+      ['PUT', `/api/maintenance-windows/${windowId}`],
+      ['PUT', '/api/notifications/settings'],
     ] as const) {
       const response = await app.inject({
         method,
@@ -525,6 +753,14 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
       ['DELETE', `/api/domains/${'x'.repeat(65)}`],
       ['DELETE', '/api/services/does-not-exist'],
       ['POST', '/api/services/does-not-exist/check'],
+      ['DELETE', '/api/cloud-a/accounts/does-not-exist'],
+      ['DELETE', `/api/selfhost-b/instances/${'x'.repeat(65)}`],
+      ['GET', '/api/webhost-c/accounts/does-not-exist/projects'],
+      ['POST', '/api/cloud-a/accounts/does-not-exist/services/x/monitor'],
+      ['PUT', '/api/incidents/does-not-exist'],
+      ['POST', '/api/incidents/does-not-exist/comments'],
+      ['DELETE', '/api/maintenance-windows/does-not-exist'],
+      ['PUT', '/api/notifications/does-not-exist/read'],
     ] as const) {
       const response = await app.inject({ method, url, headers: headers() })
       expect([400, 404], `${method} ${url}`).toContain(response.statusCode)

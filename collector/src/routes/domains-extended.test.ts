@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildCollectorApp } from '../app.ts'
 import { applyResultsToState } from '../services/monitor-state/apply-results.ts'
 import { storeResults } from '../services/results/store.ts'
-import { collectorForTest } from '../test-support.ts'
+import { collectorForTest, eventsSettled, startReactionsForTest } from '../test-support.ts'
 import { resultFor } from './test-helpers.ts'
 
 type Harness = Awaited<ReturnType<typeof collectorForTest>>
@@ -16,6 +16,7 @@ describe('domains API: stats, shapes, updates and page fetches', () => {
   let app: Awaited<ReturnType<typeof buildCollectorApp>>
   let fixture: Server
   let fixtureUrl: string
+  let reactions: Awaited<ReturnType<typeof startReactionsForTest>>
   const headers = () => ({ authorization: `Bearer ${harness.apiKey}` })
   const get = (url: string) => app.inject({ method: 'GET', url, headers: headers() })
   const create = async (payload: Record<string, unknown>) =>
@@ -26,6 +27,7 @@ describe('domains API: stats, shapes, updates and page fetches', () => {
   beforeAll(async () => {
     harness = await collectorForTest({ GUARD_ALLOW_PRIVATE_TARGETS: '1' })
     app = await buildCollectorApp(harness.ctx)
+    reactions = await startReactionsForTest(harness.ctx)
     fixture = createServer((request, response) => {
       if (request.url === '/moved') {
         response.writeHead(302, { location: '/' }).end()
@@ -41,6 +43,7 @@ describe('domains API: stats, shapes, updates and page fetches', () => {
   })
   afterAll(async () => {
     await app.close()
+    await reactions.stop()
     await harness.close()
     fixture.close()
   })
@@ -59,6 +62,7 @@ describe('domains API: stats, shapes, updates and page fetches', () => {
     // A redelivery of the whole batch must change no figure, rollups included.
     await storeResults(harness.ctx.timeseries, results)
     await applyResultsToState(harness.ctx.sql, results)
+    await eventsSettled(harness.ctx)
 
     for (const period of ['1h', '24h', '7d', '30d', '90d']) {
       const response = await get(`/api/domains/${id}/stats?period=${period}`)

@@ -36,7 +36,11 @@ describe('domains API', () => {
   it('answers health without authentication', async () => {
     const response = await app.inject({ method: 'GET', url: '/api/health' })
     expect(response.statusCode).toBe(200)
-    expect(response.json()).toEqual({ status: 'ok', timestamp: expect.any(String) })
+    expect(response.json()).toEqual({
+      status: 'ok',
+      timestamp: expect.any(String),
+      checks: { bus: 'up', relational: 'up', timeseries: 'up' },
+    })
   })
 
   it('stores a new domain and publishes its schedule to the monitors bucket', async () => {

@@ -120,6 +120,9 @@ describe('OpenAPI document', () => {
     await storeHeartbeats(harness.ctx.timeseries, [heartbeat])
     await applyHeartbeats(harness.ctx.sql, harness.ctx.env, [heartbeat])
 
+    const incident = (
+      await app.inject({ method: 'POST', url: '/api/incidents', headers: key, payload: { title: 'Doc incident' } })
+    ).json().data.id
     const calls: Array<{
       method: 'GET' | 'POST' | 'PUT' | 'DELETE'
       url: string
@@ -211,6 +214,53 @@ describe('OpenAPI document', () => {
           credentials: { username: 'u', password: 'p' },
         },
       },
+      { method: 'GET', url: '/api/incidents?status=open', path: '/api/incidents' },
+      { method: 'POST', url: '/api/incidents', path: '/api/incidents', payload: { title: 'Doc 2', severity: 'low' } },
+      { method: 'GET', url: `/api/incidents/${incident}`, path: '/api/incidents/{id}' },
+      {
+        method: 'PUT',
+        url: `/api/incidents/${incident}`,
+        path: '/api/incidents/{id}',
+        payload: { status: 'investigating' },
+      },
+      {
+        method: 'POST',
+        url: `/api/incidents/${incident}/updates`,
+        path: '/api/incidents/{id}/updates',
+        payload: { message: 'Fixed', status: 'monitoring' },
+      },
+      { method: 'GET', url: `/api/incidents/${incident}/updates`, path: '/api/incidents/{id}/updates' },
+      {
+        method: 'POST',
+        url: `/api/incidents/${incident}/comments`,
+        path: '/api/incidents/{id}/comments',
+        payload: { content: 'Internal', isInternal: true },
+      },
+      { method: 'GET', url: `/api/incidents/${incident}/comments`, path: '/api/incidents/{id}/comments' },
+      {
+        method: 'POST',
+        url: '/api/maintenance-windows',
+        path: '/api/maintenance-windows',
+        payload: { title: 'W', startsAt: '2030-01-01T00:00:00Z', endsAt: '2030-01-01T01:00:00Z', recurrence: 'weekly' },
+      },
+      { method: 'GET', url: '/api/maintenance-windows', path: '/api/maintenance-windows' },
+      { method: 'GET', url: '/api/notifications/settings', path: '/api/notifications/settings' },
+      {
+        method: 'PUT',
+        url: '/api/notifications/settings',
+        path: '/api/notifications/settings',
+        payload: { webhookUrl: 'https://127.0.0.1/hook' },
+      },
+      {
+        method: 'PUT',
+        url: '/api/notifications/settings',
+        path: '/api/notifications/settings',
+        payload: { email: 'a@example.org' },
+      },
+      { method: 'GET', url: '/api/notifications', path: '/api/notifications' },
+      { method: 'PUT', url: '/api/notifications/read-all', path: '/api/notifications/read-all' },
+      { method: 'POST', url: '/api/notifications/test', path: '/api/notifications/test' },
+      { method: 'GET', url: '/api/notifications/deliveries', path: '/api/notifications/deliveries' },
     ]
     const seen = new Set<number>()
     for (const call of calls) {
@@ -230,6 +280,6 @@ describe('OpenAPI document', () => {
       expect(validate(response.json()), `${call.method} ${call.url}: ${ajv.errorsText(validate.errors)}`).toBe(true)
       seen.add(response.statusCode)
     }
-    expect([...seen].sort()).toEqual([200, 201, 400, 401, 403, 404, 422, 429])
+    expect([...seen].sort()).toEqual([200, 201, 202, 400, 401, 403, 404, 422, 429])
   })
 })

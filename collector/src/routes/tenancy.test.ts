@@ -7,7 +7,7 @@ import { applyHeartbeats } from '../services/devices/apply-heartbeats.ts'
 import { storeHeartbeats } from '../services/devices/store-heartbeats.ts'
 import { applyResultsToState } from '../services/monitor-state/apply-results.ts'
 import { storeResults } from '../services/results/store.ts'
-import { authenticateWithUsers, collectorForTest, userCaller } from '../test-support.ts'
+import { authenticateWithUsers, collectorForTest, seedIntegrationAccounts, userCaller } from '../test-support.ts'
 import { resultFor } from './test-helpers.ts'
 
 type Harness = Awaited<ReturnType<typeof collectorForTest>>
@@ -91,6 +91,103 @@ const table: Array<{
     own: true,
   },
   { method: 'DELETE', path: '/api-keys/{keyId}', url: '/api-keys/:key' },
+  { method: 'GET', path: '/api/incidents', url: `/api/incidents?organizationId=${ORG}` },
+  { method: 'POST', path: '/api/incidents', url: `/api/incidents?organizationId=${ORG}`, body: { title: 'x' } },
+  { method: 'POST', path: '/api/incidents', url: '/api/incidents', body: { title: 'x' }, own: true },
+  {
+    method: 'POST',
+    path: '/api/incidents',
+    url: '/api/incidents',
+    body: { title: 'x', affectedDomains: [':domain'] },
+    own: true,
+  },
+  { method: 'GET', path: '/api/incidents/{id}', url: '/api/incidents/:incident' },
+  { method: 'PUT', path: '/api/incidents/{id}', url: '/api/incidents/:incident', body: { status: 'resolved' } },
+  { method: 'GET', path: '/api/incidents/{id}/updates', url: '/api/incidents/:incident/updates' },
+  {
+    method: 'POST',
+    path: '/api/incidents/{id}/updates',
+    url: '/api/incidents/:incident/updates',
+    body: { message: 'm', status: 'resolved' },
+  },
+  { method: 'GET', path: '/api/incidents/{id}/comments', url: '/api/incidents/:incident/comments' },
+  {
+    method: 'POST',
+    path: '/api/incidents/{id}/comments',
+    url: '/api/incidents/:incident/comments',
+    body: { content: 'c' },
+  },
+  { method: 'GET', path: '/api/maintenance-windows', url: `/api/maintenance-windows?organizationId=${ORG}` },
+  {
+    method: 'POST',
+    path: '/api/maintenance-windows',
+    url: `/api/maintenance-windows?organizationId=${ORG}`,
+    body: { title: 't', startsAt: '2030-01-01T00:00:00Z', endsAt: '2030-01-01T01:00:00Z' },
+  },
+  {
+    method: 'POST',
+    path: '/api/maintenance-windows',
+    url: '/api/maintenance-windows',
+    body: { title: 't', monitorId: ':domain', startsAt: '2030-01-01T00:00:00Z', endsAt: '2030-01-01T01:00:00Z' },
+    own: true,
+  },
+  { method: 'GET', path: '/api/maintenance-windows/{id}', url: '/api/maintenance-windows/:window' },
+  {
+    method: 'PUT',
+    path: '/api/maintenance-windows/{id}',
+    url: '/api/maintenance-windows/:window',
+    body: { title: 'hijacked' },
+  },
+  { method: 'DELETE', path: '/api/maintenance-windows/{id}', url: '/api/maintenance-windows/:window' },
+  { method: 'GET', path: '/api/notifications/settings', url: '/api/notifications/settings', own: true },
+  {
+    method: 'PUT',
+    path: '/api/notifications/settings',
+    url: '/api/notifications/settings',
+    body: { emailWeeklyReports: true },
+    own: true,
+  },
+  { method: 'GET', path: '/api/notifications', url: '/api/notifications', own: true },
+  { method: 'PUT', path: '/api/notifications/{id}/read', url: '/api/notifications/:notification/read' },
+  { method: 'PUT', path: '/api/notifications/read-all', url: '/api/notifications/read-all', own: true },
+  { method: 'GET', path: '/api/notifications/deliveries', url: '/api/notifications/deliveries', own: true },
+  { method: 'POST', path: '/api/notifications/test', url: '/api/notifications/test', own: true },
+  { method: 'GET', path: '/api/notifications/stream', url: '/api/notifications/stream?maxSeconds=1', own: true },
+  ...(
+    [
+      ['cloud-a', 'accounts', 'accountId', 'services', 'serviceId', ':cloudA'],
+      ['selfhost-b', 'instances', 'instanceId', 'resources', 'resourceId', ':selfhostB'],
+      ['webhost-c', 'accounts', 'accountId', 'projects', 'projectId', ':webhostC'],
+    ] as const
+  ).flatMap(([provider, collection, idParam, items, itemParam, placeholder]) => {
+    const base = `/api/${provider}/${collection}`
+    return [
+      { method: 'GET' as const, path: base, url: `${base}?organizationId=${ORG}` },
+      { method: 'GET' as const, path: base, url: base, own: true as const },
+      { method: 'DELETE' as const, path: `${base}/{${idParam}}`, url: `${base}/${placeholder}` },
+      { method: 'GET' as const, path: `${base}/{${idParam}}/${items}`, url: `${base}/${placeholder}/${items}` },
+      {
+        method: 'POST' as const,
+        path: `${base}/{${idParam}}/${items}/{${itemParam}}/monitor`,
+        url: `${base}/${placeholder}/${items}/any-item/monitor`,
+      },
+    ]
+  }),
+  {
+    method: 'POST',
+    path: '/api/cloud-a/accounts',
+    url: `/api/cloud-a/accounts?organizationId=${ORG}`,
+    body: { tenantId: 't', clientId: 'c', clientSecret: 's', subscriptionId: 'x' },
+  },
+  {
+    method: 'POST',
+    path: '/api/selfhost-b/instances',
+    url: `/api/selfhost-b/instances?organizationId=${ORG}`,
+    body: { name: 'n', url: 'https://x.example', apiKey: 'k' },
+  },
+  { method: 'POST', path: '/api/webhost-c/accounts', url: `/api/webhost-c/accounts?organizationId=${ORG}` },
+  // Authenticated by its single-use state, not by a caller: another organization holds none of ours.
+  { method: 'GET', path: '/api/webhost-c/callback', url: '/api/webhost-c/callback?state=guess&code=x', own: true },
   { method: 'GET', path: '/api/devices', url: `/api/devices?organizationId=${ORG}` },
   { method: 'POST', path: '/api/devices', url: `/api/devices?organizationId=${ORG}`, body: { name: 'd' } },
   { method: 'POST', path: '/api/devices', url: '/api/devices', body: { name: 'd' }, own: true },
@@ -173,9 +270,13 @@ describe('tenancy: another organization never sees or changes our data', () => {
     domain: string
     service: string
     key: string
+    incident: string
+    window: string
+    notification: string
     device: string
     page: string
     component: string
+    accounts: Awaited<ReturnType<typeof seedIntegrationAccounts>>
     secrets: string[]
   }
   let strangerKey: string
@@ -206,6 +307,41 @@ describe('tenancy: another organization never sees or changes our data', () => {
     await storeResults(harness.ctx.timeseries, results)
     await applyResultsToState(harness.ctx.sql, results)
     const key = await createApiKey(harness.ctx.sql, { organizationId: ORG, name: 'secret-key', permissions: ['*:*'] })
+    const incident = (
+      await app.inject({
+        method: 'POST',
+        url: '/api/incidents',
+        headers,
+        payload: { title: 'Secret incident', affectedDomains: [domain] },
+      })
+    ).json().data.id
+    await app.inject({
+      method: 'POST',
+      url: `/api/incidents/${incident}/comments`,
+      headers,
+      payload: { content: 'secret-comment', isInternal: true },
+    })
+    const window = (
+      await app.inject({
+        method: 'POST',
+        url: '/api/maintenance-windows',
+        headers,
+        payload: { title: 'Secret window', startsAt: '2030-01-01T00:00:00Z', endsAt: '2030-01-01T01:00:00Z' },
+      })
+    ).json().data.id
+    await app.inject({
+      method: 'PUT',
+      url: '/api/notifications/settings',
+      headers,
+      payload: { webhookUrl: 'http://127.0.0.1:9/secret-hook' },
+    })
+    const notification = 'secret-notification'
+    await harness.ctx.sql.query(
+      `INSERT INTO monitoring.notifications (id, organization_id, principal, event_id, type, message)
+       SELECT $1, $2, principal, 'e', 'info', 'secret-message' FROM monitoring.notification_settings LIMIT 1`,
+      [notification, ORG],
+    )
+    const accounts = await seedIntegrationAccounts(harness.ctx, ORG, 'ours')
     const device = (
       await app.inject({ method: 'POST', url: '/api/devices', headers, payload: { name: 'Secret device' } })
     ).json().data.id
@@ -272,6 +408,10 @@ describe('tenancy: another organization never sees or changes our data', () => {
       domain,
       service,
       key: key.id,
+      incident,
+      window,
+      notification,
+      accounts,
       device,
       page,
       component,
@@ -279,6 +419,14 @@ describe('tenancy: another organization never sees or changes our data', () => {
         page,
         component,
         'Secret status page',
+        'Secret incident',
+        'secret-comment',
+        'Secret window',
+        'secret-hook',
+        'secret-message',
+        ...Object.values(accounts),
+        'ours-',
+        'ours ',
         device,
         'Secret device',
         'secret-device-host',
@@ -317,27 +465,25 @@ describe('tenancy: another organization never sees or changes our data', () => {
 
   for (const principal of ['api key', 'user'] as const) {
     it.each(table)(`as another organization's ${principal}: $method $url`, async (row) => {
-      const url = row.url
-        .replace(':domain', ours.domain)
-        .replace(':service', ours.service)
-        .replace(':key', ours.key)
-        .replace(':device', ours.device)
-        .replace(':page', ours.page)
-        .replace(':component', ours.component)
-      const body =
-        row.body &&
-        JSON.parse(
-          JSON.stringify(row.body)
-            .replace(':device', ours.device)
-            .replace(':domain', ours.domain)
-            .replace(':service', ours.service)
-            .replace(':component', ours.component),
-        )
+      const fill = (text: string) =>
+        text
+          .replace(':domain', ours.domain)
+          .replace(':service', ours.service)
+          .replace(':key', ours.key)
+          .replace(':incident', ours.incident)
+          .replace(':window', ours.window)
+          .replace(':notification', ours.notification)
+          .replace(':device', ours.device)
+          .replace(':page', ours.page)
+          .replace(':component', ours.component)
+          .replace(':cloudA', ours.accounts.cloudA)
+          .replace(':selfhostB', ours.accounts.selfhostB)
+          .replace(':webhostC', ours.accounts.webhostC)
       const response = await app.inject({
         method: row.method,
-        url,
+        url: fill(row.url),
         headers: { authorization: `Bearer ${principal === 'user' ? 'user:stranger' : strangerKey}` },
-        ...(body ? { payload: body } : {}),
+        ...(row.body ? { payload: JSON.parse(fill(JSON.stringify(row.body))) } : {}),
       })
       for (const secret of ours.secrets) expect(response.body).not.toContain(secret)
       if (!row.own) expect([403, 404, ...(row.refused ?? [])]).toContain(response.statusCode)
@@ -353,6 +499,22 @@ describe('tenancy: another organization never sees or changes our data', () => {
     expect(service.json().data).toMatchObject({ name: 'Secret service' })
     const { rows } = await harness.ctx.sql.query('SELECT 1 FROM monitoring.api_keys WHERE id = $1', [ours.key])
     expect(rows).toHaveLength(1)
+    const incident = await app.inject({ method: 'GET', url: `/api/incidents/${ours.incident}`, headers })
+    expect(incident.json().data).toMatchObject({ status: 'open', title: 'Secret incident' })
+    expect(incident.json().data.updates).toHaveLength(1)
+    const comments = await app.inject({ method: 'GET', url: `/api/incidents/${ours.incident}/comments`, headers })
+    expect(comments.json().data).toHaveLength(1)
+    const window = await app.inject({ method: 'GET', url: `/api/maintenance-windows/${ours.window}`, headers })
+    expect(window.json().data).toMatchObject({ title: 'Secret window' })
+    const unread = await harness.ctx.sql.query('SELECT is_read FROM monitoring.notifications WHERE id = $1', [
+      ours.notification,
+    ])
+    expect(unread.rows).toEqual([{ is_read: false }])
+    const accounts = await harness.ctx.sql.query(
+      'SELECT id FROM monitoring.integration_accounts WHERE organization_id = $1',
+      [ORG],
+    )
+    expect(accounts.rows.map((row) => row.id).sort()).toEqual(Object.values(ours.accounts).sort())
     const device = await app.inject({ method: 'GET', url: `/api/devices/${ours.device}`, headers })
     expect(device.json().data).toMatchObject({ name: 'Secret device', hostname: 'secret-device-host', isOnline: true })
     const page = await app.inject({ method: 'GET', url: `/api/status-pages/${ours.page}`, headers })

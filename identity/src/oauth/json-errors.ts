@@ -1,3 +1,4 @@
+import { isStoreUnavailable, STORE_RETRY_AFTER_SECONDS } from '@guard/shared'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { problem } from '../plugins/problem.ts'
 import { OAuthError } from './oauth-error.ts'
@@ -25,6 +26,14 @@ export function oauthJsonErrorHandler(error: FastifyError | OAuthError, request:
   if (error instanceof OAuthError) return sendOAuthJsonError(reply, error)
   if (error.validation || (error.statusCode !== undefined && error.statusCode < 500)) {
     return sendOAuthJsonError(reply, new OAuthError('invalid_request', error.message))
+  }
+  if (isStoreUnavailable(error)) {
+    request.log.warn({ err: error }, 'the database is unavailable: answering 503')
+    reply.header('Retry-After', String(STORE_RETRY_AFTER_SECONDS))
+    return sendOAuthJsonError(
+      reply,
+      new OAuthError('temporarily_unavailable', 'the database is unavailable; retry in a few seconds'),
+    )
   }
   request.log.error({ err: error }, 'token endpoint failed')
   return sendOAuthJsonError(reply, new OAuthError('server_error', 'the server could not complete the request'))

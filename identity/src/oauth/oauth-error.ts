@@ -14,6 +14,7 @@ export type OAuthErrorCode =
   | 'consent_required'
   | 'invalid_token'
   | 'server_error'
+  | 'temporarily_unavailable'
 
 const STATUS: Record<OAuthErrorCode, number> = {
   invalid_request: 400,
@@ -28,6 +29,7 @@ const STATUS: Record<OAuthErrorCode, number> = {
   consent_required: 403,
   invalid_token: 401,
   server_error: 500,
+  temporarily_unavailable: 503,
 }
 
 /** What to do about each error: the problem body's `hint`, beside RFC 6749's fields. */
@@ -45,6 +47,7 @@ const HINTS: Record<OAuthErrorCode, string> = {
   consent_required: 'Send the user to the authorization endpoint without prompt=none to give consent',
   invalid_token: 'Get a new access token (refresh it, or sign in again)',
   server_error: 'Retry once, then check GET /api/v1/health',
+  temporarily_unavailable: 'Retry after the number of seconds in Retry-After; GET /api/v1/health shows what is away',
 }
 
 /** A protocol error: each endpoint turns it into its wire form (JSON body, redirect or header). */
@@ -70,6 +73,7 @@ export class OAuthError extends Error {
     if (this.status === 401) return 'UNAUTHORIZED'
     if (this.status === 403) return 'FORBIDDEN'
     if (this.status === 500) return 'INTERNAL_ERROR'
+    if (this.status === 503) return 'SERVICE_UNAVAILABLE'
     return 'VALIDATION_ERROR'
   }
 }

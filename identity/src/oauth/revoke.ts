@@ -18,7 +18,13 @@ export function revokeRoute(app: GuardFastify, ctx: OAuthContext): void {
         tags: ['oauth'],
         consumes: ['application/x-www-form-urlencoded'],
         body: revokeForm,
-        response: { 200: z.strictObject({}), 400: oauthErrorBody, 401: oauthErrorBody, 500: oauthErrorBody },
+        response: {
+          200: z.strictObject({}),
+          400: oauthErrorBody,
+          401: oauthErrorBody,
+          500: oauthErrorBody,
+          503: oauthErrorBody,
+        },
       },
       errorHandler: oauthJsonErrorHandler,
       preValidation: async (request) => {

@@ -18,7 +18,13 @@ export function tokenRoute(app: GuardFastify, ctx: OAuthContext): void {
         tags: ['oauth'],
         consumes: ['application/x-www-form-urlencoded'],
         body: tokenForm,
-        response: { 200: tokenResponse, 400: oauthErrorBody, 401: oauthErrorBody, 500: oauthErrorBody },
+        response: {
+          200: tokenResponse,
+          400: oauthErrorBody,
+          401: oauthErrorBody,
+          500: oauthErrorBody,
+          503: oauthErrorBody,
+        },
       },
       errorHandler: oauthJsonErrorHandler,
       preValidation: async (request) => {

@@ -24,6 +24,8 @@ const returnTo = z
       value.startsWith('/api/oauth/authorize?') || value.startsWith('/invitations/accept?') || value === '/account',
     'must be an authorization request, an invitation or the account page',
   )
+  // It becomes a Location header: CR/LF there would split the response.
+  .refine((value) => !/[\r\n]/.test(value), 'must not contain line breaks')
 
 function signInForm(
   ctx: OAuthContext,

@@ -1,4 +1,4 @@
-import { type ErrorCode, GuardError } from '@guard/shared'
+import { type ErrorCode, GuardError, isStoreUnavailable, STORE_RETRY_AFTER_SECONDS } from '@guard/shared'
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify'
 import { ZodError } from 'zod'
 
@@ -79,6 +79,19 @@ export function registerProblemErrors(app: FastifyInstance): void {
           400,
           `${error.validationContext ?? 'request'}: ${error.message}`,
           'Check the request against GET /openapi.json',
+        ),
+      )
+    }
+    if (isStoreUnavailable(error)) {
+      request.log.warn({ err: error }, 'the database is unavailable: answering 503')
+      reply.header('Retry-After', String(STORE_RETRY_AFTER_SECONDS))
+      return sendProblem(
+        reply,
+        problem(
+          'SERVICE_UNAVAILABLE',
+          503,
+          'The database is unavailable; the request was not carried out',
+          `Retry after ${STORE_RETRY_AFTER_SECONDS} seconds; GET /api/v1/health shows the state of each dependency`,
         ),
       )
     }

@@ -159,4 +159,24 @@ describe('identity without its database', () => {
     expect(body.plans).toEqual(bundledCatalog.document.plans)
     expect(body.updatedAt).toBe(bundledCatalog.updatedAt)
   })
+
+  it('health stays 200 (the catalog is still served) and says the database is down', async () => {
+    await identity.dependencies.refresh()
+    const { response, body } = await json('/api/v1/health')
+    expect(response.status).toBe(200)
+    expect(body).toMatchObject({ status: 'degraded', service: 'identity', checks: { relational: 'down' } })
+  })
+
+  it('a request that needs the database answers 503 with Retry-After and the error fields, not 500', async () => {
+    const response = await get('/api/oauth/token', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=client_credentials&client_id=someone&client_secret=secret',
+    })
+    expect(response.status).toBe(503)
+    expect(response.headers.get('retry-after')).toBe('5')
+    const body = (await response.json()) as Record<string, unknown>
+    expect(body).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE', error: 'temporarily_unavailable' })
+    expect(JSON.stringify(body)).not.toMatch(/PGlite|closed/)
+  })
 })

@@ -1,5 +1,5 @@
-import type { GuardFastify, RelationalStore } from '@guard/shared'
-import { createLogger, listeningUrl, openTestRelationalStore } from '@guard/shared'
+import type { DependencyWatch, GuardFastify, RelationalStore } from '@guard/shared'
+import { createLogger, dependencyChecks, listeningUrl, openTestRelationalStore, watchDependencies } from '@guard/shared'
 import { buildIdentityApp } from '../app.ts'
 import { prepareOAuth } from '../oauth/setup.ts'
 import { migrateIdentity } from '../server.ts'
@@ -11,6 +11,7 @@ export interface PlatformTestIdentity {
   url: string
   app: GuardFastify
   sql: RelationalStore
+  dependencies: DependencyWatch
   close(): Promise<void>
 }
 
@@ -34,7 +35,9 @@ export async function startPlatformIdentity(
     env: { GUARD_SECRET_KEY: 'test-secret-key-test-secret-key-test', GUARD_DATA_DIR: '/nonexistent' },
     issuer: '',
   })
-  const app = await buildIdentityApp({ log, oauth, platform: { sql, ...platform } })
+  const dependencies = await watchDependencies({ relational: dependencyChecks.relational(sql) })
+  const app = await buildIdentityApp({ log, oauth, platform: { sql, ...platform }, dependencies })
+  app.addHook('onClose', async () => dependencies.stop())
   try {
     extend?.(app)
     await app.listen({ host: '127.0.0.1', port: 0 })
@@ -49,6 +52,7 @@ export async function startPlatformIdentity(
     url,
     app,
     sql,
+    dependencies,
     async close() {
       await app.close()
       await sql.close().catch(() => undefined)

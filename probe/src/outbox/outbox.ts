@@ -1,5 +1,6 @@
-import { mkdir, open, readdir, readFile, rename, rm, truncate, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { SegmentFiles } from '@guard/shared'
 
 /** One stored publish: the subject, the message id JetStream deduplicates on, and the payload. */
 export interface OutboxEntry {
@@ -30,13 +31,6 @@ export interface OutboxDrops {
   corrupt: number
 }
 
-interface Segment {
-  seq: number
-  /** Complete lines in the file. */
-  count: number
-  bytes: number
-}
-
 interface Cursor {
   /** The head segment's sequence number. */
   seq: number
@@ -54,20 +48,18 @@ interface StoredLine {
 
 /** Publishes in flight at once during a replay, so a long backlog is not bound by one round trip per entry. */
 const REPLAY_WINDOW = 64
-const SEGMENT = /^(\d{12})\.jsonl$/
 const CURSOR_FILE = 'cursor.json'
-const segmentName = (seq: number) => `${String(seq).padStart(12, '0')}.jsonl`
 
 /**
  * A bounded, ordered queue of publishes on disk, for the time the bus is away. Entries live in
- * append-only segment files; a cursor file records how far the head segment was delivered, so a
+ * append-only segment files (shared with the embedded bus's streams); a cursor file records how far the head segment was delivered, so a
  * restarted process resumes where it stopped and replays at most the one entry in flight (which
  * the message id makes harmless). Delivered segments are deleted; when the byte limit is reached
  * the oldest segment goes first, counted as dropped.
  */
 export class Outbox {
   readonly drops: OutboxDrops = { full: 0, expired: 0, corrupt: 0 }
-  private segments: Segment[] = []
+  private files!: SegmentFiles
   private cursor: Cursor = { seq: 1, delivered: 0 }
   private lock: Promise<unknown> = Promise.resolve()
   private readonly segmentBytes: number
@@ -87,12 +79,18 @@ export class Outbox {
 
   /** Entries stored and not yet delivered. */
   get depth(): number {
-    const total = this.segments.reduce((sum, segment) => sum + segment.count, 0)
-    return total - (this.segments.length > 0 ? this.cursor.delivered : 0)
+    const segments = this.files.segments
+    const total = segments.reduce((sum, segment) => sum + segment.count, 0)
+    return total - (segments.length > 0 ? this.cursor.delivered : 0)
   }
 
   get bytes(): number {
-    return this.segments.reduce((sum, segment) => sum + segment.bytes, 0)
+    return this.files.bytes
+  }
+
+  /** Closes the open segment file; what is stored stays for the next open. */
+  close(): Promise<void> {
+    return this.exclusive(() => this.files.close())
   }
 
   get droppedTotal(): number {
@@ -113,20 +111,8 @@ export class Outbox {
         this.drops.full += 1
         return
       }
-      while (this.bytes + bytes.length > this.options.maxBytes && this.segments.length > 0) await this.dropHead()
-      let tail = this.segments.at(-1)
-      if (!tail || tail.bytes + bytes.length > this.segmentBytes) {
-        tail = { seq: tail ? tail.seq + 1 : this.cursor.seq, count: 0, bytes: 0 }
-        this.segments.push(tail)
-      }
-      const file = await open(join(this.options.dir, segmentName(tail.seq)), 'a')
-      try {
-        await file.write(bytes)
-      } finally {
-        await file.close()
-      }
-      tail.count += 1
-      tail.bytes += bytes.length
+      while (this.bytes + bytes.length > this.options.maxBytes && this.files.segments.length > 0) await this.dropHead()
+      await this.files.append(bytes, 1)
     })
   }
 
@@ -199,29 +185,25 @@ export class Outbox {
   }
 
   private async readHead(): Promise<{ seq: number; from: number; lines: string[] } | undefined> {
-    const head = this.segments[0]
+    const head = this.files.segments[0]
     if (!head) return undefined
-    const text = await readFile(join(this.options.dir, segmentName(head.seq)), 'utf8')
-    const lines = text.split('\n').slice(this.cursor.delivered, head.count)
+    const lines = (await this.files.read(head.seq)).slice(this.cursor.delivered)
     return { seq: head.seq, from: this.cursor.delivered, lines }
   }
 
   private async retireHeadIfDelivered(seq: number): Promise<void> {
-    const head = this.segments[0]
+    const head = this.files.segments[0]
     if (!head || head.seq !== seq || this.cursor.delivered < head.count) return
-    // Keep the tail open for appends only while it still has room; a delivered one can go.
-    await rm(join(this.options.dir, segmentName(head.seq)), { force: true })
-    this.segments.shift()
-    this.cursor = { seq: this.segments[0]?.seq ?? head.seq + 1, delivered: 0 }
+    await this.files.removeHead()
+    this.cursor = { seq: this.files.segments[0]?.seq ?? this.files.upcomingSeq, delivered: 0 }
     await this.saveCursor()
   }
 
   private async dropHead(): Promise<void> {
-    const head = this.segments.shift()
+    const head = await this.files.removeHead()
     if (!head) return
     this.drops.full += head.count - this.cursor.delivered
-    await rm(join(this.options.dir, segmentName(head.seq)), { force: true })
-    this.cursor = { seq: this.segments[0]?.seq ?? head.seq + 1, delivered: 0 }
+    this.cursor = { seq: this.files.segments[0]?.seq ?? this.files.upcomingSeq, delivered: 0 }
     await this.saveCursor()
   }
 
@@ -240,26 +222,15 @@ export class Outbox {
     } catch {
       // No cursor yet, or one torn by a crash: start from the first stored entry (replays dedupe by id).
     }
-    const seqs = (await readdir(dir))
-      .map((name) => SEGMENT.exec(name)?.[1])
-      .filter((seq): seq is string => seq !== undefined)
-      .map(Number)
-      .sort((a, b) => a - b)
-    for (const seq of seqs) {
-      const path = join(dir, segmentName(seq))
-      // Segments before the cursor were delivered; a crash came between the cursor and the delete.
-      if (seq < this.cursor.seq) {
-        await rm(path, { force: true })
-        continue
-      }
-      const text = await readFile(path, 'utf8')
-      const complete = text.lastIndexOf('\n') + 1
-      // A torn last line from a crash mid-append: cut it off so the next append starts clean.
-      if (complete < text.length) await truncate(path, Buffer.byteLength(text.slice(0, complete)))
-      const count = text.slice(0, complete).split('\n').length - 1
-      this.segments.push({ seq, count, bytes: Buffer.byteLength(text.slice(0, complete)) })
-    }
-    const head = this.segments[0]
+    // Segments before the cursor were delivered; a crash came between the cursor and the delete.
+    this.files = await SegmentFiles.open({
+      dir,
+      segmentBytes: this.segmentBytes,
+      fsync: 'none',
+      dropBefore: this.cursor.seq,
+      firstSeq: this.cursor.seq,
+    })
+    const head = this.files.segments[0]
     if (!head) this.cursor = { seq: this.cursor.seq, delivered: 0 }
     else if (head.seq !== this.cursor.seq) this.cursor = { seq: head.seq, delivered: 0 }
     else this.cursor.delivered = Math.min(this.cursor.delivered, head.count)

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { type CryptoKey, exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freePort } from '../testing/services.ts'
-import { createAccessTokenVerifier, MONITORING_API_AUDIENCE } from './access-token.ts'
+import { CLOCK_SKEW_SECONDS, createAccessTokenVerifier, MONITORING_API_AUDIENCE } from './access-token.ts'
 
 let server: Server
 let issuer: string
@@ -17,7 +17,7 @@ async function newKey(kid: string): Promise<{ kid: string; privateKey: CryptoKey
 
 function sign(
   key: { kid: string; privateKey: CryptoKey },
-  overrides: { iss?: string; aud?: string; typ?: string; exp?: number } = {},
+  overrides: { iss?: string; aud?: string; typ?: string; exp?: number; iat?: number } = {},
 ) {
   return new SignJWT({
     client_id: 'app',
@@ -28,7 +28,7 @@ function sign(
     .setIssuer(overrides.iss ?? issuer)
     .setSubject('user-1')
     .setAudience(overrides.aud ?? MONITORING_API_AUDIENCE)
-    .setIssuedAt()
+    .setIssuedAt(overrides.iat)
     .setJti('token-1')
     .setExpirationTime(overrides.exp ?? '15m')
     .sign(key.privateKey)
@@ -65,6 +65,17 @@ describe('access token verifier', () => {
     ]) {
       await expect(verify(token)).rejects.toMatchObject({ code: 'UNAUTHORIZED' })
     }
+  })
+
+  it('refuses a token issued in the future beyond the clock skew, accepts one within it', async () => {
+    const key = await newKey('skew')
+    published = [key.jwk]
+    const verify = createAccessTokenVerifier({ issuer })
+    const now = Math.floor(Date.now() / 1000)
+    const ahead = (seconds: number) => sign(key, { iat: now + seconds, exp: now + seconds + 900 })
+    await expect(verify(await ahead(CLOCK_SKEW_SECONDS + 120))).rejects.toMatchObject({ code: 'UNAUTHORIZED' })
+    await expect(verify(await ahead(3600))).rejects.toMatchObject({ code: 'UNAUTHORIZED' })
+    await expect(verify(await ahead(CLOCK_SKEW_SECONDS - 20))).resolves.toMatchObject({ sub: 'user-1' })
   })
 
   it('an unknown kid refetches the key set', async () => {

@@ -46,12 +46,25 @@ export interface AccessTokenVerifierOptions {
   cooldownMs?: number
 }
 
+/**
+ * Clock difference between identity and a verifier that a token's `iat` (and `exp`, `nbf`) may
+ * show: a token issued further in the future than this is refused, so a signing clock set
+ * ahead cannot mint tokens that outlive their lifetime here.
+ */
+export const CLOCK_SKEW_SECONDS = 60
+
+/** Oldest `iat` accepted, whatever `exp` says: longer than any access token Guard issues. */
+export const MAX_TOKEN_AGE_SECONDS = 24 * 3600
+
+/** The jose options every Guard verifier shares for time claims. */
+export const timeClaimChecks = { clockTolerance: CLOCK_SKEW_SECONDS, maxTokenAge: MAX_TOKEN_AGE_SECONDS }
+
 /** Resolves the claims, or throws GuardError UNAUTHORIZED (bad token) or SERVICE_UNAVAILABLE (no key set). */
 export type AccessTokenVerifier = (token: string) => Promise<AccessTokenClaims>
 
 /**
  * Verifies identity's RS256 access tokens against its published key set: signature, `typ`
- * at+jwt, issuer, audience and expiry. jose refetches the key set when a token names a `kid` it
+ * at+jwt, issuer, audience, expiry and an `iat` no later than now plus CLOCK_SKEW_SECONDS. jose refetches the key set when a token names a `kid` it
  * has not seen, so a key rotation at identity needs no restart here.
  */
 export function createAccessTokenVerifier(options: AccessTokenVerifierOptions): AccessTokenVerifier {
@@ -66,6 +79,7 @@ export function createAccessTokenVerifier(options: AccessTokenVerifierOptions): 
         audience: options.audience ?? MONITORING_API_AUDIENCE,
         typ: 'at+jwt',
         algorithms: ['RS256'],
+        ...timeClaimChecks,
       })
       return accessTokenClaims.parse(payload)
     } catch (error) {

@@ -25,6 +25,9 @@ export async function handBatch(batch: StreamMessage[], handler: BatchHandler): 
       ack: once(() => message.ack()),
       term: once(() => message.term()),
       nak: (delayMs?: number) => once(() => message.nak(delayMs))(),
+      working: async () => {
+        if (unsettled.has(view)) await message.working()
+      },
     }
     unsettled.add(view)
     return view

@@ -1,7 +1,9 @@
+import { join } from 'node:path'
 import { handBatch } from './batch.ts'
 import { errorMessage, noResponders, requestTimedOut, responderFailed } from './errors.ts'
 import { MemoryKv } from './in-process-kv.ts'
 import { MemoryStream } from './in-process-stream.ts'
+import { StreamFiles, type StreamFilesOptions } from './stream-files.ts'
 import { subjectMatches } from './subject.ts'
 import type { Bus, Responder, StreamSpec } from './types.ts'
 
@@ -16,9 +18,34 @@ interface QueueResponder {
   responder: Responder
 }
 
+export interface DurableInProcessBusOptions extends StreamFilesOptions {
+  /** Directory of the streams' files; one process at a time. */
+  dir: string
+  streams: StreamSpec[]
+}
+
+/**
+ * The bus of embedded mode with its streams on disk: a publish resolves once the message is
+ * stored, and consumers resume from their acked position after a restart or a crash.
+ */
+export async function openDurableInProcessBus(options: DurableInProcessBusOptions): Promise<Bus> {
+  const { dir, streams: specs, ...files } = options
+  const opened = await Promise.all(
+    specs.map(async (spec) => {
+      const { disk, restored } = await StreamFiles.open(join(dir, 'streams'), spec, files)
+      return new MemoryStream(spec, disk, restored)
+    }),
+  )
+  return busOver(opened)
+}
+
 /** The bus of embedded mode: the NATS contract, kept in memory, for one process. */
 export function createInProcessBus(options: { streams: StreamSpec[] }): Bus {
-  const streams = new Map(options.streams.map((spec) => [spec.name, new MemoryStream(spec)]))
+  return busOver(options.streams.map((spec) => new MemoryStream(spec)))
+}
+
+function busOver(opened: MemoryStream[]): Bus {
+  const streams = new Map(opened.map((stream) => [stream.spec.name, stream]))
   const buckets = new Map<string, MemoryKv>()
   const subscribers = new Set<Subscriber>()
   const responders = new Set<QueueResponder>()
@@ -55,7 +82,7 @@ export function createInProcessBus(options: { streams: StreamSpec[] }): Bus {
       open()
       const stream = [...streams.values()].find((candidate) => candidate.covers(subject))
       if (!stream) throw new Error(`no stream stores subject '${subject}'`)
-      const ack = stream.append(subject, data, msgId)
+      const ack = await stream.append(subject, data, msgId)
       // JetStream subjects are NATS subjects too: plain subscribers see stored messages.
       if (!ack.duplicate) fanOut(subject, data)
       return ack
@@ -145,7 +172,7 @@ export function createInProcessBus(options: { streams: StreamSpec[] }): Bus {
       if (closed) return
       closed = true
       await Promise.all([...consumers].map((stop) => stop()))
-      for (const stream of streams.values()) stream.close()
+      await Promise.all([...streams.values()].map((stream) => stream.close()))
       for (const kv of buckets.values()) kv.close()
       subscribers.clear()
       responders.clear()

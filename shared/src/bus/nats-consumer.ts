@@ -158,6 +158,7 @@ function toStreamMessage(message: JsMsg): StreamMessage {
     },
     nak: async (delayMs) => message.nak(delayMs),
     term: async () => message.term(),
+    working: async () => message.working(),
   }
 }
 

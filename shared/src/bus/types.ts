@@ -30,6 +30,8 @@ export interface StreamMessage {
   nak(delayMs?: number): Promise<void>
   /** Never redeliver (poison message). */
   term(): Promise<void>
+  /** Still at work on it: restarts the ack wait, so a handler retrying a store in place keeps its batch. */
+  working(): Promise<void>
 }
 
 export interface ConsumeOptions {

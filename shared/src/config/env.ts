@@ -52,6 +52,18 @@ export const commonEnv = {
   NATS_USER: z.string().optional(),
   NATS_PASSWORD: z.string().optional(),
   NATS_TOKEN: z.string().optional(),
+  /**
+   * Embedded bus (no NATS_URL): `always` fsyncs each group of publishes before they resolve, so a
+   * stored result survives a power cut; `none` survives a killed process only (README "Embedded bus").
+   */
+  GUARD_BUS_FSYNC: z.enum(['always', 'none']).default('always'),
+  /** Embedded bus: each stream keeps at most this many bytes and this many hours, settled or not. */
+  GUARD_BUS_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024 * 1024)
+    .default(1024 * 1024 * 1024),
+  GUARD_BUS_MAX_AGE_HOURS: z.coerce.number().int().min(1).default(72),
 }
 
 export const storeEnv = {

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController, type RawServerDefault } from 'fastify'
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod'
 import type { Logger } from '../logger.ts'
+import { registerControlCharacterGuard } from './control-characters.ts'
 
 export type GuardFastify = FastifyInstance<
   RawServerDefault,
@@ -27,6 +28,7 @@ export function createFastify(options: {
   }).withTypeProvider<ZodTypeProvider>()
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
+  registerControlCharacterGuard(app)
   return app
 }
 

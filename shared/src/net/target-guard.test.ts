@@ -40,4 +40,17 @@ describe('forbiddenAddressReason', () => {
     expect(forbiddenAddressReason('172.20.0.1')).toBe('private')
     expect(forbiddenAddressReason('::ffff:8.8.8.8')).toBe('IPv4-mapped')
   })
+
+  it('refuses IPv6 forms that embed an IPv4 address: 6to4, Teredo, IPv4-translated and mapped', () => {
+    expect(forbiddenAddressReason('2002:7f00:1::')).toBe('6to4')
+    expect(forbiddenAddressReason('2002:a9fe:a9fe::1')).toBe('6to4')
+    expect(forbiddenAddressReason('2001:0:4136:e378:8000:63bf:3fff:fdd2')).toBe('Teredo')
+    expect(forbiddenAddressReason('::ffff:0:7f00:1')).toBe('IPv4-translated')
+    expect(forbiddenAddressReason('::ffff:0:127.0.0.1')).toBe('IPv4-translated')
+    expect(forbiddenAddressReason('::ffff:127.0.0.1')).toBe('IPv4-mapped')
+    expect(forbiddenAddressReason('::ffff:7f00:1')).toBe('IPv4-mapped')
+    // Neighbours of those ranges stay public.
+    expect(forbiddenAddressReason('2003::1')).toBeUndefined()
+    expect(forbiddenAddressReason('2001:4860:4860::8888')).toBeUndefined()
+  })
 })

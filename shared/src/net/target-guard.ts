@@ -44,6 +44,13 @@ const ranges: Array<[string, number, Family, string]> = [
   ['::1', 128, 'ipv6', 'loopback'],
   ['::ffff:0:0', 96, 'ipv6', 'IPv4-mapped'],
   ['::', 96, 'ipv6', 'IPv4-compatible'],
+  ['::ffff:0:0:0', 96, 'ipv6', 'IPv4-translated'],
+  ['100::', 64, 'ipv6', 'discard-only'],
+  // Both carry an IPv4 address inside and reach it through relays: refused whole, like the
+  // IPv4-mapped range, because the embedded address may be private or loopback.
+  ['2001::', 32, 'ipv6', 'Teredo'],
+  ['2002::', 16, 'ipv6', '6to4'],
+  ['2001:db8::', 32, 'ipv6', 'documentation'],
   ['64:ff9b::', 96, 'ipv6', 'NAT64'],
   ['64:ff9b:1::', 48, 'ipv6', 'NAT64'],
   ['fc00::', 7, 'ipv6', 'unique-local'],

@@ -1,10 +1,15 @@
 import type { Logger } from '../logger.ts'
 
+/** How long a graceful close may take before the process exits anyway (Kubernetes waits 30 s). */
+export const CLOSE_TIMEOUT_MS = 20_000
+
 /**
  * Closes everything once on SIGINT or SIGTERM, in the order given (servers before stores),
- * then exits. A second signal while closing exits at once.
+ * then exits: 0 when all closed, 1 when something failed or the close outlasted `timeoutMs`.
+ * A second signal while closing exits at once. What a close leaves undone is safe by design:
+ * unacked messages come back, outboxes stay on disk.
  */
-export function closeOnSignals(log: Logger, close: () => Promise<void>): void {
+export function closeOnSignals(log: Logger, close: () => Promise<void>, timeoutMs = CLOSE_TIMEOUT_MS): void {
   let closing = false
   const onSignal = (signal: NodeJS.Signals) => {
     if (closing) {
@@ -13,6 +18,10 @@ export function closeOnSignals(log: Logger, close: () => Promise<void>): void {
     }
     closing = true
     log.info({ signal }, 'closing')
+    setTimeout(() => {
+      log.error({ timeoutMs }, 'close took too long: exiting now')
+      process.exit(1)
+    }, timeoutMs).unref()
     close().then(
       () => process.exit(0),
       (error: unknown) => {

@@ -94,7 +94,8 @@ function pgRun(client: pg.Pool | pg.PoolClient): Run {
 }
 
 async function openPostgres(databaseUrl: string): Promise<RelationalStore> {
-  const pool = new pg.Pool({ connectionString: databaseUrl, types: pgTypes })
+  // A bounded wait for a connection: with the server away a request fails (503) instead of hanging.
+  const pool = new pg.Pool({ connectionString: databaseUrl, types: pgTypes, connectionTimeoutMillis: 5000 })
   // An idle connection that dies (server restart) is dropped by the pool; without a listener the
   // 'error' event would crash the process. The next query reconnects or fails where it is awaited.
   pool.on('error', () => undefined)

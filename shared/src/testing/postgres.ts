@@ -10,6 +10,10 @@ export interface PostgresServer {
   /** `postgres://guard@127.0.0.1:<port>/guard`, trust auth. */
   url: string
   stop(): Promise<void>
+  /** Stops the server (fast shutdown) but keeps its data, to simulate an outage; `start` brings it back. */
+  stopKeepingData(): Promise<void>
+  /** Starts the server again on the same port and data after `stopKeepingData`. */
+  start(): Promise<void>
 }
 
 const run = promisify(execFile)
@@ -52,13 +56,13 @@ function exited(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => child.once('exit', () => resolve()))
 }
 
-async function waitReady(child: ChildProcess, port: number, log: () => string): Promise<void> {
+async function waitReady(child: ChildProcess, port: number, log: () => string, create: boolean): Promise<void> {
   for (let poll = 0; poll < READY_POLLS; poll++) {
     if (child.exitCode !== null) throw new Error(`postgres exited with ${child.exitCode}: ${log()}`)
     const client = new pg.Client({ host: '127.0.0.1', port, user: 'guard', database: 'postgres' })
     try {
       await client.connect()
-      await client.query('CREATE DATABASE guard')
+      if (create) await client.query('CREATE DATABASE guard')
       return
     } catch {
       await delay(POLL_MS)
@@ -108,9 +112,8 @@ export async function startPostgres(): Promise<PostgresServer | undefined> {
     throw error
   }
 
-  for (let attempt = 1; ; attempt++) {
-    const port = await freePort()
-    let output = ''
+  const launch = (port: number) => {
+    const log = { text: '' }
     const child = spawn(
       postgres,
       ['-D', dataDir, '-p', String(port), '-k', socketDir, '-h', '127.0.0.1'].concat(
@@ -120,11 +123,17 @@ export async function startPostgres(): Promise<PostgresServer | undefined> {
       { ...account, cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
     )
     child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString()
+      log.text += chunk.toString()
     })
     child.stderr?.on('data', (chunk: Buffer) => {
-      output += chunk.toString()
+      log.text += chunk.toString()
     })
+    return { child, log }
+  }
+
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort()
+    let { child, log } = launch(port)
     // A script that calls process.exit() without stop() must not leave a server behind (a killed process still can).
     const onExit = () => {
       child.kill('SIGQUIT')
@@ -132,12 +141,12 @@ export async function startPostgres(): Promise<PostgresServer | undefined> {
     }
     process.once('exit', onExit)
     try {
-      await waitReady(child, port, () => output.slice(-2000))
+      await waitReady(child, port, () => log.text.slice(-2000), true)
     } catch (error) {
       await stopServer(child)
       process.off('exit', onExit)
       // Another process may have taken the port between freePort() and bind.
-      if (attempt < START_ATTEMPTS && output.includes('could not bind')) continue
+      if (attempt < START_ATTEMPTS && log.text.includes('could not bind')) continue
       removeRoot()
       throw error
     }
@@ -147,6 +156,11 @@ export async function startPostgres(): Promise<PostgresServer | undefined> {
         process.off('exit', onExit)
         await stopServer(child)
         removeRoot()
+      },
+      stopKeepingData: () => stopServer(child),
+      async start() {
+        ;({ child, log } = launch(port))
+        await waitReady(child, port, () => log.text.slice(-2000), false)
       },
     }
   }

@@ -1,7 +1,17 @@
 import { z } from 'zod'
 
 /** Resources a permission can name; `*` stands for all of them. */
-export const RESOURCES = ['domains', 'services', 'devices', 'metrics', 'status-pages', 'reports'] as const
+export const RESOURCES = [
+  'domains',
+  'services',
+  'devices',
+  'metrics',
+  'incidents',
+  'notifications',
+  'integrations',
+  'status-pages',
+  'reports',
+] as const
 export const ACTIONS = ['read', 'write'] as const
 export type Permission = `${(typeof RESOURCES)[number]}:${(typeof ACTIONS)[number]}`
 

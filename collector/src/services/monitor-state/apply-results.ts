@@ -1,4 +1,5 @@
-import { type CheckResult, newId, type Sql } from '@guard/shared'
+import type { CheckResult, Sql } from '@guard/shared'
+import { type DetectedTransition, detectedTransition, stageMonitorEvents } from '../events/monitor-events.ts'
 import {
   applyResult,
   type CertificateState,
@@ -6,7 +7,6 @@ import {
   type LocationState,
   type MonitorMachine,
   type QuorumRules,
-  type Transition,
 } from './transition.ts'
 
 interface RulesRow {
@@ -93,46 +93,28 @@ async function loadMachines(tx: Sql, ids: string[]) {
   return machines
 }
 
-async function saveIncidents(tx: Sql, transitions: Array<Transition & { monitorId: string; organizationId: string }>) {
-  for (const transition of transitions) {
-    if (transition.kind === 'down') {
-      await tx.query(
-        `INSERT INTO monitoring.monitor_incidents (id, monitor_id, organization_id, started_at)
-         VALUES ($1, $2, $3, to_timestamp($4::float8 / 1000))`,
-        [newId(), transition.monitorId, transition.organizationId, transition.at],
-      )
-    } else {
-      await tx.query(
-        `UPDATE monitoring.monitor_incidents SET resolved_at = to_timestamp($2::float8 / 1000)
-          WHERE monitor_id = $1 AND resolved_at IS NULL`,
-        [transition.monitorId, transition.at],
-      )
-    }
-  }
-}
-
 /**
- * Runs the monitor state machine over a batch of results and stores the outcome. Replicas may
+ * Runs the monitor state machine over a batch of results and stores the outcome, staging the
+ * events it decided in the same transaction (returns their ids, for the caller to publish). Replicas may
  * hold results of the same monitor at once, so each batch locks its monitors (in one order, so
  * two batches cannot deadlock). Results of monitors that no longer exist are ignored.
  */
-export async function applyResultsToState(sql: Sql, results: CheckResult[]): Promise<void> {
-  if (results.length === 0) return
+export async function applyResultsToState(sql: Sql, results: CheckResult[]): Promise<string[]> {
+  if (results.length === 0) return []
   const ids = [...new Set(results.map((result) => result.monitorId))].sort()
-  await sql.transaction(async (tx) => {
+  return sql.transaction(async (tx) => {
     await tx.query(
       `SELECT pg_advisory_xact_lock(h)::text FROM (SELECT hashtext(m) AS h FROM unnest($1::text[]) AS m ORDER BY 1) AS s`,
       [ids],
     )
     const machines = await loadMachines(tx, ids)
     const ordered = [...results].sort((a, b) => Date.parse(a.startedAt) - Date.parse(b.startedAt))
-    const transitions: Array<Transition & { monitorId: string; organizationId: string }> = []
+    const transitions: DetectedTransition[] = []
     for (const result of ordered) {
       const entry = machines.get(result.monitorId)
       if (!entry) continue
       const transition = applyResult(entry.machine, result, entry.rules)
-      if (transition)
-        transitions.push({ ...transition, monitorId: result.monitorId, organizationId: entry.organizationId })
+      if (transition) transitions.push(detectedTransition(transition, result, entry))
     }
     type ErrorCells = readonly [string | null, string | null, number | null]
     const locationRows: Array<[string, string, string, number, number, ...ErrorCells]> = []
@@ -189,6 +171,11 @@ export async function applyResultsToState(sql: Sql, results: CheckResult[]): Pro
         [0, 1, 2, 3, 4, 5, 6].map((index) => column(stateRows, index)),
       )
     }
-    await saveIncidents(tx, transitions)
+    const certificates = [...machines].flatMap(([monitorId, { machine, organizationId }]) =>
+      machine.state?.certificate
+        ? [{ monitorId, organizationId, certificate: machine.state.certificate, at: machine.state.lastCheckAt }]
+        : [],
+    )
+    return stageMonitorEvents(tx, transitions, certificates)
   })
 }

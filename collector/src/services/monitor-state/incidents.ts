@@ -6,14 +6,14 @@ export interface DowntimeFigures {
   longestSeconds: number
 }
 
-/** Incidents of the monitor overlapping the last `seconds`, each clipped to that window. */
+/** Down incidents of the monitor overlapping the last `seconds`, each clipped to that window. */
 export async function downtimeWithin(sql: Sql, monitorId: string, seconds: number): Promise<DowntimeFigures> {
   const { rows } = await sql.query<{ incidents: string; downtime: number | null; longest: number | null }>(
     `SELECT count(*) AS incidents,
-            sum(extract(epoch FROM least(coalesce(resolved_at, now()), now()) - greatest(started_at, w.since)))::float8 AS downtime,
-            max(extract(epoch FROM least(coalesce(resolved_at, now()), now()) - greatest(started_at, w.since)))::float8 AS longest
-       FROM monitoring.monitor_incidents, (SELECT now() - make_interval(secs => $2) AS since) AS w
-      WHERE monitor_id = $1 AND coalesce(resolved_at, now()) > w.since`,
+            sum(extract(epoch FROM least(coalesce(resolved_at, now()), now()) - greatest(detected_at, w.since)))::float8 AS downtime,
+            max(extract(epoch FROM least(coalesce(resolved_at, now()), now()) - greatest(detected_at, w.since)))::float8 AS longest
+       FROM monitoring.incidents, (SELECT now() - make_interval(secs => $2) AS since) AS w
+      WHERE monitor_id = $1 AND cause = 'down' AND coalesce(resolved_at, now()) > w.since`,
     [monitorId, seconds],
   )
   const row = rows[0]

@@ -1,4 +1,4 @@
-import type { Sql } from '@guard/shared'
+import { type Sql, timeClaimChecks } from '@guard/shared'
 import { jwtVerify } from 'jose'
 import { OAuthError } from '../../oauth/oauth-error.ts'
 import { parseScope } from '../../oauth/scopes.ts'
@@ -11,7 +11,7 @@ export interface VerifiedAccessToken {
   jti: string
 }
 
-/** Signature, issuer, audience and expiry, then the stored state: revoked tokens and families stop here. */
+/** Signature, issuer, audience, expiry and a not-future `iat` (within the clock skew), then the stored state: revoked tokens and families stop here. */
 export async function verifyAccessToken(sql: Sql, signer: Signer, token: string): Promise<VerifiedAccessToken> {
   let payload: Record<string, unknown>
   try {
@@ -20,6 +20,7 @@ export async function verifyAccessToken(sql: Sql, signer: Signer, token: string)
       audience: signer.issuer,
       typ: 'at+jwt',
       algorithms: ['RS256'],
+      ...timeClaimChecks,
     }))
   } catch {
     throw new OAuthError('invalid_token', 'the access token is invalid or expired')

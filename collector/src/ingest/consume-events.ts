@@ -1,0 +1,115 @@
+import {
+  decodeEvent,
+  EVENTS_STREAM,
+  type EventOf,
+  type GuardEvent,
+  type GuardEventType,
+  type Sql,
+  type Stoppable,
+  type StreamMessage,
+} from '@guard/shared'
+import type { CollectorContext } from '../context.ts'
+import { publishStagedEvents } from '../services/events/publish.ts'
+
+/** What a handler may do besides writing through `tx`: stage events, and act after the commit. */
+export interface HandlerScope {
+  tx: Sql
+  /** Ids of events the handler staged in `tx`; published once the transaction commits. */
+  staged: string[]
+  /** Runs after the commit (live pushes, waking workers); a failure there is logged, not retried. */
+  afterCommit: Array<() => Promise<void> | void>
+}
+
+export type EventHandlers = { [T in GuardEventType]?: (event: EventOf<T>, scope: HandlerScope) => Promise<void> }
+
+export const EVENTS_DEAD_LETTER_SUBJECT = 'deadletter.events'
+/** Deliveries after which an event whose handler keeps failing is dead-lettered. */
+const MAX_DELIVERIES = 5
+
+/**
+ * The one consumer pattern for platform events: a durable consumer (replicas share its name, so
+ * they split the work) whose handler runs in one transaction with a row in processed_events, so a
+ * redelivered event changes nothing twice. Events are acked only after that transaction commits.
+ * A batch runs in one transaction; when it fails, its events are retried one by one, so a poison
+ * event cannot hold back the others and is dead-lettered after a few deliveries.
+ */
+export async function consumeEvents(
+  ctx: CollectorContext,
+  consumer: string,
+  handlers: EventHandlers,
+): Promise<Stoppable> {
+  const handle = async (tx: Sql, event: GuardEvent, scope: HandlerScope) => {
+    const handler = handlers[event.type] as ((event: GuardEvent, scope: HandlerScope) => Promise<void>) | undefined
+    if (!handler) return
+    const { rows } = await tx.query(
+      `INSERT INTO monitoring.processed_events (consumer, event_id) VALUES ($1, $2)
+       ON CONFLICT DO NOTHING RETURNING event_id`,
+      [consumer, event.id],
+    )
+    if (rows.length === 0) return
+    await handler(event, scope)
+  }
+
+  const run = async (entries: Array<{ message: StreamMessage; event: GuardEvent }>) => {
+    const scope: Omit<HandlerScope, 'tx'> = { staged: [], afterCommit: [] }
+    await ctx.sql.transaction(async (tx) => {
+      for (const { event } of entries) await handle(tx, event, { ...scope, tx })
+    })
+    await publishStagedEvents(ctx, { ids: scope.staged }).catch((error: unknown) =>
+      ctx.log.warn({ err: error, consumer }, 'publishing events failed: the relay will retry'),
+    )
+    for (const after of scope.afterCommit) {
+      try {
+        await after()
+      } catch (error) {
+        ctx.log.warn({ err: error, consumer }, 'after-commit step failed')
+      }
+    }
+    await Promise.all(entries.map(({ message }) => message.ack()))
+  }
+
+  return ctx.bus.consume(
+    {
+      stream: EVENTS_STREAM,
+      durable: consumer,
+      filterSubject: 'events.>',
+      // Small batches keep each handler call well under the NATS pull's 1 s expiry: a pull that
+      // expires while its handler still runs can strand the rest of it until ackWait (README).
+      maxBatch: 100,
+      maxWaitMs: 20,
+      ackWaitMs: 30_000,
+    },
+    async (batch) => {
+      const entries: Array<{ message: StreamMessage; event: GuardEvent }> = []
+      for (const message of batch) {
+        try {
+          entries.push({ message, event: decodeEvent(message.data) })
+        } catch (error) {
+          ctx.log.warn({ subject: message.subject, err: error, consumer }, 'event breaks its contract: dead-lettered')
+          await ctx.bus.emit(EVENTS_DEAD_LETTER_SUBJECT, message.data)
+          await message.term()
+        }
+      }
+      try {
+        await run(entries)
+        return
+      } catch (error) {
+        ctx.log.warn({ err: error, consumer, events: entries.length }, 'event batch failed: retrying one by one')
+      }
+      for (const entry of entries) {
+        try {
+          await run([entry])
+        } catch (error) {
+          if (entry.message.deliveryCount >= MAX_DELIVERIES) {
+            ctx.log.error({ err: error, consumer, event: entry.event.id }, 'event keeps failing: dead-lettered')
+            await ctx.bus.emit(EVENTS_DEAD_LETTER_SUBJECT, entry.message.data)
+            await entry.message.term()
+          } else {
+            ctx.log.warn({ err: error, consumer, event: entry.event.id }, 'event failed: it will be redelivered')
+            await entry.message.nak(250 * 2 ** entry.message.deliveryCount)
+          }
+        }
+      }
+    },
+  )
+}

@@ -1,0 +1,139 @@
+import type { GuardFastify } from '@guard/shared'
+import { z } from 'zod'
+import type { CollectorContext } from '../context.ts'
+import { callerOf } from '../plugins/authenticate.ts'
+import { addCommentToIncident } from '../services/incidents/add-comment.ts'
+import { addUpdateToIncident } from '../services/incidents/add-update.ts'
+import { createIncident } from '../services/incidents/create.ts'
+import { getIncident } from '../services/incidents/get.ts'
+import { listIncidents } from '../services/incidents/list.ts'
+import { listIncidentComments } from '../services/incidents/list-comments.ts'
+import { listIncidentUpdates } from '../services/incidents/list-updates.ts'
+import {
+  addCommentInput,
+  addUpdateInput,
+  createIncidentInput,
+  incidentCommentView,
+  incidentDetail,
+  incidentUpdateView,
+  incidentView,
+  listIncidentsQuery,
+  updateIncidentInput,
+} from '../services/incidents/schemas.ts'
+import { updateIncident } from '../services/incidents/update.ts'
+import { envelope, errorResponses, errorSchema, idParams, ok } from './common.ts'
+
+const read = { access: { permission: 'incidents:read' as const } }
+const write = { access: { permission: 'incidents:write' as const } }
+const pagination = z.object({ page: z.number(), limit: z.number(), total: z.number(), totalPages: z.number() })
+
+export function incidentRoutes(app: GuardFastify, ctx: CollectorContext): void {
+  app.get(
+    '/api/incidents',
+    {
+      config: read,
+      schema: {
+        description: 'Incidents of one of your organizations, newest first.',
+        querystring: listIncidentsQuery,
+        response: {
+          200: z.object({ success: z.literal(true), data: z.array(incidentView), pagination }),
+          ...errorResponses,
+        },
+      },
+    },
+    async (request) => ({ success: true as const, ...(await listIncidents(ctx, callerOf(request), request.query)) }),
+  )
+
+  app.post(
+    '/api/incidents',
+    {
+      config: write,
+      schema: {
+        description: 'Opens a manual incident.',
+        querystring: z.object({ organizationId: z.string().max(64).optional() }),
+        body: createIncidentInput,
+        response: { 201: envelope(incidentView), ...errorResponses },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .status(201)
+        .send(ok(await createIncident(ctx, callerOf(request), request.body, request.query.organizationId))),
+  )
+
+  app.get(
+    '/api/incidents/:id',
+    { config: read, schema: { params: idParams, response: { 200: envelope(incidentDetail), ...errorResponses } } },
+    async (request) => ok(await getIncident(ctx, callerOf(request), request.params.id)),
+  )
+
+  app.put(
+    '/api/incidents/:id',
+    {
+      config: write,
+      schema: {
+        description:
+          'Changes status, severity, impact, title or description. Leaving `open` acknowledges the incident (who and when, once); `resolved` by hand stays resolved until the monitor next changes state.',
+        params: idParams,
+        body: updateIncidentInput,
+        response: { 200: envelope(incidentView), ...errorResponses, 409: errorSchema },
+      },
+    },
+    async (request) => ok(await updateIncident(ctx, callerOf(request), request.params.id, request.body)),
+  )
+
+  app.get(
+    '/api/incidents/:id/updates',
+    {
+      config: read,
+      schema: { params: idParams, response: { 200: envelope(z.array(incidentUpdateView)), ...errorResponses } },
+    },
+    async (request) => ok(await listIncidentUpdates(ctx, callerOf(request), request.params.id)),
+  )
+
+  app.post(
+    '/api/incidents/:id/updates',
+    {
+      config: write,
+      schema: {
+        description: "Adds a timeline update; its status becomes the incident's status.",
+        params: idParams,
+        body: addUpdateInput,
+        response: {
+          201: envelope(incidentUpdateView.omit({ createdAt: true })),
+          ...errorResponses,
+          409: errorSchema,
+        },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send(ok(await addUpdateToIncident(ctx, callerOf(request), request.params.id, request.body))),
+  )
+
+  app.get(
+    '/api/incidents/:id/comments',
+    {
+      config: read,
+      schema: {
+        description: 'Comments, internal ones included (members only); internal comments never leave the organization.',
+        params: idParams,
+        response: { 200: envelope(z.array(incidentCommentView)), ...errorResponses },
+      },
+    },
+    async (request) => ok(await listIncidentComments(ctx, callerOf(request), request.params.id)),
+  )
+
+  app.post(
+    '/api/incidents/:id/comments',
+    {
+      config: write,
+      schema: {
+        params: idParams,
+        body: addCommentInput,
+        response: { 201: envelope(incidentCommentView), ...errorResponses },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send(ok(await addCommentToIncident(ctx, callerOf(request), request.params.id, request.body))),
+  )
+}

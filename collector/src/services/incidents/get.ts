@@ -1,0 +1,9 @@
+import type { Caller, CollectorContext } from '../../context.ts'
+import { findIncident, toIncidentView } from './find.ts'
+import { listIncidentUpdates } from './list-updates.ts'
+
+/** The incident with its updates, oldest first. */
+export async function getIncident(ctx: CollectorContext, caller: Caller, id: string) {
+  const row = await findIncident(ctx.sql, caller, id)
+  return { ...toIncidentView(row), updates: await listIncidentUpdates(ctx, caller, id) }
+}

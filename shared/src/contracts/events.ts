@@ -1,0 +1,131 @@
+import { z } from 'zod'
+import { errorKind } from './check-result.ts'
+import { deviceHealthEventV1, deviceOfflineEventV1, deviceOnlineEventV1 } from './device-events.ts'
+
+/**
+ * Platform events: every state change is published once on `events.<type>` (stream EVENTS) with
+ * the event id as the message id, so a retried publish is dropped and consumers can remember
+ * which ids they handled. Version 1; a new field is optional, a changed meaning is a new version.
+ */
+const isoTime = z.iso.datetime()
+const id = z.string().min(1).max(200)
+export const monitorKind = z.enum(['domain', 'service'])
+export const incidentSeverity = z.enum(['low', 'medium', 'high', 'critical'])
+export const incidentStatus = z.enum(['open', 'acknowledged', 'investigating', 'identified', 'monitoring', 'resolved'])
+export const incidentCause = z.enum(['down', 'certificate', 'device-offline', 'device-health', 'manual'])
+
+const monitorRef = {
+  monitorId: id,
+  monitorKind,
+  /** The monitor's name and target (URL or host) when the event was raised, for messages. */
+  monitorName: z.string().max(500),
+  target: z.string().max(2100),
+}
+
+/** The quorum's view at the transition: which of the monitor's locations were failing. */
+const locationsAgreeing = z.object({
+  failing: z.array(z.string().max(32)).max(500),
+  total: z.array(z.string().max(32)).max(500),
+})
+
+export const monitorDownData = z.object({
+  ...monitorRef,
+  locations: locationsAgreeing,
+  /** What the deciding result said (results of older probes carry no kind). */
+  errorKind: errorKind.optional(),
+  errorMessage: z.string().max(2000).optional(),
+  statusCode: z.number().int().optional(),
+})
+
+export const monitorUpData = z.object({
+  ...monitorRef,
+  locations: locationsAgreeing,
+  /** When the monitor went down, when known. */
+  downSince: isoTime.optional(),
+})
+
+export const certificateExpiringData = z.object({
+  ...monitorRef,
+  expiresAt: isoTime,
+  issuer: z.string().max(500),
+  /** Whole days left when the threshold was crossed. */
+  daysLeft: z.number().int(),
+  /** The announced threshold: each of 30, 14, 7 and 1 days is announced once per certificate. */
+  threshold: z.union([z.literal(30), z.literal(14), z.literal(7), z.literal(1)]),
+})
+
+export const certificateRenewedData = z.object({
+  ...monitorRef,
+  /** The expiry that was announced, and the one of the certificate now served. */
+  previousExpiresAt: isoTime,
+  expiresAt: isoTime,
+  issuer: z.string().max(500),
+})
+
+export const incidentEventData = z.object({
+  incidentId: id,
+  title: z.string().max(500),
+  status: incidentStatus,
+  severity: incidentSeverity,
+  cause: incidentCause,
+  monitorId: id.optional(),
+  monitorKind: z.enum(['domain', 'service', 'device']).optional(),
+  detectedAt: isoTime,
+  resolvedAt: isoTime.optional(),
+  /** What happened, in a sentence (the incident update's message). */
+  message: z.string().max(5000),
+  /** False when a person did it through the API. */
+  automatic: z.boolean(),
+  /** Times the incident reopened within the flapping window; its automatic changes then stay in-app. */
+  flapCount: z.number().int().min(0).optional(),
+})
+
+const envelope = <T extends string, D extends z.ZodType>(type: T, data: D) =>
+  z.object({
+    v: z.literal(1),
+    id,
+    type: z.literal(type),
+    occurredAt: isoTime,
+    organizationId: id,
+    data,
+  })
+
+export const monitorDownEvent = envelope('monitor.down', monitorDownData)
+export const monitorUpEvent = envelope('monitor.up', monitorUpData)
+export const certificateExpiringEvent = envelope('certificate.expiring', certificateExpiringData)
+export const certificateRenewedEvent = envelope('certificate.renewed', certificateRenewedData)
+export const incidentOpenedEvent = envelope('incident.opened', incidentEventData)
+export const incidentUpdatedEvent = envelope('incident.updated', incidentEventData)
+export const incidentResolvedEvent = envelope('incident.resolved', incidentEventData)
+
+export const guardEventV1 = z.discriminatedUnion('type', [
+  monitorDownEvent,
+  monitorUpEvent,
+  certificateExpiringEvent,
+  certificateRenewedEvent,
+  incidentOpenedEvent,
+  incidentUpdatedEvent,
+  incidentResolvedEvent,
+  deviceOfflineEventV1,
+  deviceOnlineEventV1,
+  deviceHealthEventV1,
+])
+
+export type GuardEvent = z.infer<typeof guardEventV1>
+export type GuardEventType = GuardEvent['type']
+export type EventOf<T extends GuardEventType> = Extract<GuardEvent, { type: T }>
+export type IncidentEventData = z.infer<typeof incidentEventData>
+export type IncidentSeverity = z.infer<typeof incidentSeverity>
+export type IncidentStatus = z.infer<typeof incidentStatus>
+export type IncidentCause = z.infer<typeof incidentCause>
+
+export const eventSubject = (type: string) => `events.${type}`
+
+export function encodeEvent(event: GuardEvent): Uint8Array {
+  return new TextEncoder().encode(JSON.stringify(guardEventV1.parse(event)))
+}
+
+/** Throws (ZodError or SyntaxError) for anything that is not a known v1 event. */
+export function decodeEvent(data: Uint8Array): GuardEvent {
+  return guardEventV1.parse(JSON.parse(new TextDecoder().decode(data)))
+}
