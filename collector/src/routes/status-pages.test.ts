@@ -137,6 +137,38 @@ describe('status pages', () => {
     }
   })
 
+  it('shows incidents of its components with public updates, never comments, ids or other incidents', async () => {
+    const other = (
+      await app.inject({ method: 'POST', url: '/api/domains', headers, payload: { url: 'https://elsewhere.example' } })
+    ).json().data.id
+    const incident = (
+      await post('/api/incidents', { title: 'Checkout slow', severity: 'high', affectedDomains: [shop, other] })
+    ).json().data.id
+    expect(incident).toEqual(expect.any(String))
+    await post(`/api/incidents/${incident}/updates`, {
+      message: 'We are looking into slow checkouts',
+      status: 'investigating',
+    })
+    await post(`/api/incidents/${incident}/comments`, { content: 'internal-note-xyz', isInternal: true })
+    await post(`/api/incidents/${incident}/comments`, { content: 'public-comment-xyz', isInternal: false })
+    await post('/api/incidents', { title: 'Unrelated outage', affectedDomains: [other] })
+    const response = await publicGet('acme')
+    const active = response.json().data.incidents.active
+    expect(active).toHaveLength(1)
+    expect(active[0]).toMatchObject({ title: 'Checkout slow', severity: 'high', components: ['Shop'] })
+    expect(active[0].updates.map((u: { message: string }) => u.message)).toContain('We are looking into slow checkouts')
+    for (const secret of [
+      incident,
+      other,
+      'internal-note-xyz',
+      'public-comment-xyz',
+      'Unrelated outage',
+      'elsewhere',
+    ]) {
+      expect(response.body).not.toContain(secret)
+    }
+  })
+
   it('revalidates with the ETag to a 304 without a body', async () => {
     const first = await publicGet('acme')
     const again = await publicGet('acme', { 'if-none-match': first.headers.etag as string })
