@@ -15,6 +15,8 @@ describe('dashboard stats', () => {
   let harness: Awaited<ReturnType<typeof collectorForTest>>
   let app: Awaited<ReturnType<typeof buildCollectorApp>>
   let headers: Record<string, string>
+  let firstDomain: string
+  let firstDevice: string
 
   beforeAll(async () => {
     harness = await collectorForTest()
@@ -31,6 +33,8 @@ describe('dashboard stats', () => {
       ),
     )
     const devices = await Promise.all(['d1', 'd2'].map((name) => post('/api/devices', { name })))
+    firstDomain = domains[0].id
+    firstDevice = devices[0].id
     // Domains a, b up; c down; d never checked. Services s1 up, s2 down, s3 never checked.
     const results = [120, 60].flatMap((ago) => [
       resultFor(domains[0].id, ORG, 'fra', ago, 'up', 10),
@@ -89,6 +93,39 @@ describe('dashboard stats', () => {
     })
     expect(stats.domains.uptime).toBeCloseTo((100 + 100 + 0) / 3, 1)
     expect(stats.incidents).toEqual({ active: expect.any(Number), critical: expect.any(Number) })
+  })
+
+  it('lists recent activity newest first, paginated, with subjects and links, only of the organization', async () => {
+    const insert = (id: string, org: string, type: string, summary: string, subject: string, minutesAgo: number) =>
+      harness.ctx.sql.query(
+        `INSERT INTO monitoring.activity (event_id, organization_id, type, summary, subject_id, occurred_at)
+         VALUES ($1, $2, $3, $4, $5, now() - make_interval(mins => $6))`,
+        [id, org, type, summary, subject, minutesAgo],
+      )
+    await insert('e1', ORG, 'monitor.down', 'a went down', firstDomain, 30)
+    await insert('e2', ORG, 'device.offline', 'd1 went offline', firstDevice, 20)
+    await insert('e3', ORG, 'monitor.up', 'gone is back up', 'deleted-monitor', 10)
+    await insert('e4', 'org-other', 'monitor.down', 'someone else', 'x', 5)
+    const first = (await app.inject({ method: 'GET', url: '/api/dashboard/recent-activity?limit=2', headers })).json()
+    expect(first.pagination).toEqual({ page: 1, limit: 2, total: 3, totalPages: 2 })
+    expect(first.data.map((item: { id: string }) => item.id)).toEqual(['e3', 'e2'])
+    expect(first.data[0]).toMatchObject({ type: 'monitor.up', link: null, subject: { name: null } })
+    expect(first.data[1]).toMatchObject({
+      type: 'device.offline',
+      message: 'd1 went offline',
+      subject: { kind: 'device', id: firstDevice, name: 'd1' },
+      link: `/devices/${firstDevice}`,
+    })
+    const second = (
+      await app.inject({ method: 'GET', url: '/api/dashboard/recent-activity?limit=2&page=2', headers })
+    ).json()
+    expect(second.data).toEqual([
+      expect.objectContaining({ id: 'e1', subject: { kind: 'domain', id: firstDomain, name: 'a.example' } }),
+    ])
+    expect(second.data[0].link).toBe(`/domains/${firstDomain}`)
+    expect(JSON.stringify([first, second])).not.toContain('someone else')
+    const bad = await app.inject({ method: 'GET', url: '/api/dashboard/recent-activity?limit=1000', headers })
+    expect(bad.statusCode).toBe(400)
   })
 
   it('refuses a key without any monitor read permission', async () => {

@@ -2,6 +2,12 @@ import type { GuardFastify } from '@guard/shared'
 import { z } from 'zod'
 import type { CollectorContext } from '../context.ts'
 import { callerOf } from '../plugins/authenticate.ts'
+import {
+  activityItem,
+  pagination,
+  readRecentActivity,
+  recentActivityQuery,
+} from '../services/dashboard/recent-activity.ts'
 import { dashboardStats, readDashboardStats } from '../services/dashboard/stats.ts'
 import { envelope, errorResponses, ok } from './common.ts'
 
@@ -19,5 +25,25 @@ export function dashboardRoutes(app: GuardFastify, ctx: CollectorContext): void 
       },
     },
     async (request) => ok(await readDashboardStats(ctx, callerOf(request), request.query.organizationId)),
+  )
+
+  app.get(
+    '/api/dashboard/recent-activity',
+    {
+      config: { access: { anyOf: ['domains:read', 'services:read', 'devices:read', 'incidents:read'] } },
+      schema: {
+        description:
+          "The organization's events (monitors down and up, certificates, incidents, devices), newest first, paginated.",
+        querystring: recentActivityQuery,
+        response: {
+          200: z.object({ success: z.literal(true), data: z.array(activityItem), pagination }),
+          ...errorResponses,
+        },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      ...(await readRecentActivity(ctx, callerOf(request), request.query)),
+    }),
   )
 }

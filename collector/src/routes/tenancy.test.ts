@@ -259,6 +259,12 @@ const table: Array<{
   { method: 'GET', path: '/api/dashboard/stats', url: '/api/dashboard/stats', own: true },
   { method: 'GET', path: '/api/reports/domains', url: `/api/reports/domains?organizationId=${ORG}&range=30d` },
   { method: 'GET', path: '/api/reports/domains', url: '/api/reports/domains?format=csv', own: true },
+  {
+    method: 'GET',
+    path: '/api/dashboard/recent-activity',
+    url: `/api/dashboard/recent-activity?organizationId=${ORG}`,
+  },
+  { method: 'GET', path: '/api/dashboard/recent-activity', url: '/api/dashboard/recent-activity', own: true },
   { method: 'GET', path: '/metrics', url: '/metrics', own: true },
   { method: 'GET', path: '/api/health', url: '/api/health', own: true },
 ]
