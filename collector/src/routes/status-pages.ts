@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import type { GuardFastify } from '@guard/shared'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyReply } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import type { CollectorContext } from '../context.ts'
@@ -155,11 +155,13 @@ export function publicStatusPageRoutes(fastify: FastifyInstance, ctx: CollectorC
       },
     },
     async (request, reply) => {
-      const { page, etag } = await readPublicStatusPage(ctx, request.params.id)
+      const { json, etag } = await readPublicStatusPage(ctx, request.params.id)
       reply.header('ETag', etag)
       reply.header('Cache-Control', 'public, max-age=30, stale-while-revalidate=30')
-      if (matches(request.headers['if-none-match'], etag)) return reply.status(304).send(null)
-      return ok(page)
+      if (matches(request.headers['if-none-match'], etag)) return notModified(reply)
+      // Serialized (and checked against the schema) once per cache interval, not per request.
+      // The string is that schema's answer already; fastify sends strings as they are.
+      return reply.type('application/json; charset=utf-8').send(json as never)
     },
   )
 }
@@ -213,7 +215,7 @@ export function statusPageHtmlRoutes(fastify: FastifyInstance, ctx: CollectorCon
       reply.header('ETag', htmlTag)
       reply.header('Cache-Control', 'public, max-age=30, stale-while-revalidate=30')
       reply.header('Content-Security-Policy', CONTENT_SECURITY_POLICY)
-      if (matches(request.headers['if-none-match'], htmlTag)) return reply.status(304).send(null)
+      if (matches(request.headers['if-none-match'], htmlTag)) return notModified(reply)
       return reply.type('text/html; charset=utf-8').send(renderStatusPageHtml(page, ASSET_BASE))
     },
   )
@@ -234,3 +236,6 @@ export function statusPageHtmlRoutes(fastify: FastifyInstance, ctx: CollectorCon
     },
   )
 }
+
+/** A 304 without a body or Content-Length (fastify would send `null` as a 4-byte body otherwise). */
+const notModified = (reply: FastifyReply) => reply.status(304).send()

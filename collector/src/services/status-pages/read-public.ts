@@ -1,10 +1,13 @@
 import { createHash } from 'node:crypto'
 import { notFound, type Sql } from '@guard/shared'
+import { z } from 'zod'
 import type { CollectorContext } from '../../context.ts'
 import { selectRows } from '../results/query.ts'
 import { round2 } from '../results/window.ts'
 import { readComponents } from './find.ts'
-import type { PublicStatusPage, StatusPageComponent } from './schemas.ts'
+import { type PublicStatusPage, publicStatusPage, type StatusPageComponent } from './schemas.ts'
+
+const publicStatusPageEnvelope = z.object({ success: z.literal(true), data: publicStatusPage })
 
 type Status = PublicStatusPage['components'][number]['status']
 type Incident = PublicStatusPage['incidents']['active'][number]
@@ -23,6 +26,8 @@ export interface PublicPageAnswer {
   page: PublicStatusPage
   /** A strong validator of everything but `generatedAt`, so an unchanged page revalidates to 304. */
   etag: string
+  /** The JSON answer, serialized once per cache interval rather than once per request. */
+  json: string
 }
 
 const caches = new WeakMap<CollectorContext, Map<string, { expires: number; answer: Promise<PublicPageAnswer> }>>()
@@ -113,7 +118,8 @@ async function buildPublicPage(ctx: CollectorContext, slug: string): Promise<Pub
     maintenance,
   }
   const etag = `"${createHash('sha256').update(JSON.stringify(body)).digest('base64url').slice(0, 27)}"`
-  return { page: { ...body, generatedAt: new Date().toISOString() }, etag }
+  const answer: PublicStatusPage = { ...body, generatedAt: new Date().toISOString() }
+  return { page: answer, etag, json: JSON.stringify(publicStatusPageEnvelope.parse({ success: true, data: answer })) }
 }
 
 function lastDays(): string[] {
