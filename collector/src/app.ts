@@ -8,6 +8,7 @@ import { registerErrorHandling } from './plugins/errors.ts'
 import { releaseAbandonedMisses, serveCachedReads, storeCachedReads } from './plugins/read-cache.ts'
 import { agentRoutes } from './routes/agent.ts'
 import { apiKeyRoutes } from './routes/api-keys.ts'
+import { chatRoutes } from './routes/chat.ts'
 import { dashboardRoutes } from './routes/dashboard.ts'
 import { deviceRoutes } from './routes/devices.ts'
 import { domainRoutes } from './routes/domains.ts'
@@ -77,6 +78,7 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
     statusPageRoutes(routes, ctx)
     dashboardRoutes(routes, ctx)
     reportRoutes(routes, ctx)
+    chatRoutes(routes, ctx)
     apiKeyRoutes(routes, ctx)
     incidentRoutes(routes, ctx)
     maintenanceWindowRoutes(routes, ctx)

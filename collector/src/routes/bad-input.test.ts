@@ -122,6 +122,8 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
       'integration_authorizations',
       'status_pages',
       'status_page_components',
+      'chat_conversations',
+      'chat_messages',
     ]
     const rows = await Promise.all(
       tables.map(async (table) => {
@@ -417,6 +419,21 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
           ),
         })
       },
+    },
+    {
+      name: 'POST /api/chat/conversations',
+      method: 'POST',
+      url: () => '/api/chat/conversations',
+      token: () => 'user:alice',
+      bodies: () =>
+        invalidBodies(
+          { userMessage: 'q', assistantMessage: 'a' },
+          {
+            userMessage: fc.oneof(notAString, fc.constant('  '), fc.string({ minLength: 20_001, maxLength: 20_010 })),
+            assistantMessage: fc.oneof(notAString, fc.string({ minLength: 50_001, maxLength: 50_010 })),
+            conversationId: fc.oneof(notAString, fc.constant(''), fc.string({ minLength: 1, maxLength: 20 })),
+          },
+        ),
     },
     {
       name: 'POST /api/status-pages',

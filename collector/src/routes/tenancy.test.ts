@@ -265,6 +265,21 @@ const table: Array<{
     url: `/api/dashboard/recent-activity?organizationId=${ORG}`,
   },
   { method: 'GET', path: '/api/dashboard/recent-activity', url: '/api/dashboard/recent-activity', own: true },
+  { method: 'GET', path: '/api/chat/conversations', url: `/api/chat/conversations?organizationId=${ORG}` },
+  { method: 'GET', path: '/api/chat/conversations', url: '/api/chat/conversations', own: true },
+  {
+    method: 'POST',
+    path: '/api/chat/conversations',
+    url: '/api/chat/conversations',
+    body: { conversationId: ':conversation', userMessage: 'q', assistantMessage: 'a' },
+  },
+  {
+    method: 'POST',
+    path: '/api/chat/conversations',
+    url: '/api/chat/conversations',
+    body: { organizationId: ORG, userMessage: 'q', assistantMessage: 'a' },
+  },
+  { method: 'GET', path: '/api/chat/conversations/{id}', url: '/api/chat/conversations/:conversation' },
   { method: 'GET', path: '/metrics', url: '/metrics', own: true },
   { method: 'GET', path: '/api/health', url: '/api/health', own: true },
 ]
@@ -282,6 +297,7 @@ describe('tenancy: another organization never sees or changes our data', () => {
     device: string
     page: string
     component: string
+    conversation: string
     accounts: Awaited<ReturnType<typeof seedIntegrationAccounts>>
     secrets: string[]
   }
@@ -290,7 +306,10 @@ describe('tenancy: another organization never sees or changes our data', () => {
   beforeAll(async () => {
     harness = await collectorForTest({ GUARD_ALLOW_PRIVATE_TARGETS: '1' })
     app = await buildCollectorApp(harness.ctx, {
-      authenticate: authenticateWithUsers(harness.ctx, { stranger: userCaller('stranger', ['org-stranger']) }),
+      authenticate: authenticateWithUsers(harness.ctx, {
+        stranger: userCaller('stranger', ['org-stranger']),
+        ours: userCaller('ours-user', [ORG]),
+      }),
     })
     const headers = { authorization: `Bearer ${harness.apiKey}` }
     const domain = (
@@ -410,6 +429,14 @@ describe('tenancy: another organization never sees or changes our data', () => {
         payload: { domainId: domain },
       })
     ).json().data.components[0].id
+    const conversation = (
+      await app.inject({
+        method: 'POST',
+        url: '/api/chat/conversations',
+        headers: { authorization: 'Bearer user:ours' },
+        payload: { userMessage: 'Secret chat question', assistantMessage: 'secret-chat-answer' },
+      })
+    ).json().data.id
     ours = {
       domain,
       service,
@@ -421,7 +448,11 @@ describe('tenancy: another organization never sees or changes our data', () => {
       device,
       page,
       component,
+      conversation,
       secrets: [
+        conversation,
+        'Secret chat',
+        'secret-chat-answer',
         page,
         component,
         'Secret status page',
@@ -482,6 +513,7 @@ describe('tenancy: another organization never sees or changes our data', () => {
           .replace(':device', ours.device)
           .replace(':page', ours.page)
           .replace(':component', ours.component)
+          .replace(':conversation', ours.conversation)
           .replace(':cloudA', ours.accounts.cloudA)
           .replace(':selfhostB', ours.accounts.selfhostB)
           .replace(':webhostC', ours.accounts.webhostC)
