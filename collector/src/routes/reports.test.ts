@@ -73,6 +73,32 @@ describe('reports', () => {
     }
   })
 
+  it('reports incidents by severity with MTTR and the longest, and as CSV', async () => {
+    const post = async (url: string, payload: Record<string, unknown>) =>
+      (await app.inject({ method: 'POST', url, headers, payload })).json().data
+    await post('/api/incidents', { title: 'Open one', severity: 'critical' })
+    const resolved = await post('/api/incidents', { title: 'Short one', severity: 'low' })
+    await harness.ctx.sql.query(
+      `UPDATE monitoring.incidents SET detected_at = now() - interval '2 hours', acknowledged_at = now() - interval '110 minutes',
+              resolved_at = now() - interval '1 hour', status = 'resolved' WHERE id = $1`,
+      [resolved.id],
+    )
+    const report = (await app.inject({ method: 'GET', url: '/api/reports/incidents?range=7d', headers })).json().data
+    expect(report.total).toBe(2)
+    expect(report.bySeverity).toEqual({ low: 1, medium: 0, high: 0, critical: 1 })
+    expect(report.mttr).toBe(3600)
+    expect(report.mtta).toBe(600)
+    expect(report.longest).toMatchObject({ title: 'Short one', durationSeconds: 3600 })
+    const csv = await app.inject({ method: 'GET', url: '/api/reports/incidents?range=7d&format=csv', headers })
+    expect(csv.headers['content-disposition']).toBe('attachment; filename="incidents-report-7d.csv"')
+    const rows = parse(csv.body, {
+      columns: true,
+      cast: (value, context) =>
+        context.header ? value : context.column === 'durationSeconds' ? Number(value) : value === '' ? null : value,
+    })
+    expect(rows).toEqual(report.incidents)
+  })
+
   it('refuses a key without reports:read', async () => {
     const { key } = await createApiKey(harness.ctx.sql, {
       organizationId: ORG,

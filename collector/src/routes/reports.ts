@@ -5,6 +5,7 @@ import { z } from 'zod'
 import type { CollectorContext } from '../context.ts'
 import { callerOf } from '../plugins/authenticate.ts'
 import { domainReport, domainReportRow, reportDomains, reportQuery } from '../services/reports/domains.ts'
+import { incidentReport, incidentReportRow, reportIncidents } from '../services/reports/incidents.ts'
 import { envelope, errorResponses, ok } from './common.ts'
 
 const read = { access: { permission: 'reports:read' as const } }
@@ -40,6 +41,25 @@ export function reportRoutes(app: GuardFastify, ctx: CollectorContext): void {
         Object.keys(domainReportRow.shape),
         report.domains.map(({ locations: _locations, ...row }) => row),
       )
+    },
+  )
+
+  app.get(
+    '/api/reports/incidents',
+    {
+      config: read,
+      schema: {
+        description:
+          'Incidents detected in the range: count by severity, MTTA, MTTR, the longest and the list. `format=csv` or `Accept: text/csv` answers one CSV row per incident.',
+        querystring: reportQuery,
+        produces: ['application/json', 'text/csv'],
+        response: { 200: z.union([envelope(incidentReport), z.string()]), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const report = await reportIncidents(ctx, callerOf(request), request.query)
+      if (!wantsCsv(request, request.query.format)) return ok(report)
+      return sendCsv(reply, `incidents-report-${report.range}`, Object.keys(incidentReportRow.shape), report.incidents)
     },
   )
 }

@@ -280,6 +280,8 @@ const table: Array<{
     body: { organizationId: ORG, userMessage: 'q', assistantMessage: 'a' },
   },
   { method: 'GET', path: '/api/chat/conversations/{id}', url: '/api/chat/conversations/:conversation' },
+  { method: 'GET', path: '/api/reports/incidents', url: `/api/reports/incidents?organizationId=${ORG}&range=30d` },
+  { method: 'GET', path: '/api/reports/incidents', url: '/api/reports/incidents?format=csv', own: true },
   { method: 'GET', path: '/metrics', url: '/metrics', own: true },
   { method: 'GET', path: '/api/health', url: '/api/health', own: true },
 ]
