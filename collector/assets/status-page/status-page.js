@@ -30,8 +30,13 @@
         })),
       ],
       axes: [
-        { stroke: 'currentColor' },
-        { stroke: 'currentColor', values: (_u, ticks) => ticks.map((v) => `${v} ms`) },
+        { stroke: ink, grid: { stroke: 'rgba(128,128,128,0.2)' } },
+        {
+          stroke: ink,
+          size: 64,
+          grid: { stroke: 'rgba(128,128,128,0.2)' },
+          values: (_u, ticks) => ticks.map((v) => `${v} ms`),
+        },
       ],
     }
     element.setAttribute('data-series', String(locations.length))
