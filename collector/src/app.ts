@@ -8,6 +8,8 @@ import { registerErrorHandling } from './plugins/errors.ts'
 import { releaseAbandonedMisses, serveCachedReads, storeCachedReads } from './plugins/read-cache.ts'
 import { agentRoutes } from './routes/agent.ts'
 import { apiKeyRoutes } from './routes/api-keys.ts'
+import { chatRoutes } from './routes/chat.ts'
+import { dashboardRoutes } from './routes/dashboard.ts'
 import { deviceRoutes } from './routes/devices.ts'
 import { domainRoutes } from './routes/domains.ts'
 import { healthRoutes } from './routes/health.ts'
@@ -19,7 +21,9 @@ import { metricsRoutes } from './routes/metrics.ts'
 import { monitorRoutes } from './routes/monitors.ts'
 import { notificationRoutes } from './routes/notifications.ts'
 import { openApiRoute, registerOpenApi } from './routes/openapi.ts'
+import { reportRoutes } from './routes/reports.ts'
 import { serviceRoutes } from './routes/services.ts'
+import { publicStatusPageRoutes, statusPageHtmlRoutes, statusPageRoutes } from './routes/status-pages.ts'
 import { usageRoutes } from './routes/usage.ts'
 
 export interface CollectorAppOptions {
@@ -56,6 +60,8 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
   openApiRoute(app)
   integrationCallbackRoutes(app.withTypeProvider<ZodTypeProvider>(), ctx)
   await agentRoutes(app, ctx)
+  publicStatusPageRoutes(app, ctx)
+  statusPageHtmlRoutes(app, ctx)
   await app.register(async (secured) => {
     secured.addHook('onRequest', options.authenticate ?? authenticate(ctx))
     secured.addHook('onRequest', rateLimit(ctx))
@@ -69,6 +75,10 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
     serviceRoutes(routes, ctx)
     deviceRoutes(routes, ctx)
     monitorRoutes(routes, ctx)
+    statusPageRoutes(routes, ctx)
+    dashboardRoutes(routes, ctx)
+    reportRoutes(routes, ctx)
+    chatRoutes(routes, ctx)
     apiKeyRoutes(routes, ctx)
     incidentRoutes(routes, ctx)
     maintenanceWindowRoutes(routes, ctx)

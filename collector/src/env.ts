@@ -49,6 +49,8 @@ export const collectorEnvSchema = z.object({
   GUARD_AGENT_MAX_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(120),
   /** Requests per client IP and hour without valid credentials (health, OpenAPI, 401s, unknown paths). */
   GUARD_RATE_LIMIT_PUBLIC: z.coerce.number().int().min(1).default(1000),
+  /** Seconds a public status page is served from memory before it is read again (0 = always read). */
+  GUARD_STATUS_PAGE_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
   /** `1` lets fetch-title and icon reach private and loopback addresses, as the probe's flag does. */
   GUARD_ALLOW_PRIVATE_TARGETS: envTypes.flag,
   /** Seconds the manual check of a service may wait for a probe's reply. */

@@ -183,11 +183,14 @@ describe('result ingest', () => {
     )
     await waitUntil(() => metrics.stored.get().then((m) => m.values[0]?.value === 5), 'all five results stored')
     await consumer.stop()
-    const { rows } = await sql.query<{ started_at: Date }>(
-      'SELECT started_at FROM monitoring.monitor_incidents WHERE monitor_id = $1',
-      [domain.id],
+    // The down transition is the event the incident engine opens the incident from.
+    const { rows } = await sql.query<{ payload: string }>(
+      `SELECT payload FROM monitoring.event_outbox WHERE subject = 'events.monitor.down'`,
     )
+    const downs = rows
+      .map((row) => JSON.parse(row.payload) as { occurredAt: string; data: { monitorId: string } })
+      .filter((event) => event.data.monitorId === domain.id)
     // Down after the second consecutive failure, at that failure's time.
-    expect(rows.map((row) => row.started_at.toISOString())).toEqual([at(10)])
+    expect(downs.map((event) => event.occurredAt)).toEqual([at(10)])
   })
 })

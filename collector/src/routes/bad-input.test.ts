@@ -47,6 +47,10 @@ const badUrl = fc.oneof(
   oversized.map((s) => `https://example.org/${s}`),
   notAString,
 )
+const badSlug = fc.oneof(
+  fc.constantFrom('', 'ab', 'Upper', 'has space', '-lead', 'trail-', 'double--hyphen', 'api', 'é-page'),
+  oversized,
+)
 /** Any field name no schema knows: strict schemas refuse it. */
 const unknownField = fc.tuple(fc.string({ minLength: 1, maxLength: 8 }), fc.jsonValue()).map(([key, value]) => ({
   [`x_${key}`]: value,
@@ -98,6 +102,7 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
   let incidentId: string
   let windowId: string
   let device: { id: string; token: string }
+  let pageId: string
   const published: string[] = []
   const headers = (token = harness.apiKey) => ({ authorization: `Bearer ${token}` })
 
@@ -115,6 +120,10 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
       'integration_accounts',
       'integration_monitors',
       'integration_authorizations',
+      'status_pages',
+      'status_page_components',
+      'chat_conversations',
+      'chat_messages',
     ]
     const rows = await Promise.all(
       tables.map(async (table) => {
@@ -169,6 +178,14 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
       await app.inject({ method: 'POST', url: '/api/devices', headers: headers(), payload: { name: 'keep' } })
     ).json().data
     await harness.ctx.bus.subscribe('devices.>', (_data, subject) => published.push(subject))
+    pageId = (
+      await app.inject({
+        method: 'POST',
+        url: '/api/status-pages',
+        headers: headers(),
+        payload: { name: 'keep', slug: 'keep-page' },
+      })
+    ).json().data.id
   })
   afterAll(async () => {
     await app.close()
@@ -402,6 +419,82 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
           ),
         })
       },
+    },
+    {
+      name: 'POST /api/chat/conversations',
+      method: 'POST',
+      url: () => '/api/chat/conversations',
+      token: () => 'user:alice',
+      bodies: () =>
+        invalidBodies(
+          { userMessage: 'q', assistantMessage: 'a' },
+          {
+            // Just past each limit; a generated 50 kB string only costs memory and shrinking time.
+            userMessage: fc.oneof(notAString, fc.constant('  '), fc.constant('q'.repeat(20_001))),
+            assistantMessage: fc.oneof(notAString, fc.constant('a'.repeat(50_001))),
+            conversationId: fc.oneof(notAString, fc.constant(''), fc.string({ minLength: 1, maxLength: 20 })),
+          },
+        ),
+    },
+    {
+      name: 'POST /api/status-pages',
+      method: 'POST',
+      url: () => '/api/status-pages',
+      bodies: () =>
+        invalidBodies(
+          { name: 'p', slug: 'fresh-page' },
+          {
+            name: fc.oneof(notAString, oversized, fc.constant('  ')),
+            slug: fc.oneof(notAString, badSlug, fc.constant('keep-page')),
+            description: fc.oneof(notAString, oversized),
+            isPublic: badBoolean,
+          },
+        ),
+    },
+    {
+      name: 'PUT /api/status-pages/{id}',
+      method: 'PUT',
+      url: () => `/api/status-pages/${pageId}`,
+      bodies: () =>
+        invalidBodies(
+          { name: 'ok' },
+          {
+            name: fc.oneof(notAString, oversized, fc.constant('  ')),
+            slug: fc.oneof(notAString, badSlug),
+            description: fc.oneof(notAString, oversized),
+            isPublic: badBoolean,
+          },
+        ),
+    },
+    ...(['domain', 'service', 'device'] as const).map((kind) => ({
+      name: `POST /api/status-pages/{id}/${kind}s`,
+      method: 'POST' as const,
+      url: () => `/api/status-pages/${pageId}/${kind}s`,
+      bodies: () =>
+        invalidBodies(
+          { [`${kind}Id`]: 'not-ours' },
+          {
+            [`${kind}Id`]: fc.oneof(notAString, oversized, fc.constant(''), fc.string({ minLength: 1, maxLength: 20 })),
+            displayName: fc.oneof(notAString, oversized, fc.constant('  ')),
+          },
+        ),
+    })),
+    {
+      name: 'PUT /api/status-pages/{id}/components/order',
+      method: 'PUT',
+      url: () => `/api/status-pages/${pageId}/components/order`,
+      bodies: () =>
+        invalidBodies(
+          { componentIds: ['a'] },
+          {
+            componentIds: fc.oneof(
+              notAString,
+              fc.constant([]),
+              fc.constant(['a', 'a']),
+              fc.array(oversized, { minLength: 1, maxLength: 1 }),
+            ),
+          },
+        ),
     },
   ]
 

@@ -53,7 +53,9 @@ describe('membership roles in the collector', () => {
       }),
     )
     // POST /agent takes a device token, never a user's: a user token is not even a credential there.
-    expect(answers).toEqual(writes.map((route) => `${route.method} ${route.url} ${route.url === '/agent' ? 401 : 403}`))
+    // Chat conversations are the user's own, whatever their role: the empty body is what is refused.
+    const expected = (url: string) => (url === '/agent' ? 401 : url === '/api/chat/conversations' ? 400 : 403)
+    expect(answers).toEqual(writes.map((route) => `${route.method} ${route.url} ${expected(route.url)}`))
   })
 
   it('a member writes monitors but not API keys; an admin and an owner manage API keys too', async () => {
@@ -87,7 +89,7 @@ describe('membership roles in the collector', () => {
     expect(permissionsOfRole('admin')).toEqual([
       ...permissionsOfRole('member'),
       'api-keys:write',
-      'pages:write',
+      'status-pages:write',
       'integrations:write',
       'notifications:write',
     ])

@@ -204,6 +204,84 @@ const table: Array<{
   { method: 'GET', path: '/api/devices/{deviceId}/network', url: '/api/devices/:device/network' },
   // Users and API keys are not device tokens: the agent route refuses them outright.
   { method: 'POST', path: '/agent', url: '/agent', body: { device_id: ':device' }, refused: [401] },
+  { method: 'GET', path: '/api/status-pages', url: `/api/status-pages?organizationId=${ORG}` },
+  { method: 'GET', path: '/api/status-pages', url: '/api/status-pages', own: true },
+  {
+    method: 'POST',
+    path: '/api/status-pages',
+    url: `/api/status-pages?organizationId=${ORG}`,
+    body: { name: 'p', slug: 'stranger-page' },
+  },
+  {
+    method: 'POST',
+    path: '/api/status-pages',
+    url: '/api/status-pages',
+    body: { name: 'p', slug: 'own-page' },
+    own: true,
+  },
+  { method: 'GET', path: '/api/status-pages/{id}', url: '/api/status-pages/:page' },
+  { method: 'PUT', path: '/api/status-pages/{id}', url: '/api/status-pages/:page', body: { name: 'hijacked' } },
+  { method: 'DELETE', path: '/api/status-pages/{id}', url: '/api/status-pages/:page' },
+  {
+    method: 'POST',
+    path: '/api/status-pages/{id}/domains',
+    url: '/api/status-pages/:page/domains',
+    body: { domainId: ':domain' },
+  },
+  {
+    method: 'POST',
+    path: '/api/status-pages/{id}/services',
+    url: '/api/status-pages/:page/services',
+    body: { serviceId: ':service' },
+  },
+  {
+    method: 'POST',
+    path: '/api/status-pages/{id}/devices',
+    url: '/api/status-pages/:page/devices',
+    body: { deviceId: ':device' },
+  },
+  {
+    method: 'DELETE',
+    path: '/api/status-pages/{id}/components/{componentId}',
+    url: '/api/status-pages/:page/components/:component',
+  },
+  {
+    method: 'PUT',
+    path: '/api/status-pages/{id}/components/order',
+    url: '/api/status-pages/:page/components/order',
+    body: { componentIds: [':component'] },
+  },
+  // Our page is private: its public answer is the same 404 for everybody.
+  { method: 'GET', path: '/api/status-pages/{id}/public', url: '/api/status-pages/secret-status/public' },
+  { method: 'GET', path: '/status/{slug}', url: '/status/secret-status' },
+  { method: 'GET', path: '/status-assets/{file}', url: '/status-assets/status-page.js', own: true },
+  { method: 'GET', path: '/api/dashboard/stats', url: `/api/dashboard/stats?organizationId=${ORG}` },
+  { method: 'GET', path: '/api/dashboard/stats', url: '/api/dashboard/stats', own: true },
+  { method: 'GET', path: '/api/reports/domains', url: `/api/reports/domains?organizationId=${ORG}&range=30d` },
+  { method: 'GET', path: '/api/reports/domains', url: '/api/reports/domains?format=csv', own: true },
+  {
+    method: 'GET',
+    path: '/api/dashboard/recent-activity',
+    url: `/api/dashboard/recent-activity?organizationId=${ORG}`,
+  },
+  { method: 'GET', path: '/api/dashboard/recent-activity', url: '/api/dashboard/recent-activity', own: true },
+  { method: 'GET', path: '/api/chat/conversations', url: `/api/chat/conversations?organizationId=${ORG}` },
+  { method: 'GET', path: '/api/chat/conversations', url: '/api/chat/conversations', own: true },
+  {
+    method: 'POST',
+    path: '/api/chat/conversations',
+    url: '/api/chat/conversations',
+    body: { conversationId: ':conversation', userMessage: 'q', assistantMessage: 'a' },
+  },
+  {
+    method: 'POST',
+    path: '/api/chat/conversations',
+    url: '/api/chat/conversations',
+    body: { organizationId: ORG, userMessage: 'q', assistantMessage: 'a' },
+  },
+  { method: 'GET', path: '/api/chat/conversations/{id}', url: '/api/chat/conversations/:conversation' },
+  { method: 'GET', path: '/api/reports/incidents', url: `/api/reports/incidents?organizationId=${ORG}&range=30d` },
+  { method: 'GET', path: '/api/reports/incidents', url: '/api/reports/incidents?format=csv', own: true },
   { method: 'GET', path: '/metrics', url: '/metrics', own: true },
   { method: 'GET', path: '/api/health', url: '/api/health', own: true },
 ]
@@ -219,6 +297,9 @@ describe('tenancy: another organization never sees or changes our data', () => {
     window: string
     notification: string
     device: string
+    page: string
+    component: string
+    conversation: string
     accounts: Awaited<ReturnType<typeof seedIntegrationAccounts>>
     secrets: string[]
   }
@@ -227,7 +308,10 @@ describe('tenancy: another organization never sees or changes our data', () => {
   beforeAll(async () => {
     harness = await collectorForTest({ GUARD_ALLOW_PRIVATE_TARGETS: '1' })
     app = await buildCollectorApp(harness.ctx, {
-      authenticate: authenticateWithUsers(harness.ctx, { stranger: userCaller('stranger', ['org-stranger']) }),
+      authenticate: authenticateWithUsers(harness.ctx, {
+        stranger: userCaller('stranger', ['org-stranger']),
+        ours: userCaller('ours-user', [ORG]),
+      }),
     })
     const headers = { authorization: `Bearer ${harness.apiKey}` }
     const domain = (
@@ -331,6 +415,30 @@ describe('tenancy: another organization never sees or changes our data', () => {
     }
     await storeHeartbeats(harness.ctx.timeseries, [heartbeat])
     await applyHeartbeats(harness.ctx.sql, harness.ctx.env, [heartbeat])
+    const page = (
+      await app.inject({
+        method: 'POST',
+        url: '/api/status-pages',
+        headers,
+        payload: { name: 'Secret status page', slug: 'secret-status' },
+      })
+    ).json().data.id
+    const component = (
+      await app.inject({
+        method: 'POST',
+        url: `/api/status-pages/${page}/domains`,
+        headers,
+        payload: { domainId: domain },
+      })
+    ).json().data.components[0].id
+    const conversation = (
+      await app.inject({
+        method: 'POST',
+        url: '/api/chat/conversations',
+        headers: { authorization: 'Bearer user:ours' },
+        payload: { userMessage: 'Secret chat question', assistantMessage: 'secret-chat-answer' },
+      })
+    ).json().data.id
     ours = {
       domain,
       service,
@@ -340,7 +448,16 @@ describe('tenancy: another organization never sees or changes our data', () => {
       notification,
       accounts,
       device,
+      page,
+      component,
+      conversation,
       secrets: [
+        conversation,
+        'Secret chat',
+        'secret-chat-answer',
+        page,
+        component,
+        'Secret status page',
         'Secret incident',
         'secret-comment',
         'Secret window',
@@ -396,6 +513,9 @@ describe('tenancy: another organization never sees or changes our data', () => {
           .replace(':window', ours.window)
           .replace(':notification', ours.notification)
           .replace(':device', ours.device)
+          .replace(':page', ours.page)
+          .replace(':component', ours.component)
+          .replace(':conversation', ours.conversation)
           .replace(':cloudA', ours.accounts.cloudA)
           .replace(':selfhostB', ours.accounts.selfhostB)
           .replace(':webhostC', ours.accounts.webhostC)
@@ -437,5 +557,7 @@ describe('tenancy: another organization never sees or changes our data', () => {
     expect(accounts.rows.map((row) => row.id).sort()).toEqual(Object.values(ours.accounts).sort())
     const device = await app.inject({ method: 'GET', url: `/api/devices/${ours.device}`, headers })
     expect(device.json().data).toMatchObject({ name: 'Secret device', hostname: 'secret-device-host', isOnline: true })
+    const page = await app.inject({ method: 'GET', url: `/api/status-pages/${ours.page}`, headers })
+    expect(page.json().data).toMatchObject({ name: 'Secret status page', components: [{ id: ours.component }] })
   })
 })

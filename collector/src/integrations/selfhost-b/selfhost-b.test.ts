@@ -221,7 +221,15 @@ describe('selfhost-b: link with an API key, list, monitor', () => {
       (await app.inject({ method: 'GET', url: '/api/selfhost-b/instances', headers: as(domainsOnly) })).statusCode,
     ).toBe(403)
 
-    const limited = await buildCollectorApp({ ...harness.ctx, env: { ...harness.ctx.env, GUARD_RATE_LIMIT_WRITE: 2 } })
+    const limited = await buildCollectorApp({
+      ...harness.ctx,
+      env: {
+        ...harness.ctx.env,
+        GUARD_RATE_LIMIT_WRITE: 2,
+        // The organization's shared budget is not what this test is about; earlier tests spent some of it.
+        GUARD_RATE_LIMIT_ORG_WRITE: 1000,
+      },
+    })
     const linked = await limited.inject({
       method: 'POST',
       url: '/api/selfhost-b/instances',

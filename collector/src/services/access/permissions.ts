@@ -9,6 +9,8 @@ export const RESOURCES = [
   'incidents',
   'notifications',
   'integrations',
+  'status-pages',
+  'reports',
 ] as const
 export const ACTIONS = ['read', 'write'] as const
 export type Permission = `${(typeof RESOURCES)[number]}:${(typeof ACTIONS)[number]}`

@@ -13,7 +13,7 @@
  * grants access only once mapped here.
  */
 export const MONITOR_RESOURCES = ['domains', 'services', 'devices', 'incidents'] as const
-export const ADMIN_RESOURCES = ['api-keys', 'pages', 'integrations', 'notifications'] as const
+export const ADMIN_RESOURCES = ['api-keys', 'status-pages', 'integrations', 'notifications'] as const
 
 const writes = (resources: readonly string[]) => resources.map((resource) => `${resource}:write`)
 

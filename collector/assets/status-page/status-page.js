@@ -1,0 +1,48 @@
+// Draws one latency chart per component from the series embedded in the page: one line per
+// probe location, x in seconds, gaps where a location has no point.
+;(() => {
+  const data = JSON.parse(document.getElementById('latency-data').textContent)
+  const palette = ['#0969da', '#bf3989', '#1a7f37', '#9a6700', '#8250df', '#cf222e', '#0a3069', '#57606a']
+  const charts = []
+  for (const element of document.querySelectorAll('.chart[data-component]')) {
+    const locations = data[Number(element.dataset.component)] || []
+    const times = [...new Set(locations.flatMap((l) => l.points.map((p) => Date.parse(p.t) / 1000)))].sort(
+      (a, b) => a - b,
+    )
+    if (times.length === 0) continue
+    const columns = locations.map((l) => {
+      const byTime = new Map(l.points.map((p) => [Date.parse(p.t) / 1000, p.avg]))
+      return times.map((t) => (byTime.has(t) ? byTime.get(t) : null))
+    })
+    // Canvas text does not follow CSS, so the axes take the page's text colour explicitly.
+    const ink = getComputedStyle(element).color
+    const options = {
+      width: element.clientWidth || 320,
+      height: 160,
+      series: [
+        {},
+        ...locations.map((l, i) => ({
+          label: l.location,
+          stroke: palette[i % palette.length],
+          width: 2,
+          spanGaps: false,
+          value: (_u, v) => (v == null ? '-' : `${Math.round(v)} ms`),
+        })),
+      ],
+      axes: [
+        { stroke: ink, grid: { stroke: 'rgba(128,128,128,0.2)' } },
+        {
+          stroke: ink,
+          size: 64,
+          grid: { stroke: 'rgba(128,128,128,0.2)' },
+          values: (_u, ticks) => ticks.map((v) => `${v} ms`),
+        },
+      ],
+    }
+    element.setAttribute('data-series', String(locations.length))
+    charts.push([element, new uPlot(options, [times, ...columns], element)])
+  }
+  window.addEventListener('resize', () => {
+    for (const [element, chart] of charts) chart.setSize({ width: element.clientWidth, height: 160 })
+  })
+})()

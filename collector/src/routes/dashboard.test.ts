@@ -1,0 +1,144 @@
+import { DEFAULT_ORGANIZATION } from '@guard/shared'
+import { sampleHeartbeat } from '@guard/shared/testing'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildCollectorApp } from '../app.ts'
+import { createApiKey } from '../services/api-keys/create.ts'
+import { applyHeartbeats } from '../services/devices/apply-heartbeats.ts'
+import { applyResultsToState } from '../services/monitor-state/apply-results.ts'
+import { storeResults } from '../services/results/store.ts'
+import { collectorForTest } from '../test-support.ts'
+import { resultFor } from './test-helpers.ts'
+
+const ORG = DEFAULT_ORGANIZATION.id
+
+describe('dashboard stats', () => {
+  let harness: Awaited<ReturnType<typeof collectorForTest>>
+  let app: Awaited<ReturnType<typeof buildCollectorApp>>
+  let headers: Record<string, string>
+  let firstDomain: string
+  let firstDevice: string
+
+  beforeAll(async () => {
+    harness = await collectorForTest()
+    app = await buildCollectorApp(harness.ctx)
+    headers = { authorization: `Bearer ${harness.apiKey}` }
+    const post = async (url: string, payload: Record<string, unknown>) =>
+      (await app.inject({ method: 'POST', url, headers, payload })).json().data
+    const domains = await Promise.all(
+      ['a', 'b', 'c', 'd'].map((name) => post('/api/domains', { url: `https://${name}.example` })),
+    )
+    const services = await Promise.all(
+      ['s1', 's2', 's3'].map((name) =>
+        post('/api/services', { name, protocol: 'tcp', protocolConfig: { host: `${name}.example`, port: 22 } }),
+      ),
+    )
+    const devices = await Promise.all(['d1', 'd2'].map((name) => post('/api/devices', { name })))
+    firstDomain = domains[0].id
+    firstDevice = devices[0].id
+    // Domains a, b up; c down; d never checked. Services s1 up, s2 down, s3 never checked.
+    const results = [120, 60].flatMap((ago) => [
+      resultFor(domains[0].id, ORG, 'fra', ago, 'up', 10),
+      resultFor(domains[1].id, ORG, 'fra', ago, 'up', 10),
+      resultFor(domains[2].id, ORG, 'fra', ago, 'down', 10),
+      resultFor(services[0].id, ORG, 'fra', ago, 'up', 10),
+      resultFor(services[1].id, ORG, 'fra', ago, 'down', 10),
+    ])
+    await storeResults(harness.ctx.timeseries, results)
+    await applyResultsToState(harness.ctx.sql, results)
+    await applyHeartbeats(harness.ctx.sql, harness.ctx.env, [
+      {
+        v: 1,
+        deviceId: devices[0].id,
+        organizationId: ORG,
+        timestamp: new Date().toISOString(),
+        receivedAt: new Date().toISOString(),
+        heartbeat: sampleHeartbeat(devices[0].id),
+      },
+    ])
+  })
+  afterAll(async () => {
+    await app.close()
+    await harness.close()
+  })
+
+  it('equals the counts of the underlying lists', async () => {
+    const get = async (url: string) => (await app.inject({ method: 'GET', url, headers })).json().data
+    const [stats, domains, services, devices] = await Promise.all([
+      get('/api/dashboard/stats'),
+      get('/api/domains'),
+      get('/api/services'),
+      get('/api/devices'),
+    ])
+    const count = <T>(items: T[], keep: (item: T) => boolean) => items.filter(keep).length
+    type Item = { status: string; isOnline: boolean }
+    expect(stats.domains).toMatchObject({
+      total: domains.length,
+      up: count(domains, (d: Item) => d.status === 'up'),
+      down: count(domains, (d: Item) => d.status === 'down'),
+    })
+    expect(stats.services).toEqual({
+      total: services.length,
+      up: count(services, (s: Item) => s.status === 'up'),
+      down: count(services, (s: Item) => s.status === 'down'),
+    })
+    expect(stats.devices).toEqual({
+      total: devices.length,
+      online: count(devices, (d: Item) => d.isOnline),
+      offline: count(devices, (d: Item) => !d.isOnline),
+    })
+    expect(stats).toMatchObject({
+      domains: { total: 4, up: 2, down: 1 },
+      services: { total: 3, up: 1, down: 1 },
+      devices: { total: 2, online: 1, offline: 1 },
+    })
+    expect(stats.domains.uptime).toBeCloseTo((100 + 100 + 0) / 3, 1)
+    expect(stats.incidents).toEqual({ active: expect.any(Number), critical: expect.any(Number) })
+  })
+
+  it('lists recent activity newest first, paginated, with subjects and links, only of the organization', async () => {
+    const insert = (id: string, org: string, type: string, summary: string, subject: string, minutesAgo: number) =>
+      harness.ctx.sql.query(
+        `INSERT INTO monitoring.activity (event_id, organization_id, type, summary, subject_id, occurred_at)
+         VALUES ($1, $2, $3, $4, $5, now() - make_interval(mins => $6))`,
+        [id, org, type, summary, subject, minutesAgo],
+      )
+    await insert('e1', ORG, 'monitor.down', 'a went down', firstDomain, 30)
+    await insert('e2', ORG, 'device.offline', 'd1 went offline', firstDevice, 20)
+    await insert('e3', ORG, 'monitor.up', 'gone is back up', 'deleted-monitor', 10)
+    await insert('e4', 'org-other', 'monitor.down', 'someone else', 'x', 5)
+    const first = (await app.inject({ method: 'GET', url: '/api/dashboard/recent-activity?limit=2', headers })).json()
+    expect(first.pagination).toEqual({ page: 1, limit: 2, total: 3, totalPages: 2 })
+    expect(first.data.map((item: { id: string }) => item.id)).toEqual(['e3', 'e2'])
+    expect(first.data[0]).toMatchObject({ type: 'monitor.up', link: null, subject: { name: null } })
+    expect(first.data[1]).toMatchObject({
+      type: 'device.offline',
+      message: 'd1 went offline',
+      subject: { kind: 'device', id: firstDevice, name: 'd1' },
+      link: `/devices/${firstDevice}`,
+    })
+    const second = (
+      await app.inject({ method: 'GET', url: '/api/dashboard/recent-activity?limit=2&page=2', headers })
+    ).json()
+    expect(second.data).toEqual([
+      expect.objectContaining({ id: 'e1', subject: { kind: 'domain', id: firstDomain, name: 'a.example' } }),
+    ])
+    expect(second.data[0].link).toBe(`/domains/${firstDomain}`)
+    expect(JSON.stringify([first, second])).not.toContain('someone else')
+    const bad = await app.inject({ method: 'GET', url: '/api/dashboard/recent-activity?limit=1000', headers })
+    expect(bad.statusCode).toBe(400)
+  })
+
+  it('refuses a key without any monitor read permission', async () => {
+    const { key } = await createApiKey(harness.ctx.sql, {
+      organizationId: ORG,
+      name: 'pages only',
+      permissions: ['status-pages:read'],
+    })
+    const response = await app.inject({
+      method: 'GET',
+      url: '/api/dashboard/stats',
+      headers: { authorization: `Bearer ${key}` },
+    })
+    expect(response.statusCode).toBe(403)
+  })
+})

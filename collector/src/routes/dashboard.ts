@@ -1,0 +1,49 @@
+import type { GuardFastify } from '@guard/shared'
+import { z } from 'zod'
+import type { CollectorContext } from '../context.ts'
+import { callerOf } from '../plugins/authenticate.ts'
+import {
+  activityItem,
+  pagination,
+  readRecentActivity,
+  recentActivityQuery,
+} from '../services/dashboard/recent-activity.ts'
+import { dashboardStats, readDashboardStats } from '../services/dashboard/stats.ts'
+import { envelope, errorResponses, ok } from './common.ts'
+
+const organizationQuery = z.object({ organizationId: z.string().max(64).optional() })
+
+export function dashboardRoutes(app: GuardFastify, ctx: CollectorContext): void {
+  app.get(
+    '/api/dashboard/stats',
+    {
+      config: { access: { anyOf: ['domains:read', 'services:read', 'devices:read'] } },
+      schema: {
+        description: 'Counts across the organization: domains, devices, services and open incidents.',
+        querystring: organizationQuery,
+        response: { 200: envelope(dashboardStats), ...errorResponses },
+      },
+    },
+    async (request) => ok(await readDashboardStats(ctx, callerOf(request), request.query.organizationId)),
+  )
+
+  app.get(
+    '/api/dashboard/recent-activity',
+    {
+      config: { access: { anyOf: ['domains:read', 'services:read', 'devices:read', 'incidents:read'] } },
+      schema: {
+        description:
+          "The organization's events (monitors down and up, certificates, incidents, devices), newest first, paginated.",
+        querystring: recentActivityQuery,
+        response: {
+          200: z.object({ success: z.literal(true), data: z.array(activityItem), pagination }),
+          ...errorResponses,
+        },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      ...(await readRecentActivity(ctx, callerOf(request), request.query)),
+    }),
+  )
+}

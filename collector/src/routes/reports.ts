@@ -1,0 +1,65 @@
+import type { GuardFastify } from '@guard/shared'
+import { stringify } from 'csv-stringify/sync'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { z } from 'zod'
+import type { CollectorContext } from '../context.ts'
+import { callerOf } from '../plugins/authenticate.ts'
+import { domainReport, domainReportRow, reportDomains, reportQuery } from '../services/reports/domains.ts'
+import { incidentReport, incidentReportRow, reportIncidents } from '../services/reports/incidents.ts'
+import { envelope, errorResponses, ok } from './common.ts'
+
+const read = { access: { permission: 'reports:read' as const } }
+
+/** CSV when asked for with `format=csv` or an Accept header preferring text/csv; JSON otherwise. */
+const wantsCsv = (request: FastifyRequest, format: string | undefined) =>
+  format === 'csv' || (format === undefined && /^\s*text\/csv/.test(request.headers.accept ?? ''))
+
+function sendCsv(reply: FastifyReply, name: string, columns: string[], rows: Array<Record<string, unknown>>) {
+  reply.header('Content-Disposition', `attachment; filename="${name}.csv"`)
+  return reply.type('text/csv; charset=utf-8').send(stringify(rows, { header: true, columns }))
+}
+
+export function reportRoutes(app: GuardFastify, ctx: CollectorContext): void {
+  app.get(
+    '/api/reports/domains',
+    {
+      config: read,
+      schema: {
+        description:
+          'Per domain over the range: checks, failures, uptime, average and p95 response time, incidents, downtime, and per probe location; totals. `format=csv` or `Accept: text/csv` answers one CSV row per domain (without the per-location figures).',
+        querystring: reportQuery,
+        produces: ['application/json', 'text/csv'],
+        response: { 200: z.union([envelope(domainReport), z.string()]), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const report = await reportDomains(ctx, callerOf(request), request.query)
+      if (!wantsCsv(request, request.query.format)) return ok(report)
+      return sendCsv(
+        reply,
+        `domains-report-${report.range}`,
+        Object.keys(domainReportRow.shape),
+        report.domains.map(({ locations: _locations, ...row }) => row),
+      )
+    },
+  )
+
+  app.get(
+    '/api/reports/incidents',
+    {
+      config: read,
+      schema: {
+        description:
+          'Incidents detected in the range: count by severity, MTTA, MTTR, the longest and the list. `format=csv` or `Accept: text/csv` answers one CSV row per incident.',
+        querystring: reportQuery,
+        produces: ['application/json', 'text/csv'],
+        response: { 200: z.union([envelope(incidentReport), z.string()]), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const report = await reportIncidents(ctx, callerOf(request), request.query)
+      if (!wantsCsv(request, request.query.format)) return ok(report)
+      return sendCsv(reply, `incidents-report-${report.range}`, Object.keys(incidentReportRow.shape), report.incidents)
+    },
+  )
+}

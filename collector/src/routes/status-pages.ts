@@ -1,0 +1,241 @@
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import type { GuardFastify } from '@guard/shared'
+import type { FastifyInstance, FastifyReply } from 'fastify'
+import type { ZodTypeProvider } from 'fastify-type-provider-zod'
+import { z } from 'zod'
+import type { CollectorContext } from '../context.ts'
+import { callerOf } from '../plugins/authenticate.ts'
+import { addStatusPageComponent } from '../services/status-pages/add-component.ts'
+import { createStatusPage } from '../services/status-pages/create.ts'
+import { deleteStatusPage } from '../services/status-pages/delete.ts'
+import { getStatusPage } from '../services/status-pages/get.ts'
+import { listStatusPages } from '../services/status-pages/list.ts'
+import { orderStatusPageComponents } from '../services/status-pages/order-components.ts'
+import { readPublicStatusPage } from '../services/status-pages/read-public.ts'
+import { removeStatusPageComponent } from '../services/status-pages/remove-component.ts'
+import { renderStatusPageHtml } from '../services/status-pages/render-html.ts'
+import {
+  addDeviceInput,
+  addDomainInput,
+  addServiceInput,
+  createStatusPageInput,
+  orderComponentsInput,
+  publicStatusPage,
+  slugString,
+  statusPageDetail,
+  statusPageView,
+  updateStatusPageInput,
+} from '../services/status-pages/schemas.ts'
+import { updateStatusPage } from '../services/status-pages/update.ts'
+import { deleted, envelope, errorResponses, errorSchema, idParams, ok, rateLimitedSchema } from './common.ts'
+
+const read = { access: { permission: 'status-pages:read' as const } }
+const write = { access: { permission: 'status-pages:write' as const } }
+const organizationQuery = z.object({ organizationId: z.string().max(64).optional() })
+const detail = { 200: envelope(statusPageDetail), ...errorResponses }
+const componentParams = z.object({ id: z.string().min(1).max(64), componentId: z.string().min(1).max(64) })
+
+export function statusPageRoutes(app: GuardFastify, ctx: CollectorContext): void {
+  app.get(
+    '/api/status-pages',
+    {
+      config: read,
+      schema: {
+        querystring: organizationQuery,
+        response: { 200: envelope(z.array(statusPageView)), ...errorResponses },
+      },
+    },
+    async (request) => ok(await listStatusPages(ctx, callerOf(request), request.query.organizationId)),
+  )
+
+  app.post(
+    '/api/status-pages',
+    {
+      config: write,
+      schema: {
+        description: 'Creates a page; its slug is unique across the installation (409 when taken).',
+        querystring: organizationQuery,
+        body: createStatusPageInput,
+        response: { 201: envelope(statusPageDetail), 409: errorSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .status(201)
+        .send(ok(await createStatusPage(ctx, callerOf(request), request.body, request.query.organizationId))),
+  )
+
+  app.get('/api/status-pages/:id', { config: read, schema: { params: idParams, response: detail } }, async (request) =>
+    ok(await getStatusPage(ctx, callerOf(request), request.params.id)),
+  )
+
+  app.put(
+    '/api/status-pages/:id',
+    {
+      config: write,
+      schema: { params: idParams, body: updateStatusPageInput, response: { ...detail, 409: errorSchema } },
+    },
+    async (request) => ok(await updateStatusPage(ctx, callerOf(request), request.params.id, request.body)),
+  )
+
+  app.delete(
+    '/api/status-pages/:id',
+    { config: write, schema: { params: idParams, response: { 200: deleted, ...errorResponses } } },
+    async (request) => {
+      await deleteStatusPage(ctx, callerOf(request), request.params.id)
+      return ok({ id: request.params.id, deleted: true as const })
+    },
+  )
+
+  for (const [kind, body] of [
+    ['domain', addDomainInput],
+    ['service', addServiceInput],
+    ['device', addDeviceInput],
+  ] as const) {
+    app.post(
+      `/api/status-pages/:id/${kind}s`,
+      {
+        config: write,
+        schema: {
+          description: `Adds one of the organization's ${kind}s at the end of the page (409 when already on it).`,
+          params: idParams,
+          body,
+          response: { 201: envelope(statusPageDetail), 409: errorSchema, ...errorResponses },
+        },
+      },
+      async (request, reply) =>
+        reply
+          .status(201)
+          .send(ok(await addStatusPageComponent(ctx, callerOf(request), request.params.id, kind, request.body))),
+    )
+  }
+
+  app.delete(
+    '/api/status-pages/:id/components/:componentId',
+    { config: write, schema: { params: componentParams, response: detail } },
+    async (request) =>
+      ok(await removeStatusPageComponent(ctx, callerOf(request), request.params.id, request.params.componentId)),
+  )
+
+  app.put(
+    '/api/status-pages/:id/components/order',
+    {
+      config: write,
+      schema: {
+        description: 'Orders the components: componentIds lists every component of the page once, top first.',
+        params: idParams,
+        body: orderComponentsInput,
+        response: detail,
+      },
+    },
+    async (request) => ok(await orderStatusPageComponents(ctx, callerOf(request), request.params.id, request.body)),
+  )
+}
+
+/**
+ * Unauthenticated: counted per client IP in the `public` rate-limit class, served from a short
+ * in-memory cache with an ETag, so browsers and CDNs revalidate with 304s.
+ */
+export function publicStatusPageRoutes(fastify: FastifyInstance, ctx: CollectorContext): void {
+  const app = fastify.withTypeProvider<ZodTypeProvider>()
+  app.get(
+    '/api/status-pages/:id/public',
+    {
+      schema: {
+        description:
+          'What visitors of a public page see (no authentication; `id` is the page slug). 404 for private or unknown pages. Send If-None-Match with the ETag for a 304.',
+        params: z.object({ id: z.string().min(1).max(64) }),
+        response: {
+          200: envelope(publicStatusPage),
+          304: z.null().meta({ description: 'Not modified' }),
+          404: errorSchema,
+          429: rateLimitedSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { json, etag } = await readPublicStatusPage(ctx, request.params.id)
+      reply.header('ETag', etag)
+      reply.header('Cache-Control', 'public, max-age=30, stale-while-revalidate=30')
+      if (matches(request.headers['if-none-match'], etag)) return notModified(reply)
+      // Serialized (and checked against the schema) once per cache interval, not per request.
+      // The string is that schema's answer already; fastify sends strings as they are.
+      return reply.type('application/json; charset=utf-8').send(json as never)
+    },
+  )
+}
+
+export const matches = (header: string | undefined, etag: string): boolean =>
+  header?.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === etag || candidate.trim() === '*') ===
+  true
+
+const require = createRequire(import.meta.url)
+const ASSET_DIR = new URL('../../assets/status-page/', import.meta.url)
+const ASSET_BASE = '/status-assets'
+/** The page's own files and uPlot, read once: the page loads nothing from any other origin. */
+const ASSETS: Record<string, { type: string; body: string }> = {
+  'status-page.css': {
+    type: 'text/css; charset=utf-8',
+    body: readFileSync(new URL('status-page.css', ASSET_DIR), 'utf8'),
+  },
+  'status-page.js': {
+    type: 'text/javascript; charset=utf-8',
+    body: readFileSync(new URL('status-page.js', ASSET_DIR), 'utf8'),
+  },
+  'uplot.min.css': {
+    type: 'text/css; charset=utf-8',
+    body: readFileSync(require.resolve('uplot/dist/uPlot.min.css'), 'utf8'),
+  },
+  'uplot.iife.min.js': {
+    type: 'text/javascript; charset=utf-8',
+    body: readFileSync(require.resolve('uplot/dist/uPlot.iife.min.js'), 'utf8'),
+  },
+}
+
+const CONTENT_SECURITY_POLICY =
+  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors *"
+
+/** The public HTML page and its assets, unauthenticated and counted per client IP like the JSON. */
+export function statusPageHtmlRoutes(fastify: FastifyInstance, ctx: CollectorContext): void {
+  const app = fastify.withTypeProvider<ZodTypeProvider>()
+  app.get(
+    '/status/:slug',
+    {
+      schema: {
+        description: 'The public status page as HTML, readable without JavaScript; 404 for private or unknown pages.',
+        params: z.object({ slug: slugString }),
+        produces: ['text/html'],
+        response: { 200: z.string(), 304: z.null(), 400: errorSchema, 404: errorSchema, 429: rateLimitedSchema },
+      },
+    },
+    async (request, reply) => {
+      const { page, etag } = await readPublicStatusPage(ctx, request.params.slug)
+      const htmlTag = `"h${etag.slice(1)}`
+      reply.header('ETag', htmlTag)
+      reply.header('Cache-Control', 'public, max-age=30, stale-while-revalidate=30')
+      reply.header('Content-Security-Policy', CONTENT_SECURITY_POLICY)
+      if (matches(request.headers['if-none-match'], htmlTag)) return notModified(reply)
+      return reply.type('text/html; charset=utf-8').send(renderStatusPageHtml(page, ASSET_BASE))
+    },
+  )
+  app.get(
+    `${ASSET_BASE}/:file`,
+    {
+      schema: {
+        description: 'Stylesheets and scripts of the public status page (uPlot included).',
+        params: z.object({ file: z.enum(Object.keys(ASSETS) as [string, ...string[]]) }),
+        produces: ['text/css', 'text/javascript'],
+        response: { 200: z.string(), 400: errorSchema },
+      },
+    },
+    async (request, reply) => {
+      const asset = ASSETS[request.params.file]!
+      reply.header('Cache-Control', 'public, max-age=3600')
+      return reply.type(asset.type).send(asset.body)
+    },
+  )
+}
+
+/** A 304 without a body or Content-Length (fastify would send `null` as a 4-byte body otherwise). */
+const notModified = (reply: FastifyReply) => reply.status(304).send()

@@ -1,0 +1,55 @@
+import { GuardError, newId, notFound } from '@guard/shared'
+import type { Caller, CollectorContext } from '../../context.ts'
+import { findStatusPage, toStatusPageDetail } from './find.ts'
+import {
+  addDeviceInput,
+  addDomainInput,
+  addServiceInput,
+  type ComponentKind,
+  type StatusPageDetail,
+} from './schemas.ts'
+
+const inputs = { domain: addDomainInput, service: addServiceInput, device: addDeviceInput }
+
+/**
+ * Puts a domain, service or device of the page's own organization at the end of the page. Another
+ * organization's monitor is "not found", exactly like one that does not exist.
+ */
+export async function addStatusPageComponent(
+  ctx: CollectorContext,
+  caller: Caller,
+  pageId: string,
+  kind: ComponentKind,
+  body: unknown,
+): Promise<StatusPageDetail> {
+  const input = inputs[kind].parse(body) as {
+    domainId?: string
+    serviceId?: string
+    deviceId?: string
+    displayName?: string
+  }
+  const subjectId = (input.domainId ?? input.serviceId ?? input.deviceId) as string
+  const page = await findStatusPage(ctx.sql, caller, pageId)
+  const subject =
+    kind === 'device'
+      ? await ctx.sql.query<{ name: string }>(
+          'SELECT name FROM monitoring.devices WHERE id = $1 AND organization_id = $2',
+          [subjectId, page.organization_id],
+        )
+      : await ctx.sql.query<{ name: string }>(
+          'SELECT name FROM monitoring.monitors WHERE id = $1 AND kind = $2 AND organization_id = $3',
+          [subjectId, kind, page.organization_id],
+        )
+  const name = subject.rows[0]?.name
+  if (name === undefined) throw notFound(kind === 'device' ? 'Device' : kind === 'domain' ? 'Domain' : 'Service')
+  const inserted = await ctx.sql.query(
+    `INSERT INTO monitoring.status_page_components (id, page_id, kind, subject_id, display_name, position)
+     SELECT $1, $2, $3, $4, $5, coalesce(max(position) + 1, 0)
+       FROM monitoring.status_page_components WHERE page_id = $2
+     ON CONFLICT (page_id, kind, subject_id) DO NOTHING`,
+    [newId(), page.id, kind, subjectId, input.displayName ?? name],
+  )
+  if (inserted.affectedRows === 0) throw new GuardError('CONFLICT', `This ${kind} is already on the page`)
+  await ctx.sql.query('UPDATE monitoring.status_pages SET updated_at = now() WHERE id = $1', [page.id])
+  return toStatusPageDetail(ctx.sql, await findStatusPage(ctx.sql, caller, pageId))
+}

@@ -1,0 +1,128 @@
+import { z } from 'zod'
+
+const RESERVED_SLUGS = ['api', 'admin', 'status', 'new', 'edit']
+
+export const slugString = z
+  .string()
+  .min(3)
+  .max(64)
+  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'a slug is lowercase letters, digits and single hyphens, 3 to 64 characters')
+  .refine((slug) => !RESERVED_SLUGS.includes(slug), 'this slug is reserved')
+
+export const createStatusPageInput = z
+  .object({
+    name: z.string().trim().min(1).max(100),
+    slug: slugString,
+    description: z.string().max(2000).default(''),
+    isPublic: z.boolean().default(false),
+  })
+  .strict()
+export type CreateStatusPageInput = z.input<typeof createStatusPageInput>
+
+export const updateStatusPageInput = z
+  .object({
+    name: z.string().trim().min(1).max(100).optional(),
+    slug: slugString.optional(),
+    description: z.string().max(2000).optional(),
+    isPublic: z.boolean().optional(),
+  })
+  .strict()
+export type UpdateStatusPageInput = z.input<typeof updateStatusPageInput>
+
+export const COMPONENT_KINDS = ['domain', 'service', 'device'] as const
+export type ComponentKind = (typeof COMPONENT_KINDS)[number]
+
+const displayName = z.string().trim().min(1).max(100).optional()
+export const addDomainInput = z.object({ domainId: z.string().min(1).max(64), displayName }).strict()
+export const addServiceInput = z.object({ serviceId: z.string().min(1).max(64), displayName }).strict()
+export const addDeviceInput = z.object({ deviceId: z.string().min(1).max(64), displayName }).strict()
+
+export const orderComponentsInput = z
+  .object({ componentIds: z.array(z.string().min(1).max(64)).min(1).max(500) })
+  .strict()
+  .refine((input) => new Set(input.componentIds).size === input.componentIds.length, {
+    message: 'componentIds must not repeat',
+    path: ['componentIds'],
+  })
+
+export const statusPageComponent = z.object({
+  id: z.string(),
+  kind: z.enum(COMPONENT_KINDS),
+  subjectId: z.string(),
+  displayName: z.string(),
+  position: z.number().int(),
+})
+export type StatusPageComponent = z.infer<typeof statusPageComponent>
+
+export const statusPageView = z.object({
+  id: z.string(),
+  name: z.string(),
+  slug: z.string(),
+  description: z.string(),
+  isPublic: z.boolean(),
+  componentCount: z.number().int(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+})
+export type StatusPageView = z.infer<typeof statusPageView>
+
+export const statusPageDetail = statusPageView.extend({ components: z.array(statusPageComponent) })
+export type StatusPageDetail = z.infer<typeof statusPageDetail>
+
+export const componentStatus = z.enum(['up', 'down', 'degraded', 'unknown'])
+export const overallStatus = z.enum(['operational', 'degraded', 'partial_outage', 'major_outage', 'unknown'])
+
+const day = z.object({
+  date: z.string().meta({ description: 'UTC day, YYYY-MM-DD' }),
+  uptime: z.number().nullable().meta({ description: 'percent of checks up that day; null without checks' }),
+  checks: z.number().int(),
+  failures: z.number().int(),
+})
+
+const locationSeries = z.object({
+  location: z.string(),
+  status: componentStatus,
+  points: z
+    .array(z.object({ t: z.string(), avg: z.number() }))
+    .meta({ description: 'average response time in ms per 10 minutes, oldest first' }),
+})
+
+export const publicComponent = z.object({
+  name: z.string(),
+  kind: z.enum(COMPONENT_KINDS),
+  status: componentStatus,
+  uptime90d: z.number().nullable(),
+  daily: z.array(day).meta({ description: '90 UTC days, oldest first; empty for devices' }),
+  locations: z.array(locationSeries).meta({ description: 'last 24 h per probe location; empty for devices' }),
+})
+
+const publicUpdate = z.object({ status: z.string(), message: z.string(), createdAt: z.string() })
+export const publicIncident = z.object({
+  title: z.string(),
+  status: z.string(),
+  severity: z.string(),
+  impact: z.string(),
+  startedAt: z.string(),
+  resolvedAt: z.string().nullable(),
+  components: z.array(z.string()).meta({ description: 'names of the page components it affects' }),
+  updates: z.array(publicUpdate),
+})
+
+export const publicMaintenance = z.object({
+  title: z.string(),
+  startsAt: z.string(),
+  endsAt: z.string(),
+  components: z.array(z.string()),
+})
+
+export const publicStatusPage = z.object({
+  name: z.string(),
+  slug: z.string(),
+  description: z.string(),
+  status: overallStatus,
+  generatedAt: z.string(),
+  components: z.array(publicComponent),
+  incidents: z.object({ active: z.array(publicIncident), recent: z.array(publicIncident) }),
+  maintenance: z.array(publicMaintenance).meta({ description: 'ongoing and upcoming windows' }),
+})
+export type PublicStatusPage = z.infer<typeof publicStatusPage>

@@ -1,0 +1,134 @@
+import { mkdir, writeFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import type { AddressInfo } from 'node:net'
+import { DEFAULT_ORGANIZATION } from '@guard/shared'
+import { serviceAvailable } from '@guard/shared/testing'
+import { type Browser, chromium, type Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildCollectorApp } from '../collector/src/app.ts'
+import { resultFor } from '../collector/src/routes/test-helpers.ts'
+import { applyResultsToState } from '../collector/src/services/monitor-state/apply-results.ts'
+import { storeResults } from '../collector/src/services/results/store.ts'
+import { authenticateWithUsers, collectorForTest, userCaller } from '../collector/src/test-support.ts'
+
+const CHROMIUM = serviceAvailable('chromium', ['/usr/bin/chromium', '/usr/bin/chromium-browser'])
+const ARTIFACTS = new URL('./artifacts/status-page/', import.meta.url)
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
+const ORG = DEFAULT_ORGANIZATION.id
+
+describe.skipIf(!CHROMIUM)('the public status page in headless Chromium', () => {
+  let harness: Awaited<ReturnType<typeof collectorForTest>>
+  let app: Awaited<ReturnType<typeof buildCollectorApp>>
+  let browser: Browser
+  let base: string
+  const secrets: string[] = []
+
+  beforeAll(async () => {
+    await mkdir(ARTIFACTS, { recursive: true })
+    harness = await collectorForTest({ GUARD_STATUS_PAGE_CACHE_SECONDS: '0' })
+    app = await buildCollectorApp(harness.ctx, {
+      authenticate: authenticateWithUsers(harness.ctx, { stranger: userCaller('stranger', ['org-stranger']) }),
+    })
+    const headers = { authorization: `Bearer ${harness.apiKey}` }
+    const post = async (url: string, payload: Record<string, unknown>, auth = headers) =>
+      (await app.inject({ method: 'POST', url, headers: auth, payload })).json().data
+    const shop = (await post('/api/domains', { url: 'https://shop.example', name: 'shop-internal-name' })).id
+    const api = (await post('/api/domains', { url: 'https://api.example', name: 'API' })).id
+    const stranger = await post(
+      '/api/domains',
+      { url: 'https://stranger.example', name: 'stranger-monitor' },
+      { authorization: 'Bearer user:stranger' },
+    )
+    const results = [86_400 * 3, 3600 * 5, 1800, 600, 300].flatMap((ago) => [
+      resultFor(shop, ORG, 'fra', ago, 'up', 40 + (ago % 7)),
+      resultFor(shop, ORG, 'nyc', ago, 'up', 110 + (ago % 11)),
+      resultFor(api, ORG, 'fra', ago, 'up', 20),
+      resultFor(api, ORG, 'nyc', ago, ago === 300 ? 'down' : 'up', 300),
+    ])
+    await storeResults(harness.ctx.timeseries, results)
+    await applyResultsToState(harness.ctx.sql, results)
+    const page = await post('/api/status-pages', { name: 'Acme status', slug: 'acme', isPublic: true })
+    await post(`/api/status-pages/${page.id}/domains`, { domainId: shop, displayName: 'Shop' })
+    await post(`/api/status-pages/${page.id}/domains`, { domainId: api })
+    await post('/api/status-pages', { name: 'Hidden page', slug: 'hidden', isPublic: false })
+    secrets.push(shop, api, stranger.id, page.id, ORG, 'shop-internal-name', 'stranger-monitor')
+    await app.listen({ port: 0, host: '127.0.0.1' })
+    base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
+    })
+  }, 60_000)
+
+  afterAll(async () => {
+    await browser?.close()
+    await app?.close()
+    await harness?.close()
+  })
+
+  const serious = async (page: Page) => {
+    await page.addScriptTag({ path: AXE })
+    const result = await page.evaluate(async () => {
+      // biome-ignore lint/suspicious/noExplicitAny: axe and document are browser globals the Node types lack
+      const browserGlobals = globalThis as any
+      return (await browserGlobals.axe.run(browserGlobals.document)) as {
+        violations: Array<{ id: string; impact: string }>
+      }
+    })
+    return result.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+  }
+
+  it('shows both components, 90 uptime bars and one latency series per location, accessibly', async () => {
+    for (const [name, viewport, colorScheme] of [
+      ['desktop-light', { width: 1200, height: 1400 }, 'light'],
+      ['phone-dark', { width: 360, height: 1400 }, 'dark'],
+    ] as const) {
+      // The page's CSP allows only its own scripts; axe is injected by the test.
+      const context = await browser.newContext({ viewport, colorScheme, bypassCSP: true })
+      const page = await context.newPage()
+      const response = await page.goto(`${base}/status/acme`)
+      expect(response?.status()).toBe(200)
+      await expect.poll(() => page.locator('.chart canvas').count(), { timeout: 10_000 }).toBe(2)
+      expect(await page.locator('.component h3').allTextContents()).toEqual(['Shop', 'API'])
+      expect(await page.locator('.component').first().locator('.bar').count()).toBe(90)
+      expect(await page.locator('.banner').textContent()).toBe('Degraded performance')
+      expect(await page.locator('.chart').first().getAttribute('data-series')).toBe('2')
+      const legend = await page.locator('.chart').first().locator('.u-legend').textContent()
+      expect(legend).toContain('fra')
+      expect(legend).toContain('nyc')
+      const overflow = await page.evaluate(
+        // biome-ignore lint/suspicious/noExplicitAny: the browser's globals, not typed in this Node project
+        () => (globalThis as any).document.documentElement.scrollWidth - (globalThis as any).innerWidth,
+      )
+      expect(overflow).toBeLessThanOrEqual(0)
+      await page.screenshot({ path: new URL(`${name}.png`, ARTIFACTS).pathname, fullPage: true })
+      expect(await serious(page)).toEqual([])
+      await context.close()
+    }
+  }, 60_000)
+
+  it('works with JavaScript disabled: state, components, bars with tooltips and per-location text', async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false })
+    const page = await context.newPage()
+    await page.goto(`${base}/status/acme`)
+    expect(await page.locator('.component h3').allTextContents()).toEqual(['Shop', 'API'])
+    expect(await page.locator('.bar').count()).toBe(180)
+    expect(await page.locator('.bar.ok').last().getAttribute('title')).toMatch(/^\d{4}-\d\d-\d\d: 100% up/)
+    expect(await page.locator('.component').nth(1).locator('.locations').textContent()).toContain('nyc: Down')
+    expect(await page.locator('.chart canvas').count()).toBe(0)
+    await page.screenshot({ path: new URL('no-javascript.png', ARTIFACTS).pathname, fullPage: true })
+    await context.close()
+  }, 30_000)
+
+  it('keeps internal ids and other organizations out of the HTML, and hides private and unknown pages', async () => {
+    const html = await (await fetch(`${base}/status/acme`)).text()
+    await writeFile(new URL('acme.html', ARTIFACTS), html)
+    for (const secret of secrets) expect(html).not.toContain(secret)
+    const hidden = await fetch(`${base}/status/hidden`)
+    expect(hidden.status).toBe(404)
+    expect(await hidden.text()).not.toContain('Hidden page')
+    expect((await fetch(`${base}/status/no-such-page`)).status).toBe(404)
+    const etag = (await fetch(`${base}/status/acme`)).headers.get('etag') as string
+    expect((await fetch(`${base}/status/acme`, { headers: { 'if-none-match': etag } })).status).toBe(304)
+  })
+})
