@@ -73,8 +73,7 @@ export async function consumeEvents(
       stream: EVENTS_STREAM,
       durable: consumer,
       filterSubject: 'events.>',
-      // Small batches keep each handler call well under the NATS pull's 1 s expiry: a pull that
-      // expires while its handler still runs can strand the rest of it until ackWait (README).
+      // Small batches keep each transaction, and the wait of the events behind it, short.
       maxBatch: 100,
       maxWaitMs: 20,
       ackWaitMs: 30_000,

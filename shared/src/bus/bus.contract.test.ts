@@ -278,6 +278,25 @@ function busContract(open: OpenBus) {
       expect(waited).toBeLessThan(4000)
     })
 
+    it('a slow handler does not strand the remaining messages of a pull until the ack wait', async () => {
+      const { bus, consumeOptions, publishAll } = await setup()
+      await publishAll(['a', 'b', 'c'])
+      let firstBatch = true
+      const seen = recorder()
+      const handler: BatchHandler = async (batch) => {
+        await seen.handler(batch)
+        if (!firstBatch) return
+        firstBatch = false
+        // Arrive while the first batch is in hand, then outlast the NATS pull (1 s) and its heartbeats.
+        await publishAll(['d', 'e', 'f', 'g'])
+        await sleep(2600)
+      }
+      await bus.consume(consumeOptions({ maxBatch: 10, maxWaitMs: 20, ackWaitMs: 60_000 }), handler)
+      await waitFor(() => seen.deliveries.length >= 7, 'every message', 15_000)
+      expect(seen.texts()).toEqual(['a', 'b', 'c', 'd', 'e', 'f', 'g'])
+      expect(seen.deliveries.every((delivery) => delivery.deliveryCount === 1)).toBe(true)
+    }, 30_000)
+
     it('a durable consumer resumes where it stopped', async () => {
       const { bus, consumeOptions, publishAll } = await setup()
       await publishAll(['a', 'b'])

@@ -116,6 +116,7 @@ async function drainOneFetch(
       const batch: StreamMessage[] = []
       let timer: NodeJS.Timeout | undefined
       let windowClosed: Promise<undefined> | undefined
+      let failure: { error: unknown } | undefined
       try {
         while (batch.length < options.maxBatch) {
           next ??= incoming.next()
@@ -131,6 +132,10 @@ async function drainOneFetch(
             timer = setTimeout(() => resolve(undefined), options.maxWaitMs)
           })
         }
+      } catch (error) {
+        // The client ends a fetch with "heartbeats missed" when a handler outlasted the pull: what
+        // this batch already holds was delivered to us and would otherwise sit out ackWait.
+        failure = { error }
       } finally {
         clearTimeout(timer)
       }
@@ -140,6 +145,7 @@ async function drainOneFetch(
         return
       }
       if (batch.length > 0) await handBatch(batch, handler)
+      if (failure) throw failure.error
     }
   } finally {
     signal.removeEventListener('abort', cancel)
