@@ -23,6 +23,13 @@ export const collectorEnvSchema = z.object({
    */
   GUARD_READ_CACHE_TTL_MS: z.coerce.number().int().min(0).max(300_000).default(10_000),
   GUARD_READ_CACHE_MAX_ENTRIES: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
+  /**
+   * How long after an ingested batch its monitors' 24-hour and daily figures are recomputed from the
+   * rollups into PostgreSQL (README "Read path"); batches meanwhile share one recomputation.
+   */
+  GUARD_SUMMARY_REFRESH_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+  /** Every monitor's figures are recomputed this often, so the 24-hour window slides without results too. */
+  GUARD_SUMMARY_SWEEP_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   /** Requests per principal and hour, per class (see README "Rate limits"). */
   GUARD_RATE_LIMIT_READ: z.coerce.number().int().min(1).default(1000),
   GUARD_RATE_LIMIT_WRITE: z.coerce.number().int().min(1).default(100),

@@ -23,6 +23,7 @@ import { createIngestMetrics } from './ingest/metrics.ts'
 import { startReactions } from './ingest/reactions.ts'
 import { checkSealingKey } from './integrations/accounts.ts'
 import { scheduleDeviceOfflineJob } from './jobs/device-offline.ts'
+import { scheduleSummarySweep } from './jobs/summary-refresher.ts'
 import { ensureBootstrapApiKey } from './services/api-keys/ensure-bootstrap.ts'
 import { MONITOR_CREDENTIALS_PURPOSE } from './services/monitors/credentials.ts'
 import { syncSchedules } from './services/monitors/sync-schedules.ts'
@@ -89,6 +90,7 @@ export async function startCollector(deps: CollectorDeps): Promise<RunningCollec
   const deviceHeartbeats: HeartbeatIngestStats = { stored: 0, duplicates: 0, deadLettered: 0, batches: 0 }
   const deviceConsumer = await consumeDeviceHeartbeats(ctx, deviceHeartbeats)
   const offlineJob = scheduleDeviceOfflineJob(ctx)
+  const summarySweep = scheduleSummarySweep(ctx)
 
   // Asks identity once now, so a GUARD_SECRET_KEY that differs from identity's is logged at start,
   // not first noticed as a 503 on someone's write (refresh logs the reason).
@@ -107,6 +109,7 @@ export async function startCollector(deps: CollectorDeps): Promise<RunningCollec
     async close() {
       await app.close()
       await offlineJob.stop()
+      await summarySweep.stop()
       await Promise.all([consumer.stop(), deviceConsumer.stop()])
       await reactions.stop()
       await probeHeartbeats.stop()

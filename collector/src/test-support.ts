@@ -1,6 +1,13 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { createInProcessBus, createLogger, guardStreams, type RelationalStore, type Sql } from '@guard/shared'
+import {
+  type CheckResult,
+  createInProcessBus,
+  createLogger,
+  guardStreams,
+  type RelationalStore,
+  type Sql,
+} from '@guard/shared'
 import { openTestRelationalStore, openTestTimeSeriesStore } from '@guard/shared/testing'
 import type { FastifyRequest } from 'fastify'
 import { SMTPServer } from 'smtp-server'
@@ -12,6 +19,7 @@ import { authenticate } from './plugins/authenticate.ts'
 import { prepareCollector } from './server.ts'
 import { publishStagedEvents } from './services/events/publish.ts'
 import { countUnprocessedEvents } from './services/events/unprocessed.ts'
+import { refreshMonitorSummaries, scopeOfResults } from './services/summaries/refresh.ts'
 
 /** Integrations in tests: every platform address on a closed local port, so no test can reach a real platform. */
 const TEST_INTEGRATIONS_ENV = {
@@ -350,4 +358,13 @@ export async function waitUntil(condition: () => boolean | Promise<boolean>, wha
     await new Promise((resolve) => setTimeout(resolve, 25))
   }
   throw new Error(`timed out waiting for ${what}`)
+}
+
+/**
+ * What the ingest's summary refresher does after a batch, for tests that store results directly:
+ * recomputes the batch's monitors' 24-hour and daily figures from the rollups.
+ */
+export async function refreshSummariesOf(ctx: CollectorContext, results: CheckResult[]): Promise<void> {
+  const scope = scopeOfResults(results)
+  if (scope) await refreshMonitorSummaries({ sql: ctx.sql, timeseries: ctx.timeseries, input: scope })
 }

@@ -1,8 +1,8 @@
 import { type CheckResult, decodeCheckResult, type Stoppable, type StreamMessage } from '@guard/shared'
 import type { CollectorContext } from '../context.ts'
+import { createSummaryRefresher } from '../jobs/summary-refresher.ts'
 import { publishStagedEvents } from '../services/events/publish.ts'
 import { applyResultsToState } from '../services/monitor-state/apply-results.ts'
-import { invalidateReads } from '../services/read-cache/invalidate.ts'
 import { storeResults } from '../services/results/store.ts'
 import { createIngestMetrics, type IngestMetrics } from './metrics.ts'
 
@@ -21,9 +21,15 @@ const MAX_RETRY_PAUSE_MS = 5000
 
 /**
  * Stores probe results in ClickHouse, feeds them to the monitor state machine (which stages the
- * events it decides, published right after), and acks them only after both succeeded, so a crash before the ack redelivers them (the store skips results it
- * already holds, the state machine ignores results it has seen). A message that breaks the wire
- * contract is copied to the dead-letter subject and terminated, so it never blocks the stream.
+ * events it decides, published right after), and acks them only after both succeeded, so a crash
+ * before the ack redelivers them (the store skips results it already holds, the state machine
+ * ignores results it has seen). A message that breaks the wire contract is copied to the
+ * dead-letter subject and terminated, so it never blocks the stream.
+ *
+ * A batch's acks travel while the next batch is fetched and stored (one batch of acks in flight at
+ * most): the stores still see batches one at a time and in order, and a message is still acked only
+ * after it is stored. The batch's monitors are then marked for the summary refresher, which
+ * recomputes their 24-hour and daily figures from the rollups and invalidates cached reads.
  *
  * A store that fails (PostgreSQL or ClickHouse away) is retried in place with the same batch,
  * holding its messages with `working()`, until it succeeds or the consumer stops (then the batch
@@ -36,6 +42,8 @@ export async function consumeResults(
   metrics: IngestMetrics = createIngestMetrics(),
 ): Promise<Stoppable> {
   const stopping = new AbortController()
+  const refresher = createSummaryRefresher(ctx)
+  let acking: Promise<void> = Promise.resolve()
   const ackWaitMs = Math.max(ctx.env.GUARD_INGEST_ACK_WAIT_MS, ctx.env.GUARD_INGEST_MAX_WAIT_MS + 1000)
   const untilDone = <T>(store: 'timeseries' | 'relational', messages: StreamMessage[], work: () => Promise<T>) =>
     retryInPlace(work, {
@@ -67,7 +75,7 @@ export async function consumeResults(
       metrics.batchSize.observe(batch.length)
       const phase = (name: string, seconds: number) => metrics.phaseSeconds.inc({ phase: name }, seconds)
       const since = (started: number) => (performance.now() - started) / 1000
-      let started = performance.now()
+      const started = performance.now()
       const valid: Array<{ message: StreamMessage; result: CheckResult }> = []
       for (const message of batch) {
         try {
@@ -93,32 +101,40 @@ export async function consumeResults(
           return staged
         }),
       ])
-      if (results.length > 0) {
-        await invalidateReads({ ctx, organizationIds: results.map((result) => result.organizationId) })
-      }
-      await publishStagedEvents(ctx, { ids: events }).catch((error: unknown) =>
-        ctx.log.warn({ err: error }, 'publishing events failed: the relay will retry'),
-      )
-      started = performance.now()
-      await Promise.all(messages.map((message) => message.ack()))
-      phase('ack', since(started))
-      // Counted once acked: a batch that failed is not stored, whatever one of its stores did.
-      metrics.duplicates.inc(results.length - fresh.length)
-      metrics.stored.inc(fresh.length)
-      const now = Date.now()
-      if (results.length > 0) {
-        const oldest = Math.min(...results.map((result) => Date.parse(result.startedAt)))
-        metrics.lastLag.set((now - oldest) / 1000)
-        for (const result of results) metrics.lag.observe((now - Date.parse(result.startedAt)) / 1000)
-      }
-      stats.stored += valid.length
-      stats.batches += 1
+      refresher.touched(results)
+      // The previous batch's acks had this batch's stores to finish in; this batch's get the next fetch.
+      await acking
+      acking = (async () => {
+        await publishStagedEvents(ctx, { ids: events }).catch((error: unknown) =>
+          ctx.log.warn({ err: error }, 'publishing events failed: the relay will retry'),
+        )
+        const ackStarted = performance.now()
+        const acked = await Promise.allSettled(messages.map((message) => message.ack()))
+        phase('ack', since(ackStarted))
+        const failed = acked.filter((outcome) => outcome.status === 'rejected').length
+        if (failed > 0)
+          ctx.log.warn({ failed }, 'acks failed: those results come back after the ack wait, deduplicated')
+        // Counted once acked: a batch that failed is not stored, whatever one of its stores did.
+        metrics.duplicates.inc(results.length - fresh.length)
+        metrics.stored.inc(fresh.length)
+        const now = Date.now()
+        if (results.length > 0) {
+          const oldest = Math.min(...results.map((result) => Date.parse(result.startedAt)))
+          metrics.lastLag.set((now - oldest) / 1000)
+          for (const result of results) metrics.lag.observe((now - Date.parse(result.startedAt)) / 1000)
+        }
+        stats.stored += valid.length
+        stats.batches += 1
+      })()
     },
   )
   return {
     async stop() {
       stopping.abort()
       await consumer.stop()
+      await acking
+      await refresher.settled()
+      await refresher.stop()
     },
   }
 }

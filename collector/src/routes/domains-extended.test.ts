@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildCollectorApp } from '../app.ts'
 import { applyResultsToState } from '../services/monitor-state/apply-results.ts'
 import { storeResults } from '../services/results/store.ts'
-import { collectorForTest, eventsSettled, startReactionsForTest } from '../test-support.ts'
+import { collectorForTest, eventsSettled, refreshSummariesOf, startReactionsForTest } from '../test-support.ts'
 import { resultFor } from './test-helpers.ts'
 
 type Harness = Awaited<ReturnType<typeof collectorForTest>>
@@ -62,6 +62,7 @@ describe('domains API: stats, shapes, updates and page fetches', () => {
     // A redelivery of the whole batch must change no figure, rollups included.
     await storeResults(harness.ctx.timeseries, results)
     await applyResultsToState(harness.ctx.sql, results)
+    await refreshSummariesOf(harness.ctx, results)
     await eventsSettled(harness.ctx)
 
     for (const period of ['1h', '24h', '7d', '30d', '90d']) {
@@ -106,6 +107,7 @@ describe('domains API: stats, shapes, updates and page fetches', () => {
     const { id } = await create({ url: 'https://rollups.example' })
     const results = [resultFor(id, ORG, 'fra', 600, 'up', 10), resultFor(id, ORG, 'fra', 540, 'up', 30)]
     await storeResults(harness.ctx.timeseries, results)
+    await refreshSummariesOf(harness.ctx, results)
     // With the raw rows gone, only a read of the rollups can still count them.
     await harness.ctx.timeseries.client.command({
       query: 'ALTER TABLE check_results DELETE WHERE monitor_id = {id:String}',
@@ -126,6 +128,7 @@ describe('domains API: stats, shapes, updates and page fetches', () => {
     const results = [resultFor(id, ORG, 'iad', 300, 'up', 50), resultFor(id, ORG, 'iad', 240, 'up', 70)]
     await storeResults(harness.ctx.timeseries, results)
     await applyResultsToState(harness.ctx.sql, results)
+    await refreshSummariesOf(harness.ctx, results)
 
     const stats = (await get('/api/domains/stats')).json().data
     expect(stats.total).toBe(stats.up + stats.down + stats.unknown)

@@ -4,7 +4,7 @@ import { buildCollectorApp } from '../app.ts'
 import { createApiKey } from '../services/api-keys/create.ts'
 import { applyResultsToState } from '../services/monitor-state/apply-results.ts'
 import { storeResults } from '../services/results/store.ts'
-import { collectorForTest } from '../test-support.ts'
+import { collectorForTest, refreshSummariesOf } from '../test-support.ts'
 
 type Harness = Awaited<ReturnType<typeof collectorForTest>>
 
@@ -103,6 +103,7 @@ describe('domains API', () => {
     const results = [result('fra', 1, 'up'), result('iad', 2, 'up'), result('fra', 3, 'down'), result('iad', 4, 'down')]
     await storeResults(harness.ctx.timeseries, results)
     await applyResultsToState(harness.ctx.sql, results)
+    await refreshSummariesOf(harness.ctx, results)
 
     const history = (
       await app.inject({ method: 'GET', url: `/api/domains/${data.id}/monitoring/history`, headers: auth() })

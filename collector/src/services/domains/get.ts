@@ -6,7 +6,7 @@ import type { DomainDetail } from './schemas.ts'
 /** The spec's detail plus the check's options, locations and why it is failing (never credentials). */
 export async function getDomain(ctx: CollectorContext, caller: Caller, id: string): Promise<DomainDetail> {
   const domain = await findDomain(ctx.sql, caller, id)
-  const metrics = await domainMetrics(ctx.sql, ctx.timeseries, [domain.organizationId], [id])
+  const metrics = await domainMetrics(ctx.sql, [id])
   return {
     id: domain.id,
     url: domain.url,

@@ -31,7 +31,7 @@ const ALTERNATIVE_STATUSES = ['active', 'inactive', 'pending']
 
 /**
  * Status filters run in SQL against the state machine's table, so paging happens in PostgreSQL
- * and ClickHouse is asked about one page only. `unknown` and `pending` mean "no result yet",
+ * and the summary is read for one page only. `unknown` and `pending` mean "no result yet",
  * `inactive` a disabled domain (README "API decisions").
  */
 function statusCondition(status: string | undefined): string {
@@ -84,8 +84,6 @@ export async function listDomains(ctx: CollectorContext, caller: Caller, query: 
   const domains = rows.map(toDomainListRecord)
   const metrics = await domainMetrics(
     ctx.sql,
-    ctx.timeseries,
-    [organizationId],
     domains.map((domain) => domain.id),
   )
   if (alternative) {

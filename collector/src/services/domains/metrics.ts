@@ -1,15 +1,14 @@
-import type { Sql, TimeSeriesStore } from '@guard/shared'
+import type { Sql } from '@guard/shared'
 import { readMonitorStates, type StoredError } from '../monitor-state/read.ts'
 import { type LastErrorView, lastErrorView } from '../monitors/schemas.ts'
-import { aggregateWindow, averageOf, uptimeOf } from '../results/window.ts'
+import { averageOf, uptimeOf } from '../results/window.ts'
+import { readLastDay } from '../summaries/read.ts'
 import type { DomainDetail } from './schemas.ts'
 
 export type DomainMetrics = Pick<
   DomainDetail,
   'status' | 'uptimePercentage' | 'responseTime' | 'lastCheck' | 'certificate' | 'lastError' | 'failingLocations'
 >
-
-const DAY = 86_400
 
 /** A stored reason as the API shows it; a kind this version does not know reads as `unknown`. */
 export function lastErrorOf(error: StoredError): LastErrorView {
@@ -28,20 +27,12 @@ export const noMetrics: DomainMetrics = {
 }
 
 /**
- * Status, last check and certificate come from the monitor state machine (PostgreSQL); uptime and
- * response time cover the last 24 hours of per-minute rollups, so a page of domains costs one
- * small ClickHouse query whatever the raw row count.
+ * Status, last check and certificate come from the monitor state machine; uptime and response time
+ * over the last 24 hours from the summary the ingest keeps current (services/summaries): a page of
+ * domains costs a few PostgreSQL reads and no ClickHouse query.
  */
-export async function domainMetrics(
-  sql: Sql,
-  timeseries: TimeSeriesStore,
-  organizationIds: string[],
-  ids: string[],
-): Promise<Map<string, DomainMetrics>> {
-  const [states, windows] = await Promise.all([
-    readMonitorStates(sql, ids),
-    aggregateWindow(timeseries, organizationIds, ids, DAY, { source: 'minute' }),
-  ])
+export async function domainMetrics(sql: Sql, ids: string[]): Promise<Map<string, DomainMetrics>> {
+  const [states, windows] = await Promise.all([readMonitorStates(sql, ids), readLastDay(sql, ids)])
   const metrics = new Map<string, DomainMetrics>()
   for (const id of ids) {
     const state = states.get(id)

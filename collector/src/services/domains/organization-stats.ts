@@ -1,11 +1,11 @@
 import type { Caller, CollectorContext } from '../../context.ts'
 import { organizationScope } from '../access/organization.ts'
-import { aggregateWindow, round2, uptimeOf } from '../results/window.ts'
+import { round2, uptimeOf } from '../results/window.ts'
+import { readLastDay } from '../summaries/read.ts'
 
 /**
  * Counts by state-machine status and 24-hour averages across the organization's domains, read
- * from per-hour rollups (the last 24 whole hours plus the current one) so it stays one small
- * query for thousands of domains.
+ * from the 24-hour summary in PostgreSQL: two small queries for thousands of domains, no ClickHouse.
  */
 export async function organizationDomainStats(ctx: CollectorContext, caller: Caller, organization?: string) {
   const organizationId = organizationScope(caller, organization)
@@ -16,10 +16,7 @@ export async function organizationDomainStats(ctx: CollectorContext, caller: Cal
     [organizationId],
   )
   const ids = rows.map((row) => row.id)
-  const windows = await aggregateWindow(ctx.timeseries, [organizationId], ids, 86_400, {
-    source: 'hour',
-    everyMonitor: true,
-  })
+  const windows = await readLastDay(ctx.sql, ids)
   let checks = 0
   let rtSum = 0
   const uptimes: number[] = []

@@ -1,13 +1,17 @@
 import type { Caller, CollectorContext } from '../../context.ts'
 import { downtimeWithin } from '../monitor-state/incidents.ts'
 import { aggregateWindow, averageOf, round2, uptimeOf } from '../results/window.ts'
+import { readDays } from '../summaries/read.ts'
 import { findDomain } from './find.ts'
 import { type DomainStats, periodSeconds, type StatsPeriod } from './schemas.ts'
 
+/** Periods read from the daily summary in PostgreSQL: the last 7, 30 and 90 UTC days, today included. */
+const dailyPeriods: Partial<Record<StatsPeriod, number>> = { '7d': 7, '30d': 30, '90d': 90 }
+
 /**
- * Counters and response-time figures over the period (1h and 24h from raw results, 7d from
- * per-minute rollups, 30d and 90d from per-hour rollups); incidents and downtime from the state
- * machine's incidents, clipped to the period.
+ * Counters and response-time figures over the period: 1h and 24h from raw results in ClickHouse,
+ * 7d, 30d and 90d from the daily summary in PostgreSQL (p95 there is the checks-weighted mean of the
+ * daily p95s); incidents and downtime from the state machine's incidents, clipped to the period.
  */
 export async function domainStats(
   ctx: CollectorContext,
@@ -17,8 +21,11 @@ export async function domainStats(
 ): Promise<DomainStats> {
   const domain = await findDomain(ctx.sql, caller, id)
   const seconds = periodSeconds[period]
+  const days = dailyPeriods[period]
   const [windows, downtime] = await Promise.all([
-    aggregateWindow(ctx.timeseries, [domain.organizationId], [id], seconds, { percentile: true }),
+    days
+      ? readDays(ctx.sql, [id], days)
+      : aggregateWindow(ctx.timeseries, [domain.organizationId], [id], seconds, { percentile: true }),
     downtimeWithin(ctx.sql, id, seconds),
   ])
   const window = windows.get(id)

@@ -1,18 +1,20 @@
 import type { Caller, CollectorContext } from '../../context.ts'
 import { readMonitorStates } from '../monitor-state/read.ts'
-import { aggregateWindow, averageOf, uptimeOf } from '../results/window.ts'
+import { averageOf, uptimeOf } from '../results/window.ts'
+import { readDays, readLastDay } from '../summaries/read.ts'
 import { findDomain } from './find.ts'
 
-const DAY = 86_400
-
-/** Uptime over three windows; average response time over 24 hours; check counts over 30 days. */
+/**
+ * Uptime over the last 24 hours and the last 7 and 30 UTC days (today included); average response
+ * time over 24 hours; check counts over 30 days. All from the summaries the ingest keeps in
+ * PostgreSQL (services/summaries), never from ClickHouse.
+ */
 export async function domainSummary(ctx: CollectorContext, caller: Caller, id: string) {
   const domain = await findDomain(ctx.sql, caller, id)
-  const orgs = [domain.organizationId]
   const [day, week, month, states] = await Promise.all([
-    aggregateWindow(ctx.timeseries, orgs, [id], DAY, { source: 'minute' }),
-    aggregateWindow(ctx.timeseries, orgs, [id], 7 * DAY, { source: 'minute' }),
-    aggregateWindow(ctx.timeseries, orgs, [id], 30 * DAY, { source: 'hour' }),
+    readLastDay(ctx.sql, [id]),
+    readDays(ctx.sql, [id], 7),
+    readDays(ctx.sql, [id], 30),
     readMonitorStates(ctx.sql, [id]),
   ])
   const certificate = states.get(id)?.certificate

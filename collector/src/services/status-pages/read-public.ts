@@ -4,6 +4,7 @@ import { z } from 'zod'
 import type { CollectorContext } from '../../context.ts'
 import { selectRows } from '../results/query.ts'
 import { round2 } from '../results/window.ts'
+import { readDailyUptime } from '../summaries/read.ts'
 import { readComponents } from './find.ts'
 import { type PublicStatusPage, publicStatusPage, type StatusPageComponent } from './schemas.ts'
 
@@ -68,7 +69,7 @@ async function buildPublicPage(ctx: CollectorContext, slug: string): Promise<Pub
       page.organization_id,
       components.filter((component) => component.kind === 'device').map((component) => component.subjectId),
     ),
-    dailyUptime(ctx, page.organization_id, monitorIds),
+    readDailyUptime(ctx.sql, monitorIds, DAYS),
     latencyByLocation(ctx, page.organization_id, monitorIds),
     pageIncidents(ctx.sql, page.organization_id, components),
     pageMaintenance(ctx.sql, page.organization_id, components),
@@ -191,26 +192,6 @@ async function deviceStates(sql: Sql, organizationId: string, ids: string[]) {
     )
   }
   return states
-}
-
-async function dailyUptime(ctx: CollectorContext, organizationId: string, ids: string[]) {
-  const byMonitor = new Map<string, Map<string, { checks: number; failures: number }>>()
-  if (ids.length === 0) return byMonitor
-  const rows = await selectRows<{ monitor_id: string; day: string; checks: string; failures: string }>(
-    ctx.timeseries,
-    `SELECT monitor_id, toString(toDate(bucket)) AS day, sum(checks) AS checks, sum(failures) AS failures
-       FROM check_results_1h
-      WHERE organization_id = {org:String} AND monitor_id IN {ids:Array(String)}
-        AND bucket >= toStartOfDay(now()) - toIntervalDay({days:UInt32})
-      GROUP BY monitor_id, day`,
-    { org: organizationId, ids, days: DAYS - 1 },
-  )
-  for (const row of rows) {
-    const days = byMonitor.get(row.monitor_id) ?? new Map()
-    days.set(row.day, { checks: Number(row.checks), failures: Number(row.failures) })
-    byMonitor.set(row.monitor_id, days)
-  }
-  return byMonitor
 }
 
 async function latencyByLocation(ctx: CollectorContext, organizationId: string, ids: string[]) {
