@@ -20,21 +20,23 @@ import {
 } from '@guard/shared'
 import { startPostgres } from '@guard/shared/testing'
 import autocannon from 'autocannon'
+import { createSummaryRefresher } from '../../collector/src/jobs/summary-refresher.ts'
 import { applyResultsToState } from '../../collector/src/services/monitor-state/apply-results.ts'
 import { createReadCache } from '../../collector/src/services/read-cache/cache.ts'
-import { invalidateReads } from '../../collector/src/services/read-cache/invalidate.ts'
 import { storeResults } from '../../collector/src/services/results/store.ts'
+import { DAILY_DAYS, refreshMonitorSummaries, utcDay } from '../../collector/src/services/summaries/refresh.ts'
 import { seedResults } from './seed.ts'
 
 /**
  * bench/api: seeds BENCH_DOMAINS domains (1000) x 3 locations x BENCH_DAYS days (30) of one-minute
  * results (see seed.ts), then measures requests per second and p50/p99 latency with autocannon
- * (BENCH_CONNECTIONS 10, BENCH_SECONDS 5 per endpoint) for every read a list page, a detail page and
- * a dashboard make, against a bare fastify route in the same run. Each endpoint is measured in
- * server mode (PostgreSQL + chDB) and embedded mode (PGlite + chDB), with the read cache on and off,
- * while results keep arriving as they would from 1,000 domains x 3 locations at a 60 s interval
- * (BENCH_INGEST_PER_SECOND, 50): each arrival invalidates the organization's cached reads as the
- * ingest does. Queries per request are counted per store. Prints JSON with ratios to the bare route.
+ * (BENCH_CONNECTIONS 10, BENCH_SECONDS 5 per endpoint) for every read a list page, a detail page, a
+ * dashboard and a public status page (BENCH_PAGE_COMPONENTS domains, 20) make, against a bare fastify
+ * route in the same run. Each endpoint is measured in server mode (PostgreSQL + chDB) and embedded
+ * mode (PGlite + chDB), with the read cache on and off (BENCH_CACHE), while results keep arriving as
+ * they would from 1,000 domains x 3 locations at a 60 s interval (BENCH_INGEST_PER_SECOND, 50),
+ * stored and summarized as the ingest does (the summary refresher invalidates cached reads). Queries
+ * per request are counted per store. Prints JSON with ratios to the bare route.
  */
 const domains = Number(process.env.BENCH_DOMAINS ?? 1000)
 const days = Number(process.env.BENCH_DAYS ?? 30)
@@ -42,6 +44,8 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 10)
 const seconds = Number(process.env.BENCH_SECONDS ?? 5)
 const ingestPerSecond = Number(process.env.BENCH_INGEST_PER_SECOND ?? 50)
 const modes = (process.env.BENCH_MODES ?? 'server,embedded').split(',')
+const cacheModes = (process.env.BENCH_CACHE ?? 'on,off').split(',')
+const pageComponents = Number(process.env.BENCH_PAGE_COMPONENTS ?? 20)
 const round = (value: number) => Number(value.toPrecision(4))
 
 interface Counters {
@@ -69,6 +73,21 @@ function countClickhouse(timeseries: TimeSeriesStore, counters: Counters) {
   }
 }
 
+/** The public page the bench reads: `bench`, showing the first domains. */
+async function createStatusPage(base: string, auth: Record<string, string>, domainIds: string[]) {
+  const post = async (path: string, body: unknown) => {
+    const response = await fetch(`${base}${path}`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    })
+    if (!response.ok) throw new Error(`POST ${path}: ${response.status} ${await response.text()}`)
+    return (await response.json()) as { data: { id: string } }
+  }
+  const page = await post('/api/status-pages', { name: 'Bench', slug: 'bench', isPublic: true })
+  for (const domainId of domainIds) await post(`/api/status-pages/${page.data.id}/domains`, { domainId })
+}
+
 const postgres = await startPostgres()
 const dataDir = await mkdtemp(join(tmpdir(), 'guard-bench-api-'))
 const stores: RelationalStore[] = []
@@ -91,6 +110,7 @@ try {
     const env = collectorEnvSchema.parse({
       GUARD_RATE_LIMIT_READ: '100000000',
       GUARD_RATE_LIMIT_WRITE: '100000000',
+      GUARD_RATE_LIMIT_PUBLIC: '100000000',
       GUARD_DATA_DIR: dataDir,
       LOG_LEVEL: 'silent',
     })
@@ -126,6 +146,7 @@ try {
 
   /** Results as 1,000 domains x 3 locations at a 60 s interval deliver them, stored as the ingest stores them. */
   const startArrivals = (ctx: CollectorContext) => {
+    const refresher = createSummaryRefresher(ctx)
     let next = 0
     let running: Promise<unknown> = Promise.resolve()
     const timer = setInterval(() => {
@@ -147,12 +168,14 @@ try {
       })
       running = running.then(async () => {
         await Promise.all([storeResults(ctx.timeseries, batch), applyResultsToState(ctx.sql, batch)])
-        await invalidateReads({ ctx, organizationIds: [organizationId] })
+        refresher.touched(batch)
       })
     }, 1000)
     return async () => {
       clearInterval(timer)
       await running
+      await refresher.settled()
+      await refresher.stop()
     }
   }
 
@@ -165,7 +188,10 @@ try {
     domainsStats: '/api/domains/stats',
     stats30d: `/api/domains/${sample}/stats?period=30d`,
     stats90d: `/api/domains/${sample}/stats?period=90d`,
+    dashboardStats: '/api/dashboard/stats',
+    statusPage: '/api/status-pages/bench/public',
   }
+  const summarySeconds: Record<string, number> = {}
   const figures: Record<string, Record<string, unknown>> = {}
   for (const mode of modes) {
     const { sql, ctx, key } = await openMode(mode)
@@ -180,14 +206,23 @@ try {
        SELECT id, $2, 'up', now(), now(), 0 FROM unnest($1::text[]) AS id`,
       [ids, organizationId],
     )
+    // What the sweep does at a collector's start: every monitor's 24 hours and daily rows from the rollups.
+    const sweepStart = performance.now()
+    await refreshMonitorSummaries({
+      sql,
+      timeseries: ctx.timeseries,
+      input: { every: true, sinceDay: utcDay(Date.now() - (DAILY_DAYS - 1) * 86_400_000) },
+    })
+    summarySeconds[mode] = round((performance.now() - sweepStart) / 1000)
     countSql(sql, counters)
-    for (const cache of ['on', 'off'] as const) {
+    for (const cache of cacheModes) {
       ctx.reads = createReadCache({ ttlMs: cache === 'on' ? ctx.env.GUARD_READ_CACHE_TTL_MS : 0, maxEntries: 10_000 })
       const app = await buildCollectorApp(ctx)
       await app.listen({ host: '127.0.0.1', port: 0 })
       const stopArrivals = startArrivals(ctx)
       const auth = { authorization: `Bearer ${key}` }
       const base = listeningUrl(app)
+      if (cache === cacheModes[0]) await createStatusPage(base, auth, ids.slice(0, pageComponents))
       const results: Record<string, unknown> = {}
       for (const [name, path] of Object.entries(endpoints)) {
         const before = { ...counters }
@@ -217,6 +252,7 @@ try {
         seedSeconds: round(seedSeconds),
         connections,
         secondsPerEndpoint: seconds,
+        summarySweepSeconds: summarySeconds,
         ingestPerSecond,
         bareFastify: ceiling,
         modes: figures,
