@@ -9,7 +9,12 @@ import { buildCollectorApp } from '../collector/src/app.ts'
 import { resultFor } from '../collector/src/routes/test-helpers.ts'
 import { applyResultsToState } from '../collector/src/services/monitor-state/apply-results.ts'
 import { storeResults } from '../collector/src/services/results/store.ts'
-import { authenticateWithUsers, collectorForTest, userCaller } from '../collector/src/test-support.ts'
+import {
+  authenticateWithUsers,
+  collectorForTest,
+  refreshSummariesOf,
+  userCaller,
+} from '../collector/src/test-support.ts'
 
 const CHROMIUM = serviceAvailable('chromium', ['/usr/bin/chromium', '/usr/bin/chromium-browser'])
 const ARTIFACTS = new URL('./artifacts/status-page/', import.meta.url)
@@ -47,6 +52,7 @@ describe.skipIf(!CHROMIUM)('the public status page in headless Chromium', () => 
     ])
     await storeResults(harness.ctx.timeseries, results)
     await applyResultsToState(harness.ctx.sql, results)
+    await refreshSummariesOf(harness.ctx, results)
     const page = await post('/api/status-pages', { name: 'Acme status', slug: 'acme', isPublic: true })
     await post(`/api/status-pages/${page.id}/domains`, { domainId: shop, displayName: 'Shop' })
     await post(`/api/status-pages/${page.id}/domains`, { domainId: api })

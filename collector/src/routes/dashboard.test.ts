@@ -6,7 +6,7 @@ import { createApiKey } from '../services/api-keys/create.ts'
 import { applyHeartbeats } from '../services/devices/apply-heartbeats.ts'
 import { applyResultsToState } from '../services/monitor-state/apply-results.ts'
 import { storeResults } from '../services/results/store.ts'
-import { collectorForTest } from '../test-support.ts'
+import { collectorForTest, refreshSummariesOf } from '../test-support.ts'
 import { resultFor } from './test-helpers.ts'
 
 const ORG = DEFAULT_ORGANIZATION.id
@@ -45,6 +45,7 @@ describe('dashboard stats', () => {
     ])
     await storeResults(harness.ctx.timeseries, results)
     await applyResultsToState(harness.ctx.sql, results)
+    await refreshSummariesOf(harness.ctx, results)
     await applyHeartbeats(harness.ctx.sql, harness.ctx.env, [
       {
         v: 1,

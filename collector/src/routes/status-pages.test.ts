@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildCollectorApp } from '../app.ts'
 import { applyResultsToState } from '../services/monitor-state/apply-results.ts'
 import { storeResults } from '../services/results/store.ts'
-import { authenticateWithUsers, collectorForTest, userCaller } from '../test-support.ts'
+import { authenticateWithUsers, collectorForTest, refreshSummariesOf, userCaller } from '../test-support.ts'
 import { resultFor } from './test-helpers.ts'
 
 const ORG = DEFAULT_ORGANIZATION.id
@@ -43,6 +43,7 @@ describe('status pages', () => {
     ]
     await storeResults(harness.ctx.timeseries, results)
     await applyResultsToState(harness.ctx.sql, results)
+    await refreshSummariesOf(harness.ctx, results)
   })
   afterAll(async () => {
     await app.close()

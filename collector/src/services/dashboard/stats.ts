@@ -18,7 +18,7 @@ export type DashboardStats = z.infer<typeof dashboardStats>
 
 /**
  * The spec's dashboard summary, read from state tables (monitor state, device state, open
- * incidents) and the per-hour rollups: a handful of small queries, never raw results.
+ * incidents) and the 24-hour summary: two PostgreSQL statements, never ClickHouse.
  */
 export async function readDashboardStats(
   ctx: CollectorContext,
@@ -26,41 +26,42 @@ export async function readDashboardStats(
   organization?: string,
 ): Promise<DashboardStats> {
   const organizationId = organizationScope(caller, organization)
-  const [domains, services, devices, incidents] = await Promise.all([
+  const [domains, others] = await Promise.all([
     organizationDomainStats(ctx, caller, organizationId),
-    ctx.sql.query<{ total: number; up: number; down: number }>(
-      `SELECT count(*)::int AS total, (count(*) FILTER (WHERE s.status = 'up'))::int AS up,
-              (count(*) FILTER (WHERE s.status = 'down'))::int AS down
-         FROM monitoring.monitors m LEFT JOIN monitoring.monitor_state s ON s.monitor_id = m.id
-        WHERE m.organization_id = $1 AND m.kind = 'service'`,
+    ctx.sql.query<{
+      services: number
+      services_up: number
+      services_down: number
+      devices: number
+      online: number
+      active: number
+      critical: number
+    }>(
+      `SELECT s.services, s.services_up, s.services_down, d.devices, d.online, i.active, i.critical
+         FROM (SELECT count(*)::int AS services, (count(*) FILTER (WHERE st.status = 'up'))::int AS services_up,
+                      (count(*) FILTER (WHERE st.status = 'down'))::int AS services_down
+                 FROM monitoring.monitors m LEFT JOIN monitoring.monitor_state st ON st.monitor_id = m.id
+                WHERE m.organization_id = $1 AND m.kind = 'service') AS s,
+              (SELECT count(*)::int AS devices, (count(*) FILTER (WHERE is_online))::int AS online
+                 FROM monitoring.devices WHERE organization_id = $1) AS d,
+              (SELECT count(*)::int AS active, (count(*) FILTER (WHERE severity = 'critical'))::int AS critical
+                 FROM monitoring.incidents WHERE organization_id = $1 AND resolved_at IS NULL) AS i`,
       [organizationId],
     ),
-    ctx.sql.query<{ total: number; online: number }>(
-      `SELECT count(*)::int AS total, (count(*) FILTER (WHERE is_online))::int AS online
-         FROM monitoring.devices WHERE organization_id = $1`,
-      [organizationId],
-    ),
-    activeIncidents(ctx, organizationId),
   ])
-  const device = devices.rows[0] ?? { total: 0, online: 0 }
+  const row = others.rows[0] ?? {
+    services: 0,
+    services_up: 0,
+    services_down: 0,
+    devices: 0,
+    online: 0,
+    active: 0,
+    critical: 0,
+  }
   return {
     domains: { total: domains.total, up: domains.up, down: domains.down, uptime: domains.avgUptime },
-    devices: { total: device.total, online: device.online, offline: device.total - device.online },
-    services: services.rows[0] ?? { total: 0, up: 0, down: 0 },
-    incidents,
+    devices: { total: row.devices, online: row.online, offline: row.devices - row.online },
+    services: { total: row.services, up: row.services_up, down: row.services_down },
+    incidents: { active: row.active, critical: row.critical },
   }
-}
-
-/** Open incidents of the incident engine (issue 12); without its table there are none. */
-async function activeIncidents(ctx: CollectorContext, organizationId: string) {
-  const { rows } = await ctx.sql.query<{ present: boolean }>(
-    "SELECT to_regclass('monitoring.incidents') IS NOT NULL AS present",
-  )
-  if (!rows[0]?.present) return { active: 0, critical: 0 }
-  const counted = await ctx.sql.query<{ active: number; critical: number }>(
-    `SELECT count(*)::int AS active, (count(*) FILTER (WHERE severity = 'critical'))::int AS critical
-       FROM monitoring.incidents WHERE organization_id = $1 AND resolved_at IS NULL`,
-    [organizationId],
-  )
-  return counted.rows[0] ?? { active: 0, critical: 0 }
 }

@@ -31,25 +31,41 @@ export interface PublicPageAnswer {
   json: string
 }
 
-const caches = new WeakMap<CollectorContext, Map<string, { expires: number; answer: Promise<PublicPageAnswer> }>>()
+interface CachedPage {
+  expires: number
+  answer: Promise<PublicPageAnswer>
+  /** The newest answer built, served while a newer one is being built. */
+  last?: PublicPageAnswer | undefined
+}
+
+const caches = new WeakMap<CollectorContext, Map<string, CachedPage>>()
 
 /**
  * What visitors of a public page see. Kept in memory for GUARD_STATUS_PAGE_CACHE_SECONDS per slug, so
- * a popular page costs one read per interval whatever its traffic; a private or unknown slug is 404.
+ * a popular page costs one read per interval whatever its traffic; while it is rebuilt, visitors get
+ * the previous answer rather than waiting on the rebuild. A private or unknown slug is 404.
  */
 export async function readPublicStatusPage(ctx: CollectorContext, slug: string): Promise<PublicPageAnswer> {
   const ttl = ctx.env.GUARD_STATUS_PAGE_CACHE_SECONDS * 1000
   if (ttl === 0) return buildPublicPage(ctx, slug)
-  const cache = caches.get(ctx) ?? new Map()
+  const cache = caches.get(ctx) ?? new Map<string, CachedPage>()
   caches.set(ctx, cache)
   const now = Date.now()
   const hit = cache.get(slug)
-  if (hit && hit.expires > now) return hit.answer
+  if (hit && hit.expires > now) return hit.last ?? hit.answer
   const answer = buildPublicPage(ctx, slug)
-  cache.set(slug, { expires: now + ttl, answer })
-  answer.catch(() => cache.delete(slug))
+  const entry: CachedPage = { expires: now + ttl, answer, last: hit?.last }
+  cache.set(slug, entry)
+  answer.then(
+    (built) => {
+      entry.last = built
+    },
+    () => {
+      if (cache.get(slug) === entry) cache.delete(slug)
+    },
+  )
   if (cache.size > 10_000) cache.delete(cache.keys().next().value as string)
-  return answer
+  return entry.last ?? answer
 }
 
 async function buildPublicPage(ctx: CollectorContext, slug: string): Promise<PublicPageAnswer> {
