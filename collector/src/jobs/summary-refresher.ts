@@ -1,6 +1,6 @@
 import type { CheckResult } from '@guard/shared'
 import type { CollectorContext } from '../context.ts'
-import { invalidateReads } from '../services/read-cache/invalidate.ts'
+import { invalidateIngestedReads } from '../services/read-cache/invalidate.ts'
 import {
   DAILY_DAYS,
   mergeScopes,
@@ -47,7 +47,12 @@ export function createSummaryRefresher(ctx: CollectorContext, delayMs = ctx.env.
     if (!scope) return
     try {
       await refreshMonitorSummaries({ sql: ctx.sql, timeseries: ctx.timeseries, input: scope })
-      await invalidateReads({ ctx, organizationIds: await organizationsOf(scope) })
+      await invalidateIngestedReads({
+        ctx,
+        organizationIds: await organizationsOf(scope),
+        // Every monitor swept: the organization-wide scopes go, and each monitor's page with its own TTL.
+        monitorIds: scope.every ? [] : scope.monitors.map((monitor) => monitor.id),
+      })
     } catch (error) {
       pending = mergeScopes(pending, scope)
       ctx.log.warn({ err: error }, 'recomputing monitor summaries failed: retrying with the next batch')

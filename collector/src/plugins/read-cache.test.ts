@@ -97,6 +97,34 @@ describe('read cache across replicas', () => {
     }
   })
 
+  it("keeps other monitors' pages cached when one monitor's results arrive, and refreshes its pages and the lists", async () => {
+    const create = async (url: string) =>
+      (await a.inject({ method: 'POST', url: '/api/domains', headers: auth(), payload: { url } })).json().data.id
+    const [busy, quiet] = [await create('https://busy.example'), await create('https://quiet.example')]
+    const pages = [`/api/domains/${busy}`, `/api/domains/${quiet}`, '/api/domains?limit=200']
+    for (const page of pages) {
+      await waitUntil(async () => (await get(b, page)).headers['x-cache'] === 'hit', `${page} cached on B`)
+    }
+
+    const stats: IngestStats = { stored: 0, deadLettered: 0, batches: 0 }
+    const consumer = await consumeResults(harness.ctx, stats)
+    const result = sampleCheckResult(busy, { responseTimeMs: 70 })
+    await harness.ctx.bus.publish(resultSubject('fra'), encodeCheckResult(result), { msgId: result.id })
+    await waitUntil(() => stats.stored >= 1, 'the result ingested')
+    await consumer.stop()
+
+    // The notice reaches B through the bus; once it has, both of the busy domain's reads are recomputed.
+    await waitUntil(
+      async () => (await get(b, pages[0]!)).json().data.uptimePercentage === 100,
+      "the busy domain's page refreshed on B",
+    )
+    expect((await get(b, pages[0]!)).json().data).toMatchObject({ status: 'up', responseTime: 70 })
+    const list = await get(b, pages[2]!)
+    expect(list.json().data.find((domain: { id: string }) => domain.id === busy)).toMatchObject({ status: 'up' })
+    // The same notice left the quiet domain's page alone.
+    expect((await get(b, pages[1]!)).headers['x-cache']).toBe('hit')
+  })
+
   it('computes a miss once for concurrent requests and hands its answer to the others', async () => {
     const url = '/api/domains/stats'
     const responses = await Promise.all(Array.from({ length: 5 }, () => get(b, url)))

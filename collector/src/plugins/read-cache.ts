@@ -1,13 +1,17 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { CollectorContext } from '../context.ts'
 import type { CachedResponse, ReadCache } from '../services/read-cache/cache.ts'
-import { invalidateReads } from '../services/read-cache/invalidate.ts'
+import { ingestScope, invalidateReads, monitorScope } from '../services/read-cache/invalidate.ts'
 import { callerOf } from './authenticate.ts'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** The response may be served from the read cache until a write to the caller's organizations. */
-    readCache?: boolean
+    /**
+     * The response may be served from the read cache until a write to the caller's organizations, or
+     * newly ingested results: of any monitor of theirs (`true`), or only of the monitor the route's
+     * `:id` names (`'monitor'`), so one monitor's results leave every other monitor's pages cached.
+     */
+    readCache?: boolean | 'monitor'
   }
   interface FastifyRequest {
     readCacheMiss: { key: string; generations: number[] } | undefined
@@ -43,12 +47,14 @@ const sameGenerations = (a: number[], b: number[]) => a.length === b.length && a
  * same principal with the same organizations, so permissions and scoping already applied on the
  * miss carry over to the hit.
  */
-function keyOf(request: FastifyRequest): { key: string; organizationIds: string[] } {
+function keyOf(request: FastifyRequest): { key: string; scopes: string[] } {
   const caller = callerOf(request)
   const organizationIds = [...caller.organizationIds].sort()
+  const monitorId =
+    request.routeOptions.config.readCache === 'monitor' ? (request.params as { id?: string }).id : undefined
   return {
     key: `${caller.principal.kind}:${caller.principal.id}|${caller.organizationId}|${organizationIds.join(',')}|${request.url}`,
-    organizationIds,
+    scopes: [...organizationIds, ...(monitorId ? [monitorScope(monitorId)] : organizationIds.map(ingestScope))],
   }
 }
 
@@ -56,13 +62,13 @@ function keyOf(request: FastifyRequest): { key: string; organizationIds: string[
 export function serveCachedReads(ctx: CollectorContext) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.method !== 'GET' || !request.routeOptions.config.readCache) return
-    const { key, organizationIds } = keyOf(request)
-    const hit = ctx.reads.get(key, organizationIds)
+    const { key, scopes } = keyOf(request)
+    const hit = ctx.reads.get(key, scopes)
     if (hit) {
       reply.header('x-cache', 'hit').type(hit.contentType).status(hit.statusCode)
       return reply.send(hit.payload)
     }
-    const generations = ctx.reads.generations(organizationIds)
+    const generations = ctx.reads.generations(scopes)
     const inFlight = inFlightOf(ctx.reads)
     const running = inFlight.get(key)
     if (running && sameGenerations(running.generations, generations)) {

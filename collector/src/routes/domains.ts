@@ -37,6 +37,8 @@ import { deleted, envelope, errorResponses, errorSchema, idParams, ok } from './
 const read = { access: { permission: 'domains:read' as const } }
 /** Reads whose response only a write or an ingested result can change (README "Read cache"). */
 const cachedRead = { ...read, readCache: true }
+/** Cached until the monitor's own results (or a write) change it. */
+const monitorRead = { ...read, readCache: 'monitor' as const }
 const write = { access: { permission: 'domains:write' as const } }
 const windowQuery = z.object({
   range: timeRange.default('24h'),
@@ -155,7 +157,7 @@ export function domainRoutes(app: GuardFastify, ctx: CollectorContext): void {
 
   app.get(
     '/api/domains/:id',
-    { config: cachedRead, schema: { params: idParams, response: { 200: envelope(domainDetail), ...errorResponses } } },
+    { config: monitorRead, schema: { params: idParams, response: { 200: envelope(domainDetail), ...errorResponses } } },
     async (request) => ok(await getDomain(ctx, callerOf(request), request.params.id)),
   )
 
@@ -188,7 +190,7 @@ export function domainRoutes(app: GuardFastify, ctx: CollectorContext): void {
   app.get(
     '/api/domains/:id/stats',
     {
-      config: cachedRead,
+      config: monitorRead,
       schema: {
         params: idParams,
         querystring: z.object({ period: statsPeriod.default('30d') }),
@@ -200,7 +202,10 @@ export function domainRoutes(app: GuardFastify, ctx: CollectorContext): void {
 
   app.get(
     '/api/domains/:id/summary',
-    { config: cachedRead, schema: { params: idParams, response: { 200: envelope(domainSummary), ...errorResponses } } },
+    {
+      config: monitorRead,
+      schema: { params: idParams, response: { 200: envelope(domainSummary), ...errorResponses } },
+    },
     async (request) => ok(await computeSummary(ctx, callerOf(request), request.params.id)),
   )
 
@@ -219,7 +224,7 @@ export function domainRoutes(app: GuardFastify, ctx: CollectorContext): void {
   app.get(
     '/api/domains/:id/monitoring/history',
     {
-      config: cachedRead,
+      config: monitorRead,
       schema: {
         params: idParams,
         querystring: windowQuery,
@@ -232,7 +237,7 @@ export function domainRoutes(app: GuardFastify, ctx: CollectorContext): void {
   app.get(
     '/api/domains/:id/monitoring/locations',
     {
-      config: cachedRead,
+      config: monitorRead,
       schema: {
         params: idParams,
         querystring: windowQuery,

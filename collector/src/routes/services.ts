@@ -21,6 +21,8 @@ import { deleted, envelope, errorResponses, errorSchema, idParams, ok } from './
 const read = { access: { permission: 'services:read' as const } }
 /** Reads whose response only a write or an ingested result can change (README "Read cache"). */
 const cachedRead = { ...read, readCache: true }
+/** Cached until the service's own results (or a write) change it. */
+const monitorRead = { ...read, readCache: 'monitor' as const }
 const write = { access: { permission: 'services:write' as const } }
 const organizationQuery = z.object({ organizationId: z.string().max(64).optional() })
 
@@ -57,7 +59,7 @@ export function serviceRoutes(app: GuardFastify, ctx: CollectorContext): void {
 
   app.get(
     '/api/services/:id',
-    { config: cachedRead, schema: { params: idParams, response: { 200: envelope(serviceView), ...errorResponses } } },
+    { config: monitorRead, schema: { params: idParams, response: { 200: envelope(serviceView), ...errorResponses } } },
     async (request) => ok(await getService(ctx, callerOf(request), request.params.id)),
   )
 
@@ -104,7 +106,7 @@ export function serviceRoutes(app: GuardFastify, ctx: CollectorContext): void {
   app.get(
     '/api/services/:id/history',
     {
-      config: cachedRead,
+      config: monitorRead,
       schema: {
         params: idParams,
         querystring: z.object({ limit: z.coerce.number().int().min(1).max(1000).default(100) }),

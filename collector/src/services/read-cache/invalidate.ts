@@ -1,8 +1,13 @@
 import type { Stoppable } from '@guard/shared'
 import type { CollectorContext } from '../../context.ts'
 
-/** Plain subject every replica listens on; the payload is a JSON array of organization ids. */
+/** Plain subject every replica listens on; the payload is a JSON array of scopes (organization ids, see below). */
 export const READ_INVALIDATION_SUBJECT = 'collector.reads.invalidate'
+
+/** What ingested results of an organization's monitors change: its organization-wide reads. */
+export const ingestScope = (organizationId: string) => `ingest:${organizationId}`
+/** What ingested results of one monitor change: the reads of that monitor's pages. */
+export const monitorScope = (monitorId: string) => `monitor:${monitorId}`
 
 /**
  * Marks what `organizationIds` read as stale here at once, and on every other replica as soon as
@@ -16,7 +21,29 @@ export async function invalidateReads({
   ctx: CollectorContext
   organizationIds: Iterable<string>
 }): Promise<void> {
-  const ids = [...new Set(organizationIds)]
+  await announce(ctx, [...new Set(organizationIds)])
+}
+
+/**
+ * After ingested results are summarized: stales the organization-wide reads of `organizationIds` and
+ * the pages of `monitorIds` only, here and on every replica; other monitors' pages stay cached.
+ */
+export async function invalidateIngestedReads({
+  ctx,
+  organizationIds,
+  monitorIds,
+}: {
+  ctx: CollectorContext
+  organizationIds: Iterable<string>
+  monitorIds: Iterable<string>
+}): Promise<void> {
+  await announce(ctx, [
+    ...new Set([...organizationIds].map(ingestScope)),
+    ...new Set([...monitorIds].map(monitorScope)),
+  ])
+}
+
+async function announce(ctx: CollectorContext, ids: string[]): Promise<void> {
   if (ids.length === 0) return
   ctx.reads.invalidate(ids)
   try {
