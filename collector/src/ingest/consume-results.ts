@@ -26,9 +26,9 @@ const MAX_RETRY_PAUSE_MS = 5000
  * ignores results it has seen). A message that breaks the wire contract is copied to the
  * dead-letter subject and terminated, so it never blocks the stream.
  *
- * A batch's acks travel while the next batch is fetched and stored (one batch of acks in flight at
- * most): the stores still see batches one at a time and in order, and a message is still acked only
- * after it is stored. The batch's monitors are then marked for the summary refresher, which
+ * Batches overlap: one is fetched and decoded while the one before is stored, whose acks travel
+ * while the next is stored. The stores still see batches one at a time and in order, and a message
+ * is still acked only after it is stored. The batch's monitors are then marked for the summary refresher, which
  * recomputes their 24-hour and daily figures from the rollups and invalidates cached reads.
  *
  * A store that fails (PostgreSQL or ClickHouse away) is retried in place with the same batch,
@@ -42,8 +42,13 @@ export async function consumeResults(
   metrics: IngestMetrics = createIngestMetrics(),
 ): Promise<Stoppable> {
   const stopping = new AbortController()
-  const refresher = createSummaryRefresher(ctx)
+  const refresher = createSummaryRefresher(ctx, ctx.env.GUARD_SUMMARY_REFRESH_MS, (seconds) =>
+    metrics.phaseSeconds.inc({ phase: 'summary' }, seconds),
+  )
   let acking: Promise<void> = Promise.resolve()
+  let storing: Promise<void> = Promise.resolve()
+  const phase = (name: string, seconds: number) => metrics.phaseSeconds.inc({ phase: name }, seconds)
+  const since = (started: number) => (performance.now() - started) / 1000
   const ackWaitMs = Math.max(ctx.env.GUARD_INGEST_ACK_WAIT_MS, ctx.env.GUARD_INGEST_MAX_WAIT_MS + 1000)
   const untilDone = <T>(store: 'timeseries' | 'relational', messages: StreamMessage[], work: () => Promise<T>) =>
     retryInPlace(work, {
@@ -62,6 +67,50 @@ export async function consumeResults(
         if (attempt > 1) ctx.log.info({ store, attempts: attempt }, 'stored the batch after retrying')
       },
     })
+  const storeAndAck = async (results: CheckResult[], messages: StreamMessage[]) => {
+    let fresh: CheckResult[]
+    let events: string[]
+    try {
+      // Independent writes, each safe to repeat, so they run (and retry) side by side.
+      ;[fresh, events] = await Promise.all([
+        untilDone('timeseries', messages, () => storeResults(ctx.timeseries, results, phase)),
+        untilDone('relational', messages, async () => {
+          const stateStarted = performance.now()
+          const staged = await applyResultsToState(ctx.sql, results)
+          phase('state', since(stateStarted))
+          return staged
+        }),
+      ])
+    } catch {
+      // Stopped while retrying: the batch goes back now rather than after the ack wait.
+      await Promise.allSettled(messages.map((message) => message.nak()))
+      return
+    }
+    refresher.touched(results)
+    // The previous batch's acks had this batch's stores to finish in; this batch's get the next ones.
+    await acking
+    acking = (async () => {
+      await publishStagedEvents(ctx, { ids: events }).catch((error: unknown) =>
+        ctx.log.warn({ err: error }, 'publishing events failed: the relay will retry'),
+      )
+      const ackStarted = performance.now()
+      const acked = await Promise.allSettled(messages.map((message) => message.ack()))
+      phase('ack', since(ackStarted))
+      const failed = acked.filter((outcome) => outcome.status === 'rejected').length
+      if (failed > 0) ctx.log.warn({ failed }, 'acks failed: those results come back after the ack wait, deduplicated')
+      // Counted once acked: a batch that failed is not stored, whatever one of its stores did.
+      metrics.duplicates.inc(results.length - fresh.length)
+      metrics.stored.inc(fresh.length)
+      const now = Date.now()
+      if (results.length > 0) {
+        const oldest = Math.min(...results.map((result) => Date.parse(result.startedAt)))
+        metrics.lastLag.set((now - oldest) / 1000)
+        for (const result of results) metrics.lag.observe((now - Date.parse(result.startedAt)) / 1000)
+      }
+      stats.stored += messages.length
+      stats.batches += 1
+    })()
+  }
   const consumer = await ctx.bus.consume(
     {
       stream: RESULTS_STREAM,
@@ -73,8 +122,6 @@ export async function consumeResults(
     },
     async (batch) => {
       metrics.batchSize.observe(batch.length)
-      const phase = (name: string, seconds: number) => metrics.phaseSeconds.inc({ phase: name }, seconds)
-      const since = (started: number) => (performance.now() - started) / 1000
       const started = performance.now()
       const valid: Array<{ message: StreamMessage; result: CheckResult }> = []
       for (const message of batch) {
@@ -91,47 +138,17 @@ export async function consumeResults(
       const results = valid.map((entry) => entry.result)
       phase('decode', since(started))
       const messages = valid.map((entry) => entry.message)
-      // Independent writes, each safe to repeat, so they run (and retry) side by side.
-      const [fresh, events] = await Promise.all([
-        untilDone('timeseries', messages, () => storeResults(ctx.timeseries, results, phase)),
-        untilDone('relational', messages, async () => {
-          const stateStarted = performance.now()
-          const staged = await applyResultsToState(ctx.sql, results)
-          phase('state', since(stateStarted))
-          return staged
-        }),
-      ])
-      refresher.touched(results)
-      // The previous batch's acks had this batch's stores to finish in; this batch's get the next fetch.
-      await acking
-      acking = (async () => {
-        await publishStagedEvents(ctx, { ids: events }).catch((error: unknown) =>
-          ctx.log.warn({ err: error }, 'publishing events failed: the relay will retry'),
-        )
-        const ackStarted = performance.now()
-        const acked = await Promise.allSettled(messages.map((message) => message.ack()))
-        phase('ack', since(ackStarted))
-        const failed = acked.filter((outcome) => outcome.status === 'rejected').length
-        if (failed > 0)
-          ctx.log.warn({ failed }, 'acks failed: those results come back after the ack wait, deduplicated')
-        // Counted once acked: a batch that failed is not stored, whatever one of its stores did.
-        metrics.duplicates.inc(results.length - fresh.length)
-        metrics.stored.inc(fresh.length)
-        const now = Date.now()
-        if (results.length > 0) {
-          const oldest = Math.min(...results.map((result) => Date.parse(result.startedAt)))
-          metrics.lastLag.set((now - oldest) / 1000)
-          for (const result of results) metrics.lag.observe((now - Date.parse(result.startedAt)) / 1000)
-        }
-        stats.stored += valid.length
-        stats.batches += 1
-      })()
+      // One batch stores at a time, in order: this one waits for the one before, then stores while
+      // the next batch is fetched and decoded.
+      await storing
+      storing = storeAndAck(results, messages)
     },
   )
   return {
     async stop() {
       stopping.abort()
       await consumer.stop()
+      await storing
       await acking
       await refresher.settled()
       await refresher.stop()

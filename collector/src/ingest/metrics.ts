@@ -46,7 +46,7 @@ export function createIngestMetrics() {
     }),
     phaseSeconds: new Counter({
       name: 'guard_ingest_phase_seconds_total',
-      help: 'Time batches spent per phase (decode, dedupe, insert, state, ack); store and state overlap',
+      help: 'Time batches spent per phase (decode, dedupe, insert, state, ack; summary: the refresher, after the ack); store and state overlap, and a batch acks while the next is stored',
       labelNames: ['phase'],
       registers: [registry],
     }),

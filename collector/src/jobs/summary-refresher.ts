@@ -26,7 +26,11 @@ export interface SummaryRefresher {
  * (here and, through the bus, on every replica). A failed recomputation keeps its scope marked and
  * is retried with the next one.
  */
-export function createSummaryRefresher(ctx: CollectorContext, delayMs = ctx.env.GUARD_SUMMARY_REFRESH_MS) {
+export function createSummaryRefresher(
+  ctx: CollectorContext,
+  delayMs = ctx.env.GUARD_SUMMARY_REFRESH_MS,
+  onRefreshed: (seconds: number) => void = () => {},
+) {
   let pending: SummaryScope | undefined
   let timer: NodeJS.Timeout | undefined
   let running: Promise<void> = Promise.resolve()
@@ -46,7 +50,9 @@ export function createSummaryRefresher(ctx: CollectorContext, delayMs = ctx.env.
     pending = undefined
     if (!scope) return
     try {
+      const started = performance.now()
       await refreshMonitorSummaries({ sql: ctx.sql, timeseries: ctx.timeseries, input: scope })
+      onRefreshed((performance.now() - started) / 1000)
       await invalidateIngestedReads({
         ctx,
         organizationIds: await organizationsOf(scope),
