@@ -26,9 +26,10 @@ const MAX_RETRY_PAUSE_MS = 5000
  * ignores results it has seen). A message that breaks the wire contract is copied to the
  * dead-letter subject and terminated, so it never blocks the stream.
  *
- * Batches overlap: one is fetched and decoded while the one before is stored, whose acks travel
- * while the next is stored. The stores still see batches one at a time and in order, and a message
- * is still acked only after it is stored. The batch's monitors are then marked for the summary refresher, which
+ * Batches overlap: one is fetched and decoded while the one before is in PostgreSQL and the one
+ * before that in ClickHouse (see storeAndAck), and acks travel while the next batch is stored. Each
+ * store still sees batches one at a time and in order, and a message is acked only after both
+ * stored it. The batch's monitors are then marked for the summary refresher, which
  * recomputes their 24-hour and daily figures from the rollups and invalidates cached reads.
  *
  * A store that fails (PostgreSQL or ClickHouse away) is retried in place with the same batch,
@@ -46,7 +47,11 @@ export async function consumeResults(
     metrics.phaseSeconds.inc({ phase: 'summary' }, seconds),
   )
   let acking: Promise<void> = Promise.resolve()
-  let storing: Promise<void> = Promise.resolve()
+  let stateStage: Promise<void> = Promise.resolve()
+  let insertStage: Promise<void> = Promise.resolve()
+  /** Batches whose stores are under way; the handler waits while two are. */
+  const inFlight: Array<Promise<void>> = []
+  let halted = false
   const phase = (name: string, seconds: number) => metrics.phaseSeconds.inc({ phase: name }, seconds)
   const since = (started: number) => (performance.now() - started) / 1000
   const ackWaitMs = Math.max(ctx.env.GUARD_INGEST_ACK_WAIT_MS, ctx.env.GUARD_INGEST_MAX_WAIT_MS + 1000)
@@ -67,49 +72,83 @@ export async function consumeResults(
         if (attempt > 1) ctx.log.info({ store, attempts: attempt }, 'stored the batch after retrying')
       },
     })
-  const storeAndAck = async (results: CheckResult[], messages: StreamMessage[]) => {
-    let fresh: CheckResult[]
-    let events: string[]
-    try {
-      // Independent writes, each safe to repeat, so they run (and retry) side by side.
-      ;[fresh, events] = await Promise.all([
-        untilDone('timeseries', messages, () => storeResults(ctx.timeseries, results, phase)),
-        untilDone('relational', messages, async () => {
-          const stateStarted = performance.now()
-          const staged = await applyResultsToState(ctx.sql, results)
-          phase('state', since(stateStarted))
-          return staged
-        }),
-      ])
-    } catch {
-      // Stopped while retrying: the batch goes back now rather than after the ack wait.
-      await Promise.allSettled(messages.map((message) => message.nak()))
-      return
-    }
-    refresher.touched(results)
-    // The previous batch's acks had this batch's stores to finish in; this batch's get the next ones.
-    await acking
-    acking = (async () => {
-      await publishStagedEvents(ctx, { ids: events }).catch((error: unknown) =>
-        ctx.log.warn({ err: error }, 'publishing events failed: the relay will retry'),
-      )
-      const ackStarted = performance.now()
-      const acked = await Promise.allSettled(messages.map((message) => message.ack()))
-      phase('ack', since(ackStarted))
-      const failed = acked.filter((outcome) => outcome.status === 'rejected').length
-      if (failed > 0) ctx.log.warn({ failed }, 'acks failed: those results come back after the ack wait, deduplicated')
-      // Counted once acked: a batch that failed is not stored, whatever one of its stores did.
-      metrics.duplicates.inc(results.length - fresh.length)
-      metrics.stored.inc(fresh.length)
-      const now = Date.now()
-      if (results.length > 0) {
-        const oldest = Math.min(...results.map((result) => Date.parse(result.startedAt)))
-        metrics.lastLag.set((now - oldest) / 1000)
-        for (const result of results) metrics.lag.observe((now - Date.parse(result.startedAt)) / 1000)
-      }
-      stats.stored += messages.length
-      stats.batches += 1
+  /**
+   * Two stages, each taking batches one at a time and in order: the state machine (PostgreSQL), then
+   * ClickHouse. ClickHouse is written only after the state committed, so a result newer than anything
+   * committed for its location cannot be in ClickHouse yet and is inserted without asking; only the
+   * others (late, redelivered, or of a location without state) go through the dedupe query. While one
+   * batch is in ClickHouse, the next can be in PostgreSQL.
+   */
+  const storeAndAck = (results: CheckResult[], messages: StreamMessage[]) => {
+    const previousState = stateStage
+    const previousInsert = insertStage
+    const unseen = new Set<string>()
+    const state = (async () => {
+      await previousState
+      return untilDone('relational', messages, async () => {
+        const stateStarted = performance.now()
+        unseen.clear()
+        const staged = await applyResultsToState(ctx.sql, results, { newer: unseen })
+        phase('state', since(stateStarted))
+        return staged
+      })
     })()
+    const stored = (async () => {
+      const events = await state
+      await previousInsert
+      // A JetStream redelivery may follow a crash of another version's ingest: always asked about.
+      for (const [index, message] of messages.entries()) {
+        if (message.deliveryCount > 1) unseen.delete(results[index]!.id)
+      }
+      const fresh = await untilDone('timeseries', messages, () => storeResults(ctx.timeseries, results, phase, unseen))
+      return { events, fresh }
+    })()
+    // A failed stage fails the next batch's too (it waits on it), so no batch overtakes a failed one.
+    state.catch(() => {})
+    stateStage = state.then(() => undefined)
+    stateStage.catch(() => {})
+    insertStage = stored.then(() => undefined)
+    insertStage.catch(() => {})
+    return stored.then(
+      async ({ events, fresh }) => {
+        refresher.touched(results)
+        // The previous batch's acks had this batch's stores to finish in; this batch's get the next ones.
+        await acking
+        acking = acknowledge(results, messages, events, fresh)
+      },
+      async () => {
+        // Stopped while retrying: the batch goes back now rather than after the ack wait, and no later
+        // batch may be stored before it.
+        halted = true
+        await Promise.allSettled(messages.map((message) => message.nak()))
+      },
+    )
+  }
+  const acknowledge = async (
+    results: CheckResult[],
+    messages: StreamMessage[],
+    events: string[],
+    fresh: CheckResult[],
+  ) => {
+    await publishStagedEvents(ctx, { ids: events }).catch((error: unknown) =>
+      ctx.log.warn({ err: error }, 'publishing events failed: the relay will retry'),
+    )
+    const ackStarted = performance.now()
+    const acked = await Promise.allSettled(messages.map((message) => message.ack()))
+    phase('ack', since(ackStarted))
+    const failed = acked.filter((outcome) => outcome.status === 'rejected').length
+    if (failed > 0) ctx.log.warn({ failed }, 'acks failed: those results come back after the ack wait, deduplicated')
+    // Counted once acked: a batch that failed is not stored, whatever one of its stores did.
+    metrics.duplicates.inc(results.length - fresh.length)
+    metrics.stored.inc(fresh.length)
+    const now = Date.now()
+    if (results.length > 0) {
+      const oldest = Math.min(...results.map((result) => Date.parse(result.startedAt)))
+      metrics.lastLag.set((now - oldest) / 1000)
+      for (const result of results) metrics.lag.observe((now - Date.parse(result.startedAt)) / 1000)
+    }
+    stats.stored += messages.length
+    stats.batches += 1
   }
   const consumer = await ctx.bus.consume(
     {
@@ -138,17 +177,20 @@ export async function consumeResults(
       const results = valid.map((entry) => entry.result)
       phase('decode', since(started))
       const messages = valid.map((entry) => entry.message)
-      // One batch stores at a time, in order: this one waits for the one before, then stores while
-      // the next batch is fetched and decoded.
-      await storing
-      storing = storeAndAck(results, messages)
+      if (halted || stopping.signal.aborted) {
+        await Promise.allSettled(messages.map((message) => message.nak()))
+        return
+      }
+      // At most two batches under way (one per stage) while the next is fetched and decoded.
+      while (inFlight.length >= 2) await inFlight.shift()
+      inFlight.push(storeAndAck(results, messages))
     },
   )
   return {
     async stop() {
       stopping.abort()
       await consumer.stop()
-      await storing
+      await Promise.all(inFlight)
       await acking
       await refresher.settled()
       await refresher.stop()

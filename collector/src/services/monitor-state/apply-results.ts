@@ -98,8 +98,16 @@ async function loadMachines(tx: Sql, ids: string[]) {
  * events it decided in the same transaction (returns their ids, for the caller to publish). Replicas may
  * hold results of the same monitor at once, so each batch locks its monitors (in one order, so
  * two batches cannot deadlock). Results of monitors that no longer exist are ignored.
+ *
+ * `newer`, when given, receives the ids of results newer than everything committed for their
+ * location before this batch (a location with a committed row only): no earlier transaction saw
+ * them, which the ingest uses to skip asking ClickHouse about them (ingest/consume-results.ts).
  */
-export async function applyResultsToState(sql: Sql, results: CheckResult[]): Promise<string[]> {
+export async function applyResultsToState(
+  sql: Sql,
+  results: CheckResult[],
+  options: { newer?: Set<string> } = {},
+): Promise<string[]> {
   if (results.length === 0) return []
   const ids = [...new Set(results.map((result) => result.monitorId))].sort()
   return sql.transaction(async (tx) => {
@@ -108,11 +116,17 @@ export async function applyResultsToState(sql: Sql, results: CheckResult[]): Pro
       [ids],
     )
     const machines = await loadMachines(tx, ids)
+    const committed = new Map<string, number>()
+    for (const [id, { machine }] of machines) {
+      for (const [location, state] of machine.locations) committed.set(`${id}\u0000${location}`, state.lastResultAt)
+    }
     const ordered = [...results].sort((a, b) => Date.parse(a.startedAt) - Date.parse(b.startedAt))
     const transitions: DetectedTransition[] = []
     for (const result of ordered) {
       const entry = machines.get(result.monitorId)
       if (!entry) continue
+      const last = committed.get(`${result.monitorId}\u0000${result.location}`)
+      if (options.newer && last !== undefined && Date.parse(result.startedAt) > last) options.newer.add(result.id)
       const transition = applyResult(entry.machine, result, entry.rules)
       if (transition) transitions.push(detectedTransition(transition, result, entry))
     }

@@ -57,10 +57,13 @@ export async function storeResults(
   timeseries: TimeSeriesStore,
   results: CheckResult[],
   onPhase: (phase: 'dedupe' | 'insert', seconds: number) => void = () => {},
+  /** Ids known not to be stored yet, so not asked about (see applyResultsToState's `newer`). */
+  unseen: ReadonlySet<string> = new Set(),
 ): Promise<CheckResult[]> {
   if (results.length === 0) return []
   let started = performance.now()
-  const known = await storedIds(timeseries, results)
+  const unknown = results.filter((result) => !unseen.has(result.id))
+  const known = unknown.length > 0 ? await storedIds(timeseries, unknown) : new Set<string>()
   onPhase('dedupe', (performance.now() - started) / 1000)
   const fresh: CheckResult[] = []
   for (const result of results) {
