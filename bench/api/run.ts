@@ -23,6 +23,7 @@ import autocannon from 'autocannon'
 import { createSummaryRefresher } from '../../collector/src/jobs/summary-refresher.ts'
 import { applyResultsToState } from '../../collector/src/services/monitor-state/apply-results.ts'
 import { createReadCache } from '../../collector/src/services/read-cache/cache.ts'
+import { invalidateIngestedReads } from '../../collector/src/services/read-cache/invalidate.ts'
 import { storeResults } from '../../collector/src/services/results/store.ts'
 import { DAILY_DAYS, refreshMonitorSummaries, utcDay } from '../../collector/src/services/summaries/refresh.ts'
 import { seedResults } from './seed.ts'
@@ -35,7 +36,7 @@ import { seedResults } from './seed.ts'
  * route in the same run. Each endpoint is measured in server mode (PostgreSQL + chDB) and embedded
  * mode (PGlite + chDB), with the read cache on and off (BENCH_CACHE), while results keep arriving as
  * they would from 1,000 domains x 3 locations at a 60 s interval (BENCH_INGEST_PER_SECOND, 50),
- * stored and summarized as the ingest does (the summary refresher invalidates cached reads). Queries
+ * stored, invalidated and summarized as the ingest does. Queries
  * per request are counted per store. Prints JSON with ratios to the bare route.
  */
 const domains = Number(process.env.BENCH_DOMAINS ?? 1000)
@@ -167,7 +168,13 @@ try {
         }
       })
       running = running.then(async () => {
-        await Promise.all([storeResults(ctx.timeseries, batch), applyResultsToState(ctx.sql, batch)])
+        await applyResultsToState(ctx.sql, batch)
+        await storeResults(ctx.timeseries, batch)
+        await invalidateIngestedReads({
+          ctx,
+          organizationIds: [organizationId],
+          monitorIds: batch.map((r) => r.monitorId),
+        })
         refresher.touched(batch)
       })
     }, 1000)

@@ -27,7 +27,7 @@ export const collectorEnvSchema = z.object({
    * How long after an ingested batch its monitors' 24-hour and daily figures are recomputed from the
    * rollups into PostgreSQL (README "Read path"); batches meanwhile share one recomputation.
    */
-  GUARD_SUMMARY_REFRESH_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+  GUARD_SUMMARY_REFRESH_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
   /** Every monitor's figures are recomputed this often, so the 24-hour window slides without results too. */
   GUARD_SUMMARY_SWEEP_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   /** Requests per principal and hour, per class (see README "Rate limits"). */

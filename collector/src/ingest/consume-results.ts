@@ -3,6 +3,7 @@ import type { CollectorContext } from '../context.ts'
 import { createSummaryRefresher } from '../jobs/summary-refresher.ts'
 import { publishStagedEvents } from '../services/events/publish.ts'
 import { applyResultsToState } from '../services/monitor-state/apply-results.ts'
+import { invalidateIngestedReads } from '../services/read-cache/invalidate.ts'
 import { storeResults } from '../services/results/store.ts'
 import { createIngestMetrics, type IngestMetrics } from './metrics.ts'
 
@@ -111,6 +112,12 @@ export async function consumeResults(
     insertStage.catch(() => {})
     return stored.then(
       async ({ events, fresh }) => {
+        // States changed now (cached pages show them at once); 24-hour figures follow with the refresher.
+        void invalidateIngestedReads({
+          ctx,
+          organizationIds: results.map((result) => result.organizationId),
+          monitorIds: results.map((result) => result.monitorId),
+        })
         refresher.touched(results)
         // The previous batch's acks had this batch's stores to finish in; this batch's get the next ones.
         await acking
