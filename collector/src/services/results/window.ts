@@ -21,14 +21,13 @@ export interface WindowAggregate {
 }
 
 /** The p95 is the costly part (t-digest states to merge), so only callers that show it ask for it. */
-function aggregateSql(source: Source, percentile: boolean, everyMonitor: boolean): string {
-  const monitors = everyMonitor ? '' : 'AND monitor_id IN {ids:Array(String)}'
+function aggregateSql(source: Source, percentile: boolean): string {
   if (source === 'raw') {
     return `SELECT monitor_id, count() AS checks, countIf(status = 'down') AS failures,
                    sum(response_time_ms) AS rt_sum, min(response_time_ms) AS rt_min, max(response_time_ms) AS rt_max,
                    ${percentile ? 'quantileTDigest(0.95)(response_time_ms)' : '0'} AS p95
               FROM check_results FINAL
-             WHERE organization_id IN {orgs:Array(String)} ${monitors}
+             WHERE organization_id IN {orgs:Array(String)} AND monitor_id IN {ids:Array(String)}
                AND started_at >= now64(3) - toIntervalSecond({window:UInt32})
              GROUP BY monitor_id`
   }
@@ -37,7 +36,7 @@ function aggregateSql(source: Source, percentile: boolean, everyMonitor: boolean
                  sum(rt_sum) AS rt_sum, min(rt_min) AS rt_min, max(rt_max) AS rt_max,
                  ${percentile ? 'quantilesTDigestMerge(0.5, 0.95, 0.99)(rt_quantiles)[2]' : '0'} AS p95
             FROM ${table}
-           WHERE organization_id IN {orgs:Array(String)} ${monitors}
+           WHERE organization_id IN {orgs:Array(String)} AND monitor_id IN {ids:Array(String)}
              AND bucket >= toStartOfInterval(now() - toIntervalSecond({window:UInt32}), INTERVAL ${source === 'minute' ? '1 MINUTE' : '1 HOUR'})
            GROUP BY monitor_id`
 }
@@ -48,34 +47,24 @@ export async function aggregateWindow(
   organizationIds: string[],
   ids: string[],
   seconds: number,
-  options: { source?: Source; percentile?: boolean; everyMonitor?: boolean } = {},
+  options: { source?: Source; percentile?: boolean } = {},
 ): Promise<Map<string, WindowAggregate>> {
   if (ids.length === 0) return new Map()
-  // Thousands of ids make a costly IN set; a caller that wants most of the organization's monitors
-  // reads them all by the key's prefix and drops the others.
-  const everyMonitor = options.everyMonitor ?? false
-  const sql = aggregateSql(options.source ?? sourceFor(seconds), options.percentile ?? false, everyMonitor)
-  const rows = await selectRows<WindowAggregate>(timeseries, sql, {
-    orgs: organizationIds,
-    ...(everyMonitor ? {} : { ids }),
-    window: seconds,
-  })
-  const wanted = everyMonitor ? new Set(ids) : undefined
+  const sql = aggregateSql(options.source ?? sourceFor(seconds), options.percentile ?? false)
+  const rows = await selectRows<WindowAggregate>(timeseries, sql, { orgs: organizationIds, ids, window: seconds })
   return new Map(
-    rows
-      .filter((row) => !wanted || wanted.has(row.monitor_id))
-      .map((row) => [
-        row.monitor_id,
-        {
-          monitor_id: row.monitor_id,
-          checks: Number(row.checks),
-          failures: Number(row.failures),
-          rt_sum: Number(row.rt_sum),
-          rt_min: Number(row.rt_min),
-          rt_max: Number(row.rt_max),
-          p95: Number(row.p95),
-        },
-      ]),
+    rows.map((row) => [
+      row.monitor_id,
+      {
+        monitor_id: row.monitor_id,
+        checks: Number(row.checks),
+        failures: Number(row.failures),
+        rt_sum: Number(row.rt_sum),
+        rt_min: Number(row.rt_min),
+        rt_max: Number(row.rt_max),
+        p95: Number(row.p95),
+      },
+    ]),
   )
 }
 
