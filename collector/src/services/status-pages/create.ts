@@ -14,9 +14,22 @@ export async function createStatusPage(
   const id = newId()
   await slugTaken(() =>
     ctx.sql.query(
-      `INSERT INTO monitoring.status_pages (id, organization_id, name, slug, description, is_public)
-       VALUES ($1, $2, $3, $4, $5, $6)`,
-      [id, organizationScope(caller, organization), input.name, input.slug, input.description, input.isPublic],
+      `INSERT INTO monitoring.status_pages
+         (id, organization_id, name, slug, description, is_public, theme, accent_color, logo_url, links, timezone)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+      [
+        id,
+        organizationScope(caller, organization),
+        input.name,
+        input.slug,
+        input.description,
+        input.isPublic,
+        input.theme,
+        input.accentColor,
+        input.logoUrl,
+        JSON.stringify(input.links),
+        input.timezone,
+      ],
     ),
   )
   return toStatusPageDetail(ctx.sql, await findStatusPage(ctx.sql, caller, id))
