@@ -13,9 +13,10 @@ export const slugString = z
 const webUrl = z
   .url({ protocol: /^https?$/, error: 'must be an http(s):// URL' })
   .max(2048)
+  // zod runs refinements after a failed format check too: an address that does not parse is left to it.
   .refine((value) => {
-    const url = new URL(value)
-    return url.username === '' && url.password === ''
+    const url = URL.parse(value)
+    return url === null || (url.username === '' && url.password === '')
   }, 'must not carry credentials')
 
 export const THEMES = ['auto', 'light', 'dark'] as const
