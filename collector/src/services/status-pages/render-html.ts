@@ -171,7 +171,7 @@ ${page.incidents.recent.length ? page.incidents.recent.map((item) => incident(it
 </section>
 <footer><p>Updated ${time(page.generatedAt, zone)}. Daily bars are UTC days. Latency is the average response time per probe location over the last 24 hours. <a href="/status/${escapeHtml(page.slug)}/feed.atom">Incident feed (Atom)</a></p></footer>
 </main>
-<script type="application/json" id="latency-data">${embedded(series)}</script>
+<script type="application/json" id="latency-data" data-timezone="${escapeHtml(zone)}">${embedded(series)}</script>
 <script src="${assetBase}/uplot.iife.min.js"></script>
 <script src="${assetBase}/status-page.js"></script>
 </body>
