@@ -187,7 +187,13 @@ describe('status pages', () => {
   })
 
   it('serves an Atom feed of the incidents with their public updates', async () => {
+    const tricky = (
+      await post('/api/incidents', { title: 'Payments <b>& ]]> retries', affectedDomains: [shop] })
+    ).json().data.id
     const feed = await app.inject({ method: 'GET', url: '/status/acme/feed.atom', remoteAddress: fresh() })
+    expect(feed.body).toContain('<title>Acme status incidents</title>')
+    expect(feed.body).toContain('<![CDATA[Payments &lt;b&gt;&amp; ]]&gt; retries (open)]]>')
+    expect(feed.body).not.toContain('<b>')
     expect(feed.statusCode).toBe(200)
     expect(feed.headers['content-type']).toMatch(/^application\/atom\+xml/)
     expect(feed.body).toContain('<feed xmlns="http://www.w3.org/2005/Atom">')
@@ -200,6 +206,7 @@ describe('status pages', () => {
       headers: { 'if-none-match': feed.headers.etag as string },
     })
     expect(again.statusCode).toBe(304)
+    await app.inject({ method: 'PUT', url: `/api/incidents/${tricky}`, headers, payload: { status: 'resolved' } })
   })
 
   it('serves SVG badges of the page and of each component, cacheable', async () => {

@@ -160,12 +160,14 @@ export function publicStatusPageRoutes(fastify: FastifyInstance, ctx: CollectorC
     },
     async (request, reply) => {
       const { json, etag } = await readPublicStatusPage(ctx, request.params.id)
-      reply.header('ETag', etag)
-      reply.header('Cache-Control', 'public, max-age=30, stale-while-revalidate=30')
-      if (matches(request.headers['if-none-match'], etag)) return notModified(reply)
-      // Serialized (and checked against the schema) once per cache interval, not per request.
+      // Serialized (and checked against the schema) once per kept answer, not per request.
       // The string is that schema's answer already; fastify sends strings as they are.
-      return reply.type('application/json; charset=utf-8').send(json as never)
+      return sendPublic(request, reply, {
+        etag,
+        cache: PUBLIC_CACHE,
+        type: 'application/json; charset=utf-8',
+        body: () => json,
+      })
     },
   )
 }

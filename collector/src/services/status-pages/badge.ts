@@ -5,7 +5,8 @@ import type { PublicStatusPage } from './schemas.ts'
 type Component = PublicStatusPage['components'][number]
 
 export const BADGE_STYLES = ['flat', 'flat-square', 'plastic', 'for-the-badge', 'social'] as const
-export const badgeQuery = z.strictObject({
+// Unknown parameters (cache busters people append to badge URLs) are ignored, not refused.
+export const badgeQuery = z.object({
   style: z.enum(BADGE_STYLES).default('flat'),
   label: z
     .string()

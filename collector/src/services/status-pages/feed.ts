@@ -1,15 +1,10 @@
 import { createHash } from 'node:crypto'
 import { Feed } from 'feed'
 import type { PublicPageAnswer } from './read-public.ts'
+import { escapeHtml } from './render-html.ts'
 import type { PublicStatusPage } from './schemas.ts'
 
 type Incident = PublicStatusPage['incidents']['active'][number]
-
-const escapeHtml = (value: string) =>
-  value.replace(
-    /[&<>"']/g,
-    (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] as string,
-  )
 
 /** Newest moment the incident changed: its last public update, resolution or start. */
 const changedAt = (incident: Incident) =>
@@ -42,8 +37,9 @@ export function renderIncidentFeed(answer: PublicPageAnswer, baseUrl: string): s
   const incidents = [...page.incidents.active, ...page.incidents.recent]
   const updated = incidents.map(changedAt).sort().at(-1) ?? page.generatedAt
   const feed = new Feed({
-    title: `${escapeHtml(page.name)} incidents`,
-    description: escapeHtml(page.description),
+    // The feed's own title and subtitle are plain text the library escapes; entry titles are HTML.
+    title: `${page.name} incidents`,
+    description: page.description,
     id: pageUrl,
     link: pageUrl,
     feedLinks: { atom: `${pageUrl}/feed.atom` },

@@ -3,7 +3,7 @@ import type { PublicStatusPage } from './schemas.ts'
 type Component = PublicStatusPage['components'][number]
 type Incident = PublicStatusPage['incidents']['active'][number]
 
-const escapeHtml = (value: string) =>
+export const escapeHtml = (value: string) =>
   value.replace(
     /[&<>"']/g,
     (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] as string,
