@@ -17,7 +17,9 @@ export function dashboardRoutes(app: GuardFastify, ctx: CollectorContext): void 
   app.get(
     '/api/dashboard/stats',
     {
-      config: { access: { anyOf: ['domains:read', 'services:read', 'devices:read'] } },
+      // Cached like the lists (README "Read cache"); device and incident changes no write announces
+      // show within GUARD_READ_CACHE_TTL_MS.
+      config: { access: { anyOf: ['domains:read', 'services:read', 'devices:read'] }, readCache: true },
       schema: {
         description: 'Counts across the organization: domains, devices, services and open incidents.',
         querystring: organizationQuery,
