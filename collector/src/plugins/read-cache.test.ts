@@ -5,7 +5,7 @@ import { buildCollectorApp } from '../app.ts'
 import type { CollectorContext } from '../context.ts'
 import { consumeResults, type IngestStats } from '../ingest/consume-results.ts'
 import { createReadCache } from '../services/read-cache/cache.ts'
-import { followReadInvalidations } from '../services/read-cache/invalidate.ts'
+import { followReadInvalidations, invalidateIngestedReads, invalidateReads } from '../services/read-cache/invalidate.ts'
 import { authenticateWithUsers, collectorForTest, userCaller } from '../test-support.ts'
 
 const waitUntil = async (condition: () => boolean | Promise<boolean>, what: string) => {
@@ -123,6 +123,32 @@ describe('read cache across replicas', () => {
     expect(list.json().data.find((domain: { id: string }) => domain.id === busy)).toMatchObject({ status: 'up' })
     // The same notice left the quiet domain's page alone.
     expect((await get(b, pages[1]!)).headers['x-cache']).toBe('hit')
+  })
+
+  it('serves the previous answer beside the one recomputation after ingest, never after a write', async () => {
+    const url = '/api/domains?limit=5'
+    const before = await get(b, url)
+    await waitUntil(async () => (await get(b, url)).headers['x-cache'] === 'hit', 'the list cached on B')
+    await invalidateIngestedReads({ ctx: replicaB, organizationIds: [DEFAULT_ORGANIZATION.id], monitorIds: [] })
+    const afterIngest = await Promise.all(Array.from({ length: 5 }, () => get(b, url)))
+    expect(afterIngest.map((response) => response.headers['x-cache']).sort()).toEqual([
+      'miss',
+      'stale',
+      'stale',
+      'stale',
+      'stale',
+    ])
+    expect(afterIngest.every((response) => response.body === before.body)).toBe(true)
+
+    await invalidateReads({ ctx: replicaB, organizationIds: [DEFAULT_ORGANIZATION.id] })
+    const afterWrite = await Promise.all(Array.from({ length: 5 }, () => get(b, url)))
+    expect(afterWrite.map((response) => response.headers['x-cache']).sort()).toEqual([
+      'miss',
+      'shared',
+      'shared',
+      'shared',
+      'shared',
+    ])
   })
 
   it('computes a miss once for concurrent requests and hands its answer to the others', async () => {

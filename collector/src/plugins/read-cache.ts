@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { CollectorContext } from '../context.ts'
 import type { CachedResponse, ReadCache } from '../services/read-cache/cache.ts'
-import { ingestScope, invalidateReads, monitorScope } from '../services/read-cache/invalidate.ts'
+import { ingestScope, invalidateReads, isIngestScope, monitorScope } from '../services/read-cache/invalidate.ts'
 import { callerOf } from './authenticate.ts'
 
 declare module 'fastify' {
@@ -72,6 +72,12 @@ export function serveCachedReads(ctx: CollectorContext) {
     const inFlight = inFlightOf(ctx.reads)
     const running = inFlight.get(key)
     if (running && sameGenerations(running.generations, generations)) {
+      // Made stale by ingested results only: the answer from before serves while one request recomputes.
+      const stale = ctx.reads.stale(key, scopes, isIngestScope)
+      if (stale) {
+        reply.header('x-cache', 'stale').type(stale.contentType).status(stale.statusCode)
+        return reply.send(stale.payload)
+      }
       const shared = await running.done
       if (shared) {
         reply.header('x-cache', 'shared').type(shared.contentType).status(shared.statusCode)

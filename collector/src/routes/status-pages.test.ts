@@ -413,7 +413,8 @@ describe('status pages', () => {
   })
 
   it('serves the previous answer while one made stale by ingested results is rebuilt', async () => {
-    const cached = { ...harness.ctx, env: { ...harness.ctx.env, GUARD_STATUS_PAGE_CACHE_SECONDS: 300 } }
+    const env = { ...harness.ctx.env, GUARD_STATUS_PAGE_CACHE_SECONDS: 300, GUARD_SUMMARY_REFRESH_MS: 0 }
+    const cached = { ...harness.ctx, env }
     const first = await readPublicStatusPage(cached, 'acme')
     await invalidateIngestedReads({ ctx: harness.ctx, organizationIds: [ORG], monitorIds: [] })
     // The visitor who finds it stale does not wait for the rebuild; the next one gets the new answer.

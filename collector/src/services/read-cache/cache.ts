@@ -21,6 +21,11 @@ export interface ReadCache {
   /** Current generations of `organizationIds`: take them before reading, store with them after. */
   generations(organizationIds: string[]): number[]
   get(key: string, organizationIds: string[], now?: number): CachedResponse | undefined
+  /**
+   * An entry that is current but for `soft` scopes (ingested results: the figures move on, nothing a
+   * caller wrote is missing), served to requests that arrive while it is being recomputed.
+   */
+  stale(key: string, scopes: string[], soft: (scope: string) => boolean, now?: number): CachedResponse | undefined
   set(key: string, generations: number[], response: CachedResponse, now?: number): void
   invalidate(organizationIds: Iterable<string>): void
   /** Counts every invalidation of any organization: unchanged across a read means none raced it. */
@@ -38,15 +43,24 @@ export function createReadCache(options: { ttlMs: number; maxEntries: number }):
     get(key, organizationIds, now = Date.now()) {
       const entry = entries.get(key)
       if (!entry) return undefined
-      const current = generationsOf(organizationIds)
-      if (entry.expiresAt <= now || current.some((value, index) => value !== entry.generations[index])) {
+      if (entry.expiresAt <= now) {
         entries.delete(key)
         return undefined
       }
+      // A stale entry stays (until replaced or expired): `stale` may still serve it.
+      const current = generationsOf(organizationIds)
+      if (current.some((value, index) => value !== entry.generations[index])) return undefined
       // Re-inserting keeps Map order as recency order, so the first key is the least recently used.
       entries.delete(key)
       entries.set(key, entry)
       return entry.response
+    },
+    stale(key, scopes, soft, now = Date.now()) {
+      const entry = entries.get(key)
+      if (!entry || entry.expiresAt <= now) return undefined
+      const current = generationsOf(scopes)
+      const fresh = current.every((value, index) => value === entry.generations[index] || soft(scopes[index]!))
+      return fresh ? entry.response : undefined
     },
     set(key, generations, response, now = Date.now()) {
       if (options.ttlMs <= 0) return

@@ -8,6 +8,8 @@ export const READ_INVALIDATION_SUBJECT = 'collector.reads.invalidate'
 export const ingestScope = (organizationId: string) => `ingest:${organizationId}`
 /** What ingested results of one monitor change: the reads of that monitor's pages. */
 export const monitorScope = (monitorId: string) => `monitor:${monitorId}`
+/** Scopes only ingest moves: an entry stale in these alone may be served while it is recomputed. */
+export const isIngestScope = (scope: string) => scope.startsWith('ingest:') || scope.startsWith('monitor:')
 
 /**
  * Marks what `organizationIds` read as stale here at once, and on every other replica as soon as

@@ -46,6 +46,7 @@ export interface PublicPageAnswer {
 
 interface Entry {
   expires: number
+  builtAt: number
   answer: Promise<PublicPageAnswer>
   /** Known once the page row is read: the organization whose writes and ingest make the entry stale. */
   organizationId?: string
@@ -74,10 +75,20 @@ export async function readPublicStatusPage(ctx: CollectorContext, slug: string):
   const hit = cache.get(slug)
   const current = hit?.organizationId === undefined ? undefined : generationsOf(ctx, hit.organizationId)
   const written = current !== undefined && current[0] !== hit?.generations?.[0]
-  if (hit && hit.expires > now && (current === undefined || current[1] === hit.generations?.[1]) && !written) {
+  // Ingest moves a page at most once per summary refresh: what it shows changes no faster.
+  const ingested =
+    current !== undefined &&
+    current[1] !== hit?.generations?.[1] &&
+    now - (hit?.builtAt ?? 0) >= ctx.env.GUARD_SUMMARY_REFRESH_MS
+  if (hit && hit.expires > now && !ingested && !written) {
     return hit.last ?? hit.answer
   }
-  const entry: Entry = { expires: now + ttl, answer: Promise.resolve() as never, last: written ? undefined : hit?.last }
+  const entry: Entry = {
+    expires: now + ttl,
+    builtAt: now,
+    answer: Promise.resolve() as never,
+    last: written ? undefined : hit?.last,
+  }
   entry.answer = buildPublicPage(ctx, slug, (organizationId, generations) => {
     entry.organizationId = organizationId
     entry.generations = generations
