@@ -232,7 +232,9 @@ export function withOutage(sql: RelationalStore) {
   let down = false
   const refuse = () =>
     Promise.reject(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }))
+  // Only a server can be away while the collector runs (PGlite lives in its process): the store says so.
   const store: RelationalStore = Object.assign(Object.create(sql) as RelationalStore, {
+    engine: 'postgres' as const,
     query: (text: string, params?: unknown[]) => (down ? refuse() : sql.query(text, params)),
     transaction: <T>(work: (tx: Sql) => Promise<T>) => (down ? refuse() : sql.transaction(work)),
   })
