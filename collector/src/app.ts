@@ -16,6 +16,7 @@ import { chatRoutes } from './routes/chat.ts'
 import { dashboardRoutes } from './routes/dashboard.ts'
 import { deviceRoutes } from './routes/devices.ts'
 import { domainRoutes } from './routes/domains.ts'
+import { eventStreamRoutes } from './routes/events-stream.ts'
 import { healthRoutes } from './routes/health.ts'
 import { incidentRoutes } from './routes/incidents.ts'
 import { integrationRoutes } from './routes/integrations.ts'
@@ -109,6 +110,7 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
     incidentRoutes(routes, ctx)
     maintenanceWindowRoutes(routes, ctx)
     notificationRoutes(routes, ctx)
+    eventStreamRoutes(routes, ctx)
     integrationRoutes(routes, ctx)
     usageRoutes(routes, ctx)
     metricsRoutes(routes, options.metrics ?? createIngestMetrics().registry)

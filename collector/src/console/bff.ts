@@ -159,6 +159,8 @@ export function createConsoleAuth(options: ConsoleAuthOptions) {
   }
 
   async function startLogin(request: FastifyRequest, reply: FastifyReply, returnTo: string) {
+    // No identity at all is a configuration, not an outage: the console page explains it.
+    if (!options.oidc) return reply.redirect('/?signin=unconfigured', 302)
     const { config, callbackUrl } = await requireOidc()
     const login: LoginState = {
       state: oidc.randomState(),
