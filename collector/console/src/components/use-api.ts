@@ -37,3 +37,13 @@ export function useResource<T>(load: () => Promise<T>, deps: unknown[]): Resourc
   const reload = useCallback(() => setTick((value) => value + 1), [])
   return { data, error, loading, reload }
 }
+
+/** Reloads `reload` every `seconds` while the tab is visible, so charts follow new checks. */
+export function usePolling(reload: () => void, seconds: number) {
+  useEffect(() => {
+    const timer = setInterval(() => {
+      if (document.visibilityState === 'visible') reload()
+    }, seconds * 1000)
+    return () => clearInterval(timer)
+  }, [seconds])
+}
