@@ -1,8 +1,8 @@
 import { useEffect, useMemo, useState } from 'preact/hooks'
 import { ErrorBoundary, LocationProvider, Route, Router, useLocation } from 'preact-iso'
-import { apiScope } from './api.ts'
+import { api, apiScope, type Envelope } from './api.ts'
 import { Loading } from './components/status.tsx'
-import { connectLive, useLiveStatus } from './live.ts'
+import { connectLive, useLive, useLiveStatus } from './live.ts'
 import { OrgContext, type OrgState, rememberedOrganization, rememberOrganization } from './org.ts'
 import { routes } from './routes.tsx'
 import SignInNeeded from './screens/sign-in-needed.tsx'
@@ -27,6 +27,42 @@ function LiveIndicator() {
       <span class="dot" aria-hidden="true" />
       {label}
     </span>
+  )
+}
+
+/**
+ * Unread in-app notifications, counted from the feed and raised live by `notification.created`.
+ * Reading the feed also enrols the user as a recipient of the organization's notifications.
+ */
+function NotificationBell({ organizationId }: { organizationId: string }) {
+  const [unread, setUnread] = useState<number | undefined>(undefined)
+  const [latest, setLatest] = useState('')
+  const load = () =>
+    api
+      .get<Envelope<Array<{ isRead: boolean }>>>('/api/notifications', { limit: 50 })
+      .then((body) => setUnread(body.data.filter((item) => !item.isRead).length))
+      .catch(() => setUnread(undefined))
+  useEffect(() => {
+    void load()
+  }, [organizationId])
+  useLive(['notification.created'], (event) => {
+    if (typeof event.data.message === 'string') setLatest(event.data.message)
+    void load()
+  })
+  const label = unread === undefined ? 'Notifications' : `Notifications, ${unread} unread`
+  return (
+    <>
+      <a class="bell" href="/notifications" title={label}>
+        <span aria-hidden="true">🔔</span>
+        <span class="visually-hidden">{label}</span>
+        <span class="bell-count" aria-hidden="true" data-unread={unread ?? 0}>
+          {unread ? (unread > 99 ? '99+' : unread) : ''}
+        </span>
+      </a>
+      <span class="visually-hidden" role="status" aria-live="polite">
+        {latest}
+      </span>
+    </>
   )
 }
 
@@ -113,6 +149,7 @@ function Shell({ session }: { session: Session }) {
           </a>
           <div class="topbar-right">
             <LiveIndicator />
+            <NotificationBell organizationId={org.current.id} />
             {session.organizations.length > 1 ? (
               <label class="org-switcher">
                 <span class="visually-hidden">Organization</span>

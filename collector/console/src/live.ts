@@ -1,11 +1,14 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
 
-/** One event of the collector's stream (`GET /api/events/stream`). */
+/**
+ * One event of the collector's stream (`GET /api/events/stream`): `type` is the SSE event name
+ * (`monitor.down`, `incident.opened`, `notification.created`, …); `data` is the platform event's
+ * facts, or the new notification itself.
+ */
 export interface LiveEvent {
-  id: string
   type: string
-  organizationId: string
-  occurredAt: string
+  id: string | undefined
+  occurredAt: string | undefined
   data: Record<string, unknown>
 }
 
@@ -27,7 +30,14 @@ function setStatus(next: LiveStatus) {
 function dispatch(message: MessageEvent<string>) {
   let event: LiveEvent
   try {
-    event = JSON.parse(message.data) as LiveEvent
+    const body = JSON.parse(message.data) as { v?: number; data?: Record<string, unknown>; occurredAt?: string }
+    const envelope = body.v === 1 && typeof body.data === 'object'
+    event = {
+      type: message.type,
+      id: message.lastEventId || undefined,
+      occurredAt: envelope ? body.occurredAt : undefined,
+      data: envelope ? (body.data as Record<string, unknown>) : (body as Record<string, unknown>),
+    }
   } catch {
     return
   }
