@@ -2,6 +2,7 @@ import { parseCollectorEnv, startCollector } from '@guard/collector'
 import { parseIdentityEnv, startIdentity } from '@guard/identity'
 import { parseProbeEnv, startProbe } from '@guard/probe'
 import { closeAll, closeOnSignals, createLogger, openBus, redactConfig } from '@guard/shared'
+import { ensureConsoleBuild } from '../console-build.ts'
 import { announce } from './announce.ts'
 import { openStores } from './open-stores.ts'
 import { exitOnPreflightError, preflight } from './preflight.ts'
@@ -32,6 +33,10 @@ export async function runStart(env: NodeJS.ProcessEnv = process.env) {
   }).catch(exitOnPreflightError)
   log.info({ config: redactConfig({ ...identityEnv, ...collectorEnv, ...probeEnv }) }, 'configuration')
 
+  // Built once on a fresh checkout, then only when its sources change (README "Web console").
+  await ensureConsoleBuild({ log: (line) => log.info(line) }).catch((error: unknown) =>
+    log.error({ err: error }, 'the web console could not be built; the API runs without it'),
+  )
   const bus = await openBus(collectorEnv, 'guard')
   const { sql, timeseries } = await openStores(collectorEnv)
   const identity = await startIdentity({ env: identityEnv, log: log.child({ service: 'identity' }), sql })

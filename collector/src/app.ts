@@ -1,5 +1,6 @@
 import { createFastify, type DependencyWatch, dependencyChecks, watchDependencies } from '@guard/shared'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
+import { consoleStaticRoutes } from './console/static.ts'
 import type { CollectorContext } from './context.ts'
 import { createIngestMetrics } from './ingest/metrics.ts'
 import { authorize, publicRateLimit, rateLimit, rateLimitHeadersOnEveryResponse } from './plugins/access.ts'
@@ -62,6 +63,7 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
   await agentRoutes(app, ctx)
   publicStatusPageRoutes(app, ctx)
   statusPageHtmlRoutes(app, ctx)
+  consoleStaticRoutes(app)
   await app.register(async (secured) => {
     secured.addHook('onRequest', options.authenticate ?? authenticate(ctx))
     secured.addHook('onRequest', rateLimit(ctx))

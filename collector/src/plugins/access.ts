@@ -27,6 +27,8 @@ declare module 'fastify' {
      * agent"); only requests refused before a device is known count per IP.
      */
     perDevice?: boolean
+    /** The web console's files: served like any web server's, without counting against a limit. */
+    staticFile?: boolean
   }
 }
 
@@ -55,7 +57,8 @@ async function countPublic(ctx: CollectorContext, request: FastifyRequest): Prom
  */
 export function publicRateLimit(ctx: CollectorContext) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    if (request.routeOptions.config.access || request.routeOptions.config.perDevice) return
+    const { config } = request.routeOptions
+    if (config.access || config.perDevice || config.staticFile) return
     const decision = await countPublic(ctx, request)
     if (!decision) return
     setHeaders(reply, decision)
@@ -69,7 +72,7 @@ export function publicRateLimit(ctx: CollectorContext) {
  */
 export function rateLimitHeadersOnEveryResponse(ctx: CollectorContext) {
   return async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-    if (reply.hasHeader('X-RateLimit-Limit')) return payload
+    if (reply.hasHeader('X-RateLimit-Limit') || request.routeOptions.config.staticFile) return payload
     if (request.routeOptions.config.perDevice && request.device) return payload
     const decision = await countPublic(ctx, request)
     if (decision) setHeaders(reply, decision)
