@@ -62,9 +62,21 @@ export interface NamedMonitor {
   name: string
 }
 
-export const INCIDENT_STATUSES = ['open', 'acknowledged', 'investigating', 'identified', 'monitoring', 'resolved'] as const
+export const INCIDENT_STATUSES = [
+  'open',
+  'acknowledged',
+  'investigating',
+  'identified',
+  'monitoring',
+  'resolved',
+] as const
 export const INCIDENT_SEVERITIES = ['low', 'medium', 'high', 'critical'] as const
 
 /** Badge tones shared by the screens, so a state has one colour everywhere. */
-export const severityTone: Record<string, string> = { low: 'neutral', medium: 'warning', high: 'danger', critical: 'danger' }
-export const healthTone: Record<string, string> = { healthy: 'success', warning: 'warning', critical: 'danger' }
+export const severityTone: Record<string, string> = {
+  low: 'neutral',
+  medium: 'medium',
+  high: 'high',
+  critical: 'critical',
+}
+export const healthTone: Record<string, string> = { healthy: 'up', warning: 'degraded', critical: 'down' }

@@ -12,7 +12,7 @@ export function useAction(): {
 } {
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<unknown>(undefined)
-  const run = useCallback(async <T,>(action: () => Promise<T>) => {
+  const run = useCallback(async <T>(action: () => Promise<T>) => {
     setBusy(true)
     setError(undefined)
     try {

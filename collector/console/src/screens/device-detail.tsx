@@ -1,5 +1,6 @@
-import { useLocation, useRoute } from 'preact-iso'
+import type { ComponentChildren } from 'preact'
 import { useEffect, useMemo, useState } from 'preact/hooks'
+import { useLocation, useRoute } from 'preact-iso'
 import { api, type Envelope } from '../api.ts'
 import { Chart, type ChartSeries } from '../components/chart.tsx'
 import { Confirm, Dialog } from '../components/dialog.tsx'
@@ -12,6 +13,7 @@ import type { DeviceDetail as Device } from '../types.ts'
 import { healthTone } from '../types.ts'
 import { useAction } from '../use-action.ts'
 import { AgentInstructions } from './devices.tsx'
+import './screens.css'
 
 interface Metric {
   type: 'cpu' | 'memory' | 'disk' | 'network'
@@ -166,7 +168,7 @@ export default function DeviceDetail() {
       <p>
         <a href="/devices">← Devices</a>
       </p>
-      <header class="screen-header">
+      <header class="page-head">
         <h1>{d.name}</h1>
         <StateDot state={d.isOnline ? 'online' : 'offline'} />
         {d.lastSeen ? <Badge tone={healthTone[d.healthStatus] ?? 'neutral'}>{d.healthStatus}</Badge> : null}
@@ -203,7 +205,8 @@ export default function DeviceDetail() {
       ) : null}
 
       <h2>Metrics</h2>
-      <div class="toolbar" role="group" aria-label="Time range">
+      <fieldset class="toolbar tabs">
+        <legend class="visually-hidden">Time range</legend>
         {RANGES.map((value) => (
           <button
             key={value}
@@ -215,7 +218,7 @@ export default function DeviceDetail() {
             {value}
           </button>
         ))}
-      </div>
+      </fieldset>
       <div class="chart-grid">
         {CHARTS.map((chart) => (
           <MetricChart key={chart.type} path={path} range={range} tick={tick} chart={chart} />
@@ -247,12 +250,12 @@ export default function DeviceDetail() {
   )
 }
 
-function Fact({ label, children }: { label: string; children: preact.ComponentChildren }) {
+function Fact({ label, children }: { label: string; children: ComponentChildren }) {
   return (
-    <div>
+    <>
       <dt>{label}</dt>
       <dd>{children}</dd>
-    </div>
+    </>
   )
 }
 
@@ -315,7 +318,12 @@ function Inventory({ path, tick }: { path: string; tick: number }) {
   )
   const needle = filter.trim().toLowerCase()
   const has = (...texts: Array<string | number | null>) =>
-    !needle || texts.some((text) => String(text ?? '').toLowerCase().includes(needle))
+    !needle ||
+    texts.some((text) =>
+      String(text ?? '')
+        .toLowerCase()
+        .includes(needle),
+    )
 
   const tabs = [
     ['processes', 'Processes', processes.data?.length],
@@ -392,7 +400,8 @@ function Inventory({ path, tick }: { path: string; tick: number }) {
                   { header: 'Size', align: 'right', secondary: true, cell: (row) => bytes(row.size) },
                   {
                     header: 'Running',
-                    cell: (row) => (row.isRunning ? <StateDot state="up" label="Running" /> : <span class="muted">No</span>),
+                    cell: (row) =>
+                      row.isRunning ? <StateDot state="up" label="Running" /> : <span class="muted">No</span>,
                   },
                 ]}
               />
@@ -437,7 +446,7 @@ function Listing<T>({
 }: {
   resource: { data: T[] | undefined; error: unknown; reload: () => void }
   empty: string
-  render: (rows: T[]) => preact.ComponentChildren
+  render: (rows: T[]) => ComponentChildren
 }) {
   if (resource.error) return <ErrorText error={resource.error} retry={resource.reload} />
   if (!resource.data) return <Loading lines={4} />

@@ -2,15 +2,16 @@ import { useMemo, useState } from 'preact/hooks'
 import { api, type Envelope } from '../api.ts'
 import { Dialog } from '../components/dialog.tsx'
 import { Field, Form } from '../components/form.tsx'
-import { Badge, Empty, ErrorText, Loading, StateDot } from '../components/status.tsx'
 import { Secret } from '../components/secret.tsx'
+import { Badge, Empty, ErrorText, Loading, StateDot } from '../components/status.tsx'
+import { Table } from '../components/table.tsx'
 import { Time } from '../components/time.tsx'
 import { useResource } from '../components/use-api.ts'
-import { Table } from '../components/table.tsx'
 import { useLive } from '../live.ts'
 import { useOrg } from '../org.ts'
 import type { Device, DeviceDetail } from '../types.ts'
 import { healthTone } from '../types.ts'
+import './screens.css'
 
 interface DeviceStats {
   total: number
@@ -59,14 +60,14 @@ export default function Devices() {
 
   return (
     <section class="screen">
-      <header class="screen-header">
+      <header class="page-head">
         <h1>Devices</h1>
         <button type="button" class="primary" onClick={() => setEnrolling(true)}>
           Enrol a device
         </button>
       </header>
 
-      <dl class="stats" aria-label="Device summary">
+      <div class="cards">
         {(
           [
             ['Total', stats.data?.total],
@@ -77,12 +78,12 @@ export default function Devices() {
             ['Active incidents', stats.data?.activeIncidents],
           ] as const
         ).map(([label, value]) => (
-          <div class="stat" key={label}>
-            <dt>{label}</dt>
-            <dd>{value ?? '–'}</dd>
+          <div class="card stat" key={label}>
+            <span class="stat-label">{label}</span>
+            <span class="stat-value">{value ?? '–'}</span>
           </div>
         ))}
-      </dl>
+      </div>
 
       <div class="toolbar">
         <label class="visually-hidden" for="device-search">

@@ -1,5 +1,5 @@
-import { useRoute } from 'preact-iso'
 import { useState } from 'preact/hooks'
+import { useRoute } from 'preact-iso'
 import { api, type Envelope } from '../api.ts'
 import { Field, Form } from '../components/form.tsx'
 import { Badge, Empty, ErrorText, Loading } from '../components/status.tsx'
@@ -9,6 +9,7 @@ import { useLive } from '../live.ts'
 import { INCIDENT_STATUSES, type Incident, severityTone } from '../types.ts'
 import { useAction } from '../use-action.ts'
 import { INCIDENT_EVENTS, statusTone } from './incidents.tsx'
+import './screens.css'
 
 interface Update {
   id: string
@@ -80,7 +81,7 @@ export default function IncidentDetail() {
       <p>
         <a href="/incidents">← Incidents</a>
       </p>
-      <header class="screen-header">
+      <header class="page-head">
         <h1>{i.title}</h1>
         <Badge tone={statusTone(i.status)}>{label(i.status)}</Badge>
         <Badge tone={severityTone[i.severity] ?? 'neutral'}>{label(i.severity)}</Badge>
@@ -100,66 +101,54 @@ export default function IncidentDetail() {
       {action.error ? <ErrorText error={action.error} /> : null}
       {i.description ? <p>{i.description}</p> : null}
       <dl class="facts">
-        <div>
-          <dt>Detected</dt>
-          <dd>
-            <Time value={i.detectedAt} mode="full" />
-          </dd>
-        </div>
-        <div>
-          <dt>Duration</dt>
-          <dd>
-            {formatDuration((end - Date.parse(i.detectedAt)) / 1000)}
-            {resolved ? '' : ' so far'}
-          </dd>
-        </div>
-        <div>
-          <dt>Acknowledged</dt>
-          <dd>
-            {i.acknowledgedAt ? (
-              <>
-                <Time value={i.acknowledgedAt} />
-                {i.acknowledgedBy ? ` by ${i.acknowledgedBy}` : ''}
-              </>
-            ) : (
-              'Not yet'
-            )}
-          </dd>
-        </div>
-        <div>
-          <dt>Resolved</dt>
-          <dd>
-            {i.resolvedAt ? (
-              <>
-                <Time value={i.resolvedAt} />
-                {i.resolvedBy ? ` by ${i.resolvedBy}` : ' automatically'}
-              </>
-            ) : (
-              'Not yet'
-            )}
-          </dd>
-        </div>
-        <div>
-          <dt>Cause</dt>
-          <dd>
-            {label(i.cause)}
-            {i.monitorId && i.monitorKind && MONITOR_PATH[i.monitorKind] ? (
-              <>
-                {' · '}
-                <a href={`${MONITOR_PATH[i.monitorKind]}/${encodeURIComponent(i.monitorId)}`}>the {i.monitorKind}</a>
-              </>
-            ) : null}
-          </dd>
-        </div>
-        <div>
-          <dt>Impact</dt>
-          <dd>{label(i.impact)}</dd>
-        </div>
+        <dt>Detected</dt>
+        <dd>
+          <Time value={i.detectedAt} mode="full" />
+        </dd>
+        <dt>Duration</dt>
+        <dd>
+          {formatDuration((end - Date.parse(i.detectedAt)) / 1000)}
+          {resolved ? '' : ' so far'}
+        </dd>
+        <dt>Acknowledged</dt>
+        <dd>
+          {i.acknowledgedAt ? (
+            <>
+              <Time value={i.acknowledgedAt} />
+              {i.acknowledgedBy ? ` by ${i.acknowledgedBy}` : ''}
+            </>
+          ) : (
+            'Not yet'
+          )}
+        </dd>
+        <dt>Resolved</dt>
+        <dd>
+          {i.resolvedAt ? (
+            <>
+              <Time value={i.resolvedAt} />
+              {i.resolvedBy ? ` by ${i.resolvedBy}` : ' automatically'}
+            </>
+          ) : (
+            'Not yet'
+          )}
+        </dd>
+        <dt>Cause</dt>
+        <dd>
+          {label(i.cause)}
+          {i.monitorId && i.monitorKind && MONITOR_PATH[i.monitorKind] ? (
+            <>
+              {' · '}
+              <a href={`${MONITOR_PATH[i.monitorKind]}/${encodeURIComponent(i.monitorId)}`}>the {i.monitorKind}</a>
+            </>
+          ) : null}
+        </dd>
+        <dt>Impact</dt>
+        <dd>{label(i.impact)}</dd>
         {i.flapCount > 0 ? (
-          <div>
+          <>
             <dt>Reopened</dt>
             <dd>{i.flapCount} times (flapping)</dd>
-          </div>
+          </>
         ) : null}
       </dl>
 
@@ -180,7 +169,7 @@ export default function IncidentDetail() {
                 {entry.kind === 'update' ? (
                   <Badge tone={statusTone(entry.status)}>{label(entry.status)}</Badge>
                 ) : (
-                  <Badge tone={entry.isInternal ? 'warning' : 'neutral'}>
+                  <Badge tone={entry.isInternal ? 'degraded' : 'neutral'}>
                     {entry.isInternal ? 'Internal comment' : 'Comment'}
                   </Badge>
                 )}

@@ -9,6 +9,7 @@ import { useResource } from '../components/use-api.ts'
 import { useLive } from '../live.ts'
 import { useOrg } from '../org.ts'
 import { INCIDENT_SEVERITIES, INCIDENT_STATUSES, type Incident, severityTone } from '../types.ts'
+import './screens.css'
 
 interface IncidentPage {
   data: Incident[]
@@ -18,8 +19,7 @@ interface IncidentPage {
 export const INCIDENT_EVENTS = ['incident.opened', 'incident.updated', 'incident.resolved']
 const PAGE_SIZE = 20
 
-export const statusTone = (status: string) =>
-  status === 'resolved' ? 'success' : status === 'open' ? 'danger' : 'warning'
+export const statusTone = (status: string) => (status === 'resolved' ? 'up' : status === 'open' ? 'down' : 'degraded')
 
 const label = (value: string) => value.charAt(0).toUpperCase() + value.slice(1).replaceAll('-', ' ')
 
@@ -46,7 +46,7 @@ export default function Incidents() {
 
   return (
     <section class="screen">
-      <header class="screen-header">
+      <header class="page-head">
         <h1>Incidents</h1>
         <button type="button" class="primary" onClick={() => setCreating(true)}>
           Declare an incident

@@ -9,6 +9,7 @@ import { useResource } from '../components/use-api.ts'
 import { useLive } from '../live.ts'
 import { useOrg } from '../org.ts'
 import { useAction } from '../use-action.ts'
+import './screens.css'
 
 interface Notification {
   id: string
@@ -54,9 +55,9 @@ interface Delivery {
 /** Live events after which the feed may have grown. */
 const FEED_EVENTS = ['notification', 'incident.opened', 'incident.updated', 'incident.resolved']
 const TONE: Record<Notification['type'], string> = {
-  error: 'danger',
-  warning: 'warning',
-  success: 'success',
+  error: 'down',
+  warning: 'degraded',
+  success: 'up',
   info: 'neutral',
 }
 
@@ -69,7 +70,7 @@ export default function Notifications() {
   ] as const
   return (
     <section class="screen">
-      <header class="screen-header">
+      <header class="page-head">
         <h1>Notifications</h1>
       </header>
       <div role="tablist" aria-label="Notifications" class="tabs">
@@ -256,7 +257,11 @@ function SettingsPanel() {
           </Field>
           <Field
             label="Slack incoming webhook"
-            hint={form.slackWebhookUrl ? `Stored: ${form.slackWebhookUrl}; type a new one to replace it` : 'https://hooks.slack.com/…'}
+            hint={
+              form.slackWebhookUrl
+                ? `Stored: ${form.slackWebhookUrl}; type a new one to replace it`
+                : 'https://hooks.slack.com/…'
+            }
           >
             {(id, describedBy) => (
               <input
@@ -357,7 +362,7 @@ function DeliveriesPanel() {
             {
               header: 'Status',
               cell: (row) => (
-                <Badge tone={row.status === 'delivered' ? 'success' : row.status === 'failed' ? 'danger' : 'warning'}>
+                <Badge tone={row.status === 'delivered' ? 'up' : row.status === 'failed' ? 'down' : 'degraded'}>
                   {row.status}
                 </Badge>
               ),
@@ -365,8 +370,7 @@ function DeliveriesPanel() {
             { header: 'Attempts', align: 'right', cell: (row) => row.attempts },
             {
               header: 'Last answer',
-              cell: (row) =>
-                row.lastError ?? (row.lastStatusCode === null ? '—' : `HTTP ${row.lastStatusCode}`),
+              cell: (row) => row.lastError ?? (row.lastStatusCode === null ? '—' : `HTTP ${row.lastStatusCode}`),
             },
           ]}
         />

@@ -1,5 +1,5 @@
-import { useLocation, useRoute } from 'preact-iso'
 import { useEffect, useState } from 'preact/hooks'
+import { useLocation, useRoute } from 'preact-iso'
 import { api, type Envelope } from '../api.ts'
 import { Confirm } from '../components/dialog.tsx'
 import { Field, Form } from '../components/form.tsx'
@@ -9,6 +9,7 @@ import { useOrg } from '../org.ts'
 import type { Device } from '../types.ts'
 import { useAction } from '../use-action.ts'
 import type { StatusPage } from './status-pages.tsx'
+import './screens.css'
 
 type Kind = 'domain' | 'service' | 'device'
 interface Component {
@@ -122,7 +123,7 @@ export default function StatusPageEditor() {
       <p>
         <a href="/status-pages">← Status pages</a>
       </p>
-      <header class="screen-header">
+      <header class="page-head">
         <h1>{page.name}</h1>
         <div class="actions">
           {page.isPublic ? (

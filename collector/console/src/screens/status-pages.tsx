@@ -1,5 +1,5 @@
-import { useLocation } from 'preact-iso'
 import { useState } from 'preact/hooks'
+import { useLocation } from 'preact-iso'
 import { api, type Envelope } from '../api.ts'
 import { Dialog } from '../components/dialog.tsx'
 import { Field, Form } from '../components/form.tsx'
@@ -8,6 +8,7 @@ import { Table } from '../components/table.tsx'
 import { Time } from '../components/time.tsx'
 import { useResource } from '../components/use-api.ts'
 import { useOrg } from '../org.ts'
+import './screens.css'
 
 export interface StatusPage {
   id: string
@@ -39,7 +40,7 @@ export default function StatusPages() {
   )
   return (
     <section class="screen">
-      <header class="screen-header">
+      <header class="page-head">
         <h1>Status pages</h1>
         <button type="button" class="primary" onClick={() => setCreating(true)}>
           New status page
@@ -60,7 +61,10 @@ export default function StatusPages() {
           rows={pages.data}
           rowKey={(page) => page.id}
           columns={[
-            { header: 'Name', cell: (page) => <a href={`/status-pages/${encodeURIComponent(page.id)}`}>{page.name}</a> },
+            {
+              header: 'Name',
+              cell: (page) => <a href={`/status-pages/${encodeURIComponent(page.id)}`}>{page.name}</a>,
+            },
             {
               header: 'Address',
               cell: (page) =>
@@ -74,7 +78,9 @@ export default function StatusPages() {
             },
             {
               header: 'Visibility',
-              cell: (page) => <Badge tone={page.isPublic ? 'success' : 'neutral'}>{page.isPublic ? 'Public' : 'Private'}</Badge>,
+              cell: (page) => (
+                <Badge tone={page.isPublic ? 'up' : 'neutral'}>{page.isPublic ? 'Public' : 'Private'}</Badge>
+              ),
             },
             { header: 'Components', align: 'right', secondary: true, cell: (page) => page.componentCount },
             { header: 'Updated', secondary: true, cell: (page) => <Time value={page.updatedAt} /> },
