@@ -73,7 +73,7 @@ export const routes: RouteEntry[] = [
     component: lazy(() => import('./screens/notifications.tsx')),
     nav: true,
   },
-  { path: '/api-keys', title: 'API keys', component: lazy(() => import('./screens/api-keys.tsx')), nav: true },
+  { path: '/keys', title: 'API keys', component: lazy(() => import('./screens/api-keys.tsx')), nav: true },
   {
     path: '/integrations',
     title: 'Integrations',

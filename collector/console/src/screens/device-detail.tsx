@@ -71,8 +71,8 @@ const CHARTS: Array<{
   {
     type: 'network',
     title: 'Network',
-    unit: 'KiB/s',
-    scale: 1 / 1024,
+    unit: 'kB/s',
+    scale: 1 / 1000,
     pick: (name) => (name === 'rx' ? 'received' : name === 'tx' ? 'sent' : undefined),
   },
 ]
