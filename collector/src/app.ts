@@ -1,5 +1,8 @@
+import { createHash } from 'node:crypto'
 import { createFastify, type DependencyWatch, dependencyChecks, watchDependencies } from '@guard/shared'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
+import { consoleAuthRoutes } from './console/auth-routes.ts'
+import { type ConsoleAuth, createConsoleAuth } from './console/bff.ts'
 import { consoleStaticRoutes } from './console/static.ts'
 import type { CollectorContext } from './context.ts'
 import { createIngestMetrics } from './ingest/metrics.ts'
@@ -34,6 +37,23 @@ export interface CollectorAppOptions {
   authenticate?: ReturnType<typeof authenticate>
   /** What /api/health reports; by default a watch of the context's bus and stores, stopped with the app. */
   dependencies?: DependencyWatch
+  /**
+   * The web console's sign-in (BFF); the running collector passes one bound to identity. Without it
+   * the console's routes exist but cannot sign anyone in.
+   */
+  console?: ConsoleAuth
+}
+
+/** The console without an identity to sign in with: every page says so, nobody is signed in. */
+function consoleWithoutIdentity(ctx: CollectorContext): ConsoleAuth {
+  return createConsoleAuth({
+    sql: ctx.sql,
+    log: ctx.log,
+    sealKey: createHash('sha256').update(ctx.sealKey).update('console sessions').digest(),
+    oidc: undefined,
+    publicUrl: () => ctx.env.GUARD_PUBLIC_URL ?? 'http://localhost',
+    sessionSeconds: ctx.env.GUARD_CONSOLE_SESSION_HOURS * 3600,
+  })
 }
 
 /**
@@ -46,6 +66,9 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
   app.decorateRequest('caller', undefined)
   app.decorateRequest('readCacheMiss', undefined)
   registerErrorHandling(app)
+  const consoleAuth = options.console ?? consoleWithoutIdentity(ctx)
+  // Before authentication: a console request gets its session's access token as Authorization.
+  app.addHook('onRequest', consoleAuth.attachSession)
   app.addHook('onRequest', publicRateLimit(ctx))
   app.addHook('onSend', rateLimitHeadersOnEveryResponse(ctx))
   await registerOpenApi(app)
@@ -63,7 +86,8 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
   await agentRoutes(app, ctx)
   publicStatusPageRoutes(app, ctx)
   statusPageHtmlRoutes(app, ctx)
-  consoleStaticRoutes(app)
+  await consoleAuthRoutes(app, consoleAuth)
+  consoleStaticRoutes(app, { identityUrl: ctx.env.GUARD_IDENTITY_URL })
   await app.register(async (secured) => {
     secured.addHook('onRequest', options.authenticate ?? authenticate(ctx))
     secured.addHook('onRequest', rateLimit(ctx))

@@ -104,6 +104,8 @@ export const collectorEnvSchema = z.object({
     .url({ protocol: /^https?$/, error: 'must be an http(s):// URL' })
     .transform((url) => url.replace(/\/+$/, ''))
     .optional(),
+  /** Longest a web console sign-in lasts (its tokens are refreshed meanwhile); then the user signs in again. */
+  GUARD_CONSOLE_SESSION_HOURS: z.coerce.number().int().min(1).max(720).default(12),
   /** SMTP server for e-mail notifications (smtp:// or smtps://, credentials in the URL); unset: no e-mail. */
   GUARD_SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
   GUARD_SMTP_FROM: z.string().min(3).default('Guard <guard@localhost>'),

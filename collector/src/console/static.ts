@@ -20,10 +20,11 @@ const TYPES: Record<string, string> = {
 
 /**
  * The console's own scripts and styles only; data comes from the same origin's API, and nothing
- * is loaded from anywhere else (no CDN, no fonts).
+ * is loaded from anywhere else (no CDN, no fonts). Forms may go to identity: the sign-out post is
+ * redirected to its end-session endpoint.
  */
-export const CONSOLE_CONTENT_SECURITY_POLICY =
-  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'; object-src 'none'"
+export const consoleContentSecurityPolicy = (identityUrl: string | undefined) =>
+  `default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'${identityUrl ? ` ${new URL(identityUrl).origin}` : ''}; frame-ancestors 'none'; object-src 'none'`
 
 /** Paths that belong to the API and its neighbours: never answered with the console's page. */
 const NOT_CONSOLE = /^\/(api|auth|agent|mcp|status|status-assets|metrics|openapi\.json|\.well-known)(\/|$|\?)/
@@ -61,11 +62,11 @@ const NOT_BUILT = `<!doctype html><html lang="en"><head><meta charset="utf-8"><t
 <body><main><h1>The web console is not built</h1><p>Run <code>npm run build:console</code> (or restart
 <code>guard start</code>, which builds it) and reload this page. The API is served under <code>/api</code>.</p></main></body></html>`
 
-function sendAsset(reply: FastifyReply, asset: Asset) {
+function sendAsset(reply: FastifyReply, asset: Asset, csp: string) {
   reply.header('Cache-Control', asset.immutable ? 'public, max-age=31536000, immutable' : 'no-cache')
   reply.header('X-Content-Type-Options', 'nosniff')
   if (asset.type.startsWith('text/html')) {
-    reply.header('Content-Security-Policy', CONSOLE_CONTENT_SECURITY_POLICY)
+    reply.header('Content-Security-Policy', csp)
     reply.header('Referrer-Policy', 'same-origin')
   }
   return reply.type(asset.type).send(asset.body)
@@ -78,19 +79,23 @@ const wantsHtml = (request: FastifyRequest) => (request.headers.accept ?? '').in
  * other browser navigation outside the API (the console routes in the browser). Not in the
  * OpenAPI document: these are files, not API.
  */
-export function consoleStaticRoutes(app: FastifyInstance, dir = CONSOLE_DIST): void {
-  const assets = readBuild(dir)
+export function consoleStaticRoutes(
+  app: FastifyInstance,
+  options: { identityUrl: string | undefined; dir?: string } = { identityUrl: undefined },
+): void {
+  const assets = readBuild(options.dir ?? CONSOLE_DIST)
+  const csp = consoleContentSecurityPolicy(options.identityUrl)
   const index = assets.get('/index.html')
   const page = (reply: FastifyReply) =>
     index
-      ? sendAsset(reply, index)
+      ? sendAsset(reply, index, csp)
       : reply.status(503).header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(NOT_BUILT)
   const config = { staticFile: true }
   app.get('/', { schema: { hide: true }, config }, async (_request, reply) => page(reply))
   app.get('/assets/*', { schema: { hide: true }, config }, async (request, reply) => {
     const asset = assets.get(request.url.split('?')[0]!)
     if (!asset) return reply.status(404).send(errorBody('NOT_FOUND', `No file ${request.url.split('?')[0]}`))
-    return sendAsset(reply, asset)
+    return sendAsset(reply, asset, csp)
   })
   // Browser navigations to console paths count per IP like any public request (unknown paths too).
   app.get('/*', { schema: { hide: true } }, async (request, reply) => {
