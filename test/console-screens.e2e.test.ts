@@ -1,22 +1,21 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import AxeBuilder from '@axe-core/playwright'
-import { DEFAULT_ORGANIZATION } from '@guard/shared'
-import { freePort, serviceAvailable } from '@guard/shared/testing'
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
+import { mkdir } from 'node:fs/promises'
+import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { eventually } from './support/collector-client.ts'
-import { type GuardProcess, spawnGuard } from './support/spawn-guard.ts'
+import {
+  CHROMIUM,
+  type ConsoleGuard,
+  launchChromium,
+  seriousViolations,
+  signInToConsole,
+  startGuardForConsole,
+} from './support/console-browser.ts'
 
-const CHROMIUM = serviceAvailable('chromium', ['/usr/bin/chromium', '/usr/bin/chromium-browser'])
 const ARTIFACTS = new URL('./artifacts/console/', import.meta.url)
 
 describe.skipIf(!CHROMIUM)('the console screens, signed in, in headless Chromium', () => {
-  let dataDir: string
-  let guard: GuardProcess
+  let guard: ConsoleGuard
   let browser: Browser
-  let context: BrowserContext
   let page: Page
   let base: string
   let apiKey: string
@@ -104,36 +103,26 @@ describe.skipIf(!CHROMIUM)('the console screens, signed in, in headless Chromium
       token,
     )
 
-  /**
-   * Opens `path` signed in. Until the console's sign-in helper lands in test/support, the browser
-   * talks to the real API with the API key (requests get the header on their way out).
-   */
+  /** Opens `path` in the signed-in page and waits for its heading. */
   const open = async (path: string) => {
     await page.goto(new URL(path, base).toString())
-    await page.locator('main h1').first().waitFor()
+    try {
+      await page.locator('main h1').first().waitFor({ timeout: 15_000 })
+    } catch (error) {
+      throw new Error(`${path} showed no heading: ${await page.locator('body').innerText()}`, { cause: error })
+    }
   }
 
   const check = async (name: string) => {
-    const results = await new AxeBuilder({ page }).analyze()
-    const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
+    expect(await seriousViolations(page)).toEqual([])
     await page.screenshot({ path: new URL(`${name}.png`, ARTIFACTS).pathname, fullPage: true })
   }
 
   beforeAll(async () => {
     await mkdir(ARTIFACTS, { recursive: true })
-    dataDir = await mkdtemp(join(tmpdir(), 'guard-console-screens-'))
-    const collectorPort = await freePort()
-    guard = spawnGuard(['start'], {
-      GUARD_DATA_DIR: dataDir,
-      GUARD_IDENTITY_PORT: String(await freePort()),
-      GUARD_COLLECTOR_PORT: String(collectorPort),
-      GUARD_ALLOW_PRIVATE_TARGETS: '1',
-      GUARD_STATUS_PAGE_CACHE_SECONDS: '0',
-    })
-    await guard.waitFor(/collector: http:\/\/127\.0\.0\.1:\d+/, 120_000)
-    base = `http://127.0.0.1:${collectorPort}`
-    apiKey = guard.output().match(/api key: (guard_\S+)/)![1]!
+    guard = await startGuardForConsole({ GUARD_STATUS_PAGE_CACHE_SECONDS: '0' })
+    base = guard.collectorUrl
+    apiKey = guard.apiKey
 
     const device = await rest<{ id: string; token: string }>('POST', '/api/devices', { name: 'web-1', tags: ['prod'] })
     seeded.device = device.id
@@ -169,31 +158,13 @@ describe.skipIf(!CHROMIUM)('the console screens, signed in, in headless Chromium
       'the inventory to be stored',
     )
 
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-    })
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
-    await context.route('**/auth/session', (route) =>
-      route.fulfill({
-        json: {
-          signedIn: true,
-          user: { id: 'test', email: 'admin@guard.local' },
-          organizations: [{ id: DEFAULT_ORGANIZATION.id, name: DEFAULT_ORGANIZATION.name }],
-          csrfToken: 'test',
-        },
-      }),
-    )
-    await context.route(/\/(api|api-keys)(\/|\?|$)/, (route) =>
-      route.continue({ headers: { ...route.request().headers(), authorization: `Bearer ${apiKey}` } }),
-    )
-    page = await context.newPage()
+    browser = await launchChromium()
+    page = (await signInToConsole(browser, guard)).page
   }, 180_000)
 
   afterAll(async () => {
     await browser?.close()
-    await guard?.stop('SIGKILL')
-    if (dataDir) await rm(dataDir, { recursive: true, force: true })
+    await guard?.stop()
   })
 
   it('lists devices with their state and enrols one, showing the token and the install command once', async () => {
@@ -291,14 +262,28 @@ describe.skipIf(!CHROMIUM)('the console screens, signed in, in headless Chromium
     await check('notifications-deliveries')
   })
 
-  it('shows the API keys screen', async () => {
-    await open('/api-keys')
-    await page
-      .locator('main')
-      .getByText(/guard_|API keys|user/)
-      .first()
-      .waitFor()
+  it('lists API keys, shows a new key once and revokes it', async () => {
+    await open('/keys')
+    await page.locator('main table, main .error').first().waitFor()
+    expect(await page.locator('main .error').count(), await page.locator('main').innerText()).toBe(0)
+    await page.getByRole('button', { name: 'Create a key' }).click()
+    await page.getByLabel('Name', { exact: true }).fill('ci deploy')
+    await page.getByRole('button', { name: 'Create key' }).click()
+    const key = page.getByLabel('API key', { exact: true })
+    await key.waitFor()
+    const secret = await key.inputValue()
+    expect(secret).toMatch(/^guard_/)
+    const devices = await fetch(new URL('/api/devices', base), { headers: { authorization: `Bearer ${secret}` } })
+    expect(devices.status).toBe(200)
+    await check('api-keys-created')
+    await page.getByRole('button', { name: 'Done' }).click()
+    const row = page.getByRole('row', { name: /ci deploy/ })
+    await row.waitFor()
+    expect(await row.textContent()).not.toContain(secret)
     await check('api-keys')
+    await row.getByRole('button', { name: 'Revoke ci deploy' }).click()
+    await page.getByRole('button', { name: 'Revoke key' }).click()
+    await expect.poll(() => row.count()).toBe(0)
   })
 
   it('shows the three integrations with what is linked', async () => {
