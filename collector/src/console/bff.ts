@@ -16,6 +16,8 @@ import {
 } from './sessions.ts'
 
 export const SESSION_COOKIE = 'guard_console'
+/** The public API the console calls: `/api/…`, and the API key routes, which have no /api prefix (spec). */
+const CONSOLE_API = /^\/(api|api-keys)(\/|\?|$)/
 const LOGIN_COOKIE = 'guard_console_login'
 const LOGIN_SECONDS = 600
 /** Refreshed this long before the access token expires, so a request never carries a dying token. */
@@ -138,7 +140,7 @@ export function createConsoleAuth(options: ConsoleAuthOptions) {
    * scoping as any API client's.
    */
   async function attachSession(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    if (!request.url.startsWith('/api/') || request.headers.authorization) return
+    if (!CONSOLE_API.test(request.url) || request.headers.authorization) return
     if (!readCookie(request, SESSION_COOKIE)) return
     if (!SAFE_METHODS.has(request.method)) {
       const raw = readCookie(request, SESSION_COOKIE)!
