@@ -36,16 +36,15 @@ export async function eventsAfter(
   lastEventId: string,
   limit = 500,
 ): Promise<GuardEvent[] | undefined> {
-  const { rows: anchor } = await sql.query<{ created_at: Date }>(
-    'SELECT created_at FROM monitoring.event_outbox WHERE id = $1',
-    [lastEventId],
-  )
+  const { rows: anchor } = await sql.query<{ seq: string }>('SELECT seq FROM monitoring.event_outbox WHERE id = $1', [
+    lastEventId,
+  ])
   if (!anchor[0]) return undefined
   const { rows } = await sql.query<{ payload: string }>(
     `SELECT payload FROM monitoring.event_outbox
-      WHERE (created_at, id) > ($1, $2) AND payload::jsonb ->> 'organizationId' = $3
-      ORDER BY created_at, id LIMIT $4`,
-    [anchor[0].created_at, lastEventId, organizationId, limit],
+      WHERE seq > $1 AND payload::jsonb ->> 'organizationId' = $2
+      ORDER BY seq LIMIT $3`,
+    [anchor[0].seq, organizationId, limit],
   )
   return rows
     .map((row) => readEvent(new TextEncoder().encode(row.payload)))
