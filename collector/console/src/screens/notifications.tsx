@@ -52,8 +52,8 @@ interface Delivery {
   deliveredAt: string | null
 }
 
-/** Live events after which the feed may have grown. */
-const FEED_EVENTS = ['notification', 'incident.opened', 'incident.updated', 'incident.resolved']
+/** The live event of a new notification of the signed-in user. */
+const FEED_EVENTS = ['notification.created']
 const TONE: Record<Notification['type'], string> = {
   error: 'down',
   warning: 'degraded',
