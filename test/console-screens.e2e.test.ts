@@ -216,6 +216,8 @@ describe.skipIf(!CHROMIUM)('the console screens, signed in, in headless Chromium
     await page.locator('.timeline', { hasText: 'Found the slow query' }).waitFor()
     await page.getByRole('button', { name: 'Resolve' }).click()
     await page.locator('.page-head .badge', { hasText: 'Resolved' }).waitFor()
+    // Authors read as people, not principal ids.
+    expect(await page.locator('.timeline').textContent()).not.toMatch(/user:|api_key:/)
     await check('incident-detail')
   })
 
@@ -315,13 +317,26 @@ describe.skipIf(!CHROMIUM)('the console screens, signed in, in headless Chromium
     await check('toolbox')
   }, 90_000)
 
-  it('is usable at 360 px wide', async () => {
+  it('is usable at 360 px wide and in the dark colour scheme', async () => {
     await page.setViewportSize({ width: 360, height: 740 })
-    for (const path of ['/devices', `/incidents/${seeded.incident}`, '/toolbox']) {
-      await open(path)
+    for (const [name, path] of [
+      ['devices', '/devices'],
+      ['incident-detail', `/incidents/${seeded.incident}`],
+      ['status-page-editor', `/status-pages/${seeded.statusPage}`],
+      ['toolbox', '/toolbox'],
+    ]) {
+      await open(path!)
       const overflow = (await page.evaluate('document.documentElement.scrollWidth - innerWidth')) as number
       expect(overflow, path).toBeLessThanOrEqual(0)
+      await page.screenshot({ path: new URL(`${name}-360.png`, ARTIFACTS).pathname, fullPage: true })
     }
-    await page.screenshot({ path: new URL('toolbox-360.png', ARTIFACTS).pathname, fullPage: true })
+    await page.setViewportSize({ width: 1280, height: 900 })
+    await page.emulateMedia({ colorScheme: 'dark' })
+    await open(`/devices/${seeded.device}`)
+    await page.getByRole('cell', { name: 'nginx-worker' }).waitFor()
+    await check('device-detail-dark')
+    await open(`/incidents/${seeded.incident}`)
+    await page.locator('.timeline').waitFor()
+    await check('incident-detail-dark')
   })
 })
