@@ -185,8 +185,7 @@ export default function IncidentDetail() {
                   </Badge>
                 )}
                 <span class="muted">
-                  {who(entry.author, entry.kind === 'update' && entry.automatic)} ·{' '}
-                  <Time value={entry.createdAt} />
+                  {who(entry.author, entry.kind === 'update' && entry.automatic)} · <Time value={entry.createdAt} />
                 </span>
               </div>
               <p class="timeline-body">{entry.kind === 'update' ? entry.message : entry.content}</p>
