@@ -194,8 +194,11 @@ describe.skipIf(!CHROMIUM)('the console screens, signed in, in headless Chromium
     await page.getByRole('cell', { name: 'nginx-worker' }).waitFor()
     expect(await page.locator('dl.facts').textContent()).toContain('web-1.internal')
     await check('device-detail')
-    await page.getByRole('tab', { name: /Applications/ }).click()
+    // The inventory tabs work from the keyboard: → moves to the next tab and shows it.
+    await page.getByRole('tab', { name: /Processes/ }).focus()
+    await page.keyboard.press('ArrowRight')
     await page.getByRole('cell', { name: 'openssl' }).waitFor()
+    expect(await page.evaluate('document.activeElement.textContent')).toMatch(/Applications/)
     await page.getByRole('tab', { name: /Connections/ }).click()
     await page.getByRole('cell', { name: '0.0.0.0:443' }).waitFor()
   })
@@ -239,12 +242,15 @@ describe.skipIf(!CHROMIUM)('the console screens, signed in, in headless Chromium
   it('shows new notifications in the feed with the unread count, marks them read, and has channels and a delivery log', async () => {
     // The first read of the feed makes the signed-in user a recipient; the incident after it notifies them.
     await open('/notifications')
-    await page.getByText(/\d+ unread/).waitFor()
+    await page
+      .locator('main .unread-count')
+      .getByText(/\d+ unread/)
+      .waitFor()
     await rest('POST', '/api/incidents', { title: 'Disk almost full on db-1', severity: 'critical' })
     // Live: no reload, no navigation; the feed grows from the event stream.
     const item = page.locator('.feed li', { hasText: 'Disk almost full on db-1' })
     await item.waitFor({ timeout: 20_000 })
-    const unread = async () => Number((await page.locator('main strong').first().textContent()) ?? 'NaN')
+    const unread = async () => Number((await page.locator('main .unread-count strong').textContent()) ?? 'NaN')
     const before = await unread()
     expect(before).toBeGreaterThanOrEqual(1)
     await check('notifications')

@@ -6,6 +6,7 @@ import { Chart, type ChartSeries } from '../components/chart.tsx'
 import { Confirm, Dialog } from '../components/dialog.tsx'
 import { Badge, Empty, ErrorText, Loading, StateDot } from '../components/status.tsx'
 import { Table } from '../components/table.tsx'
+import { Tabs } from '../components/tabs.tsx'
 import { formatDuration, Time } from '../components/time.tsx'
 import { useResource } from '../components/use-api.ts'
 import { useLive } from '../live.ts'
@@ -334,22 +335,15 @@ function Inventory({ path, tick }: { path: string; tick: number }) {
     <section class="inventory">
       <h2>Inventory</h2>
       <div class="toolbar">
-        <div role="tablist" aria-label="Inventory">
-          {tabs.map(([value, label, count]) => (
-            <button
-              key={value}
-              type="button"
-              role="tab"
-              id={`tab-${value}`}
-              aria-selected={tab === value}
-              aria-controls="inventory-panel"
-              class={tab === value ? 'selected' : ''}
-              onClick={() => setTab(value)}
-            >
-              {label} {count === undefined ? '' : `(${count})`}
-            </button>
-          ))}
-        </div>
+        <Tabs
+          label="Inventory"
+          idPrefix="inventory"
+          tabs={tabs.map(
+            ([value, label, count]) => [value, count === undefined ? label : `${label} (${count})`] as const,
+          )}
+          selected={tab}
+          onSelect={setTab}
+        />
         <label class="visually-hidden" for="inventory-filter">
           Filter the inventory
         </label>
@@ -361,7 +355,7 @@ function Inventory({ path, tick }: { path: string; tick: number }) {
           onInput={(event) => setFilter(event.currentTarget.value)}
         />
       </div>
-      <div id="inventory-panel" role="tabpanel" aria-labelledby={`tab-${tab}`}>
+      <div id="inventory-panel" role="tabpanel" aria-labelledby={`inventory-tab-${tab}`}>
         {tab === 'processes' ? (
           <Listing
             resource={processes}
