@@ -201,6 +201,27 @@ describe.skipIf(!CHROMIUM)('the console screens, signed in, in headless Chromium
     expect(await page.evaluate('document.activeElement.textContent')).toMatch(/Applications/)
     await page.getByRole('tab', { name: /Connections/ }).click()
     await page.getByRole('cell', { name: '0.0.0.0:443' }).waitFor()
+
+    // A refused save shows the API's words and keeps what was typed.
+    await page.getByRole('button', { name: 'Settings' }).click()
+    await page.getByLabel('CPU warning at').fill('95')
+    await page.getByLabel('CPU critical at').fill('90')
+    await page.getByRole('button', { name: 'Save' }).click()
+    await page.locator('dialog .error', { hasText: 'warning must be below critical' }).waitFor()
+    expect(await page.getByLabel('CPU warning at').inputValue()).toBe('95')
+    await page.getByLabel('CPU warning at').fill('70')
+    await page.getByRole('button', { name: 'Save' }).click()
+    await page
+      .locator('dialog[open]')
+      .waitFor({ state: 'detached' })
+      .catch(() => undefined)
+    await expect
+      .poll(
+        async () =>
+          (await rest<{ thresholds: { cpu: { warning: number } } }>('GET', `/api/devices/${seeded.device}`)).thresholds
+            .cpu.warning,
+      )
+      .toBe(70)
   })
 
   it('lists incidents with filters, and acknowledges, updates and resolves one on its timeline', async () => {
