@@ -211,10 +211,7 @@ describe.skipIf(!CHROMIUM)('the console screens, signed in, in headless Chromium
     expect(await page.getByLabel('CPU warning at').inputValue()).toBe('95')
     await page.getByLabel('CPU warning at').fill('70')
     await page.getByRole('button', { name: 'Save' }).click()
-    await page
-      .locator('dialog[open]')
-      .waitFor({ state: 'detached' })
-      .catch(() => undefined)
+    await page.locator('dialog[open]').waitFor({ state: 'detached' })
     await expect
       .poll(
         async () =>
@@ -249,6 +246,17 @@ describe.skipIf(!CHROMIUM)('the console screens, signed in, in headless Chromium
     await open('/status-pages')
     await page.getByRole('link', { name: 'Acme status' }).waitFor()
     await check('status-pages')
+    // The slug comes from the name; a taken one is refused in words and nothing typed is lost.
+    await page.getByRole('button', { name: 'New status page' }).click()
+    await page.getByLabel('Name', { exact: true }).fill('Acme Status')
+    expect(await page.getByLabel('Slug', { exact: true }).inputValue()).toBe('acme-status')
+    await page.getByRole('button', { name: 'Create', exact: true }).click()
+    await page.locator('dialog .error').waitFor()
+    expect(await page.getByLabel('Name', { exact: true }).inputValue()).toBe('Acme Status')
+    await page.getByLabel('Slug', { exact: true }).fill('acme-status-eu')
+    await page.getByRole('button', { name: 'Create', exact: true }).click()
+    await page.getByRole('heading', { name: 'Acme Status', exact: true, level: 1 }).waitFor()
+    expect(page.url()).toMatch(/\/status-pages\/[^/]+$/)
     await open(`/status-pages/${seeded.statusPage}`)
     const components = page.locator('ol.components li')
     await expect.poll(() => components.count()).toBe(2)
