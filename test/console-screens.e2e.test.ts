@@ -1,4 +1,6 @@
 import { mkdir } from 'node:fs/promises'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { eventually } from './support/collector-client.ts'
@@ -319,12 +321,50 @@ describe.skipIf(!CHROMIUM)('the console screens, signed in, in headless Chromium
     await expect.poll(() => row.count()).toBe(0)
   })
 
-  it('shows the three integrations with what is linked', async () => {
-    await open('/integrations')
-    for (const name of ['cloud-a', 'selfhost-b', 'webhost-c'])
-      await page.getByRole('heading', { name, exact: true }).waitFor()
-    await expect.poll(() => page.getByText('Nothing linked.').count()).toBe(3)
-    await check('integrations')
+  it('links a selfhost-b instance, lists what it hosts and monitors one of them', async () => {
+    // A stand-in for a self-hosted platform on 127.0.0.1, answering its REST API for one key.
+    const platform = createServer((request, response) => {
+      const answer = (status: number, json: unknown) => {
+        response.writeHead(status, { 'content-type': 'application/json' })
+        response.end(JSON.stringify(json))
+      }
+      if (request.headers.authorization !== 'Bearer sb-key-1') return answer(401, { message: 'Unauthenticated.' })
+      if (request.url === '/api/v1/teams/current') return answer(200, { id: 0, name: 'Root Team' })
+      if (request.url === '/api/v1/applications')
+        return answer(200, [
+          { uuid: 'app-1', name: 'website', fqdn: 'https://www.selfhost-b.example', status: 'running' },
+        ])
+      if (request.url === '/api/v1/servers') return answer(200, [])
+      return answer(404, { message: 'Not found.' })
+    })
+    await new Promise<void>((resolve) => platform.listen(0, '127.0.0.1', resolve))
+    const url = `http://127.0.0.1:${(platform.address() as AddressInfo).port}`
+    try {
+      await open('/integrations')
+      for (const name of ['cloud-a', 'selfhost-b', 'webhost-c'])
+        await page.getByRole('heading', { name, exact: true }).waitFor()
+      await expect.poll(() => page.getByText('Nothing linked.').count()).toBe(3)
+      await check('integrations')
+
+      const card = page.locator('section.integration', { has: page.getByRole('heading', { name: 'selfhost-b' }) })
+      await card.getByRole('button', { name: 'Link' }).click()
+      await card.getByLabel('Name', { exact: true }).fill('Home lab')
+      await card.getByLabel('Address').fill(url)
+      await card.getByLabel('API key').fill('wrong-key')
+      await card.getByRole('button', { name: 'Link', exact: true }).last().click()
+      await card.locator('.error').waitFor()
+      expect(await card.getByLabel('Address').inputValue()).toBe(url)
+      await card.getByLabel('API key').fill('sb-key-1')
+      await card.getByRole('button', { name: 'Link', exact: true }).last().click()
+      await card.getByText('Home lab').waitFor()
+      await card.getByRole('button', { name: 'Show resources' }).click()
+      const row = card.getByRole('row', { name: /website/ })
+      await row.getByRole('button', { name: 'Monitor' }).click()
+      await row.getByRole('link', { name: 'Monitored' }).waitFor()
+      await check('integrations-linked')
+    } finally {
+      platform.close()
+    }
   })
 
   it('scans ports of 127.0.0.1 with a progress bar that moves before the result', async () => {
