@@ -53,7 +53,18 @@ function NotificationBell({ organizationId }: { organizationId: string }) {
   return (
     <>
       <a class="bell" href="/notifications" title={label}>
-        <span aria-hidden="true">🔔</span>
+        <svg
+          aria-hidden="true"
+          width="18"
+          height="18"
+          viewBox="0 0 24 24"
+          fill="none"
+          stroke="currentColor"
+          stroke-width="2"
+        >
+          <path d="M6 8a6 6 0 0 1 12 0c0 7 3 9 3 9H3s3-2 3-9" />
+          <path d="M10.3 21a1.94 1.94 0 0 0 3.4 0" />
+        </svg>
         <span class="visually-hidden">{label}</span>
         <span class="bell-count" aria-hidden="true" data-unread={unread ?? 0}>
           {unread ? (unread > 99 ? '99+' : unread) : ''}

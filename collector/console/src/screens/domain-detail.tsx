@@ -33,7 +33,7 @@ export default function DomainDetail({ id }: { id: string }) {
     [current.id, id],
   )
   const stats = useResource(
-    () => api.get<DomainStats>(`/api/domains/${id}/stats`, { period: range }),
+    () => api.get<Envelope<DomainStats>>(`/api/domains/${id}/stats`, { period: range }).then((body) => body.data),
     [current.id, id, range],
   )
   const locations = useResource(
