@@ -13,6 +13,7 @@ import {
   startGuardForConsole,
 } from './support/console-browser.ts'
 
+/** Shared with test/console.e2e.test.ts: these files carry a `screens-` prefix so neither overwrites the other's. */
 const ARTIFACTS = new URL('./artifacts/console/', import.meta.url)
 
 describe.skipIf(!CHROMIUM)('the console screens, signed in, in headless Chromium', () => {
@@ -117,7 +118,7 @@ describe.skipIf(!CHROMIUM)('the console screens, signed in, in headless Chromium
 
   const check = async (name: string) => {
     expect(await seriousViolations(page)).toEqual([])
-    await page.screenshot({ path: new URL(`${name}.png`, ARTIFACTS).pathname, fullPage: true })
+    await page.screenshot({ path: new URL(`screens-${name}.png`, ARTIFACTS).pathname, fullPage: true })
   }
 
   beforeAll(async () => {
@@ -403,7 +404,7 @@ describe.skipIf(!CHROMIUM)('the console screens, signed in, in headless Chromium
       await open(path!)
       const overflow = (await page.evaluate('document.documentElement.scrollWidth - innerWidth')) as number
       expect(overflow, path).toBeLessThanOrEqual(0)
-      await page.screenshot({ path: new URL(`${name}-360.png`, ARTIFACTS).pathname, fullPage: true })
+      await page.screenshot({ path: new URL(`screens-${name}-360.png`, ARTIFACTS).pathname, fullPage: true })
     }
     await page.setViewportSize({ width: 1280, height: 900 })
     await page.emulateMedia({ colorScheme: 'dark' })
