@@ -6,7 +6,7 @@ import { connectLive, useLive, useLiveStatus } from './live.ts'
 import { OrgContext, type OrgState, rememberedOrganization, rememberOrganization } from './org.ts'
 import { routes } from './routes.tsx'
 import SignInNeeded from './screens/sign-in-needed.tsx'
-import { loadSession, type Session, sessionState } from './session.ts'
+import { type Session, sessionState } from './session.ts'
 
 function NotFound() {
   return (
@@ -43,7 +43,9 @@ function NotificationBell({ organizationId }: { organizationId: string }) {
       .then((body) => setUnread(body.data.filter((item) => !item.isRead).length))
       .catch(() => setUnread(undefined))
   useEffect(() => {
-    void load()
+    // After the screen's own reads: the count can wait a moment, the first screen should not.
+    const timer = setTimeout(() => void load(), 800)
+    return () => clearTimeout(timer)
   }, [organizationId])
   useLive(['notification.created'], (event) => {
     if (typeof event.data.message === 'string') setLatest(event.data.message)
@@ -202,7 +204,7 @@ function Shell({ session }: { session: Session }) {
   )
 }
 
-export function App() {
+export function App({ session: initial }: { session: Promise<Session | undefined> }) {
   const [session, setSession] = useState<Session | undefined | null>(null)
   const [error, setError] = useState<string | undefined>(undefined)
   useEffect(() => {
@@ -210,7 +212,7 @@ export function App() {
       sessionState.set(undefined)
       setSession(undefined)
     })
-    loadSession()
+    initial
       .then((value) => {
         sessionState.set(value)
         setSession(value)

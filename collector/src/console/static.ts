@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { extname, join, relative, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { gzipSync } from 'node:zlib'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { errorBody } from '../plugins/errors.ts'
 
@@ -32,6 +33,8 @@ const NOT_CONSOLE = /^\/(api|auth|agent|mcp|status|status-assets|metrics|openapi
 interface Asset {
   type: string
   body: Buffer
+  /** Compressed once at start for text files; sent to clients that accept gzip. */
+  gzipped: Buffer | undefined
   immutable: boolean
 }
 
@@ -45,9 +48,12 @@ function readBuild(dir: string): Map<string, Asset> {
       if (statSync(file).isDirectory()) walk(file)
       else {
         const path = `/${relative(dir, file).split(sep).join('/')}`
+        const body = readFileSync(file)
+        const type = TYPES[extname(name)] ?? 'application/octet-stream'
         assets.set(path, {
-          type: TYPES[extname(name)] ?? 'application/octet-stream',
-          body: readFileSync(file),
+          type,
+          body,
+          gzipped: /^(text\/|application\/json|image\/svg)/.test(type) ? gzipSync(body, { level: 9 }) : undefined,
           // Vite names built files after their content hash.
           immutable: path.startsWith('/assets/'),
         })
@@ -62,12 +68,16 @@ const NOT_BUILT = `<!doctype html><html lang="en"><head><meta charset="utf-8"><t
 <body><main><h1>The web console is not built</h1><p>Run <code>npm run build:console</code> (or restart
 <code>guard start</code>, which builds it) and reload this page. The API is served under <code>/api</code>.</p></main></body></html>`
 
-function sendAsset(reply: FastifyReply, asset: Asset, csp: string) {
+function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: Asset, csp: string) {
   reply.header('Cache-Control', asset.immutable ? 'public, max-age=31536000, immutable' : 'no-cache')
   reply.header('X-Content-Type-Options', 'nosniff')
   if (asset.type.startsWith('text/html')) {
     reply.header('Content-Security-Policy', csp)
     reply.header('Referrer-Policy', 'same-origin')
+  }
+  reply.header('Vary', 'Accept-Encoding')
+  if (asset.gzipped && /\bgzip\b/.test(request.headers['accept-encoding'] ?? '')) {
+    return reply.type(asset.type).header('Content-Encoding', 'gzip').send(asset.gzipped)
   }
   return reply.type(asset.type).send(asset.body)
 }
@@ -86,16 +96,16 @@ export function consoleStaticRoutes(
   const assets = readBuild(options.dir ?? CONSOLE_DIST)
   const csp = consoleContentSecurityPolicy(options.identityUrl)
   const index = assets.get('/index.html')
-  const page = (reply: FastifyReply) =>
+  const page = (request: FastifyRequest, reply: FastifyReply) =>
     index
-      ? sendAsset(reply, index, csp)
+      ? sendAsset(request, reply, index, csp)
       : reply.status(503).header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(NOT_BUILT)
   const config = { staticFile: true }
-  app.get('/', { schema: { hide: true }, config }, async (_request, reply) => page(reply))
+  app.get('/', { schema: { hide: true }, config }, async (request, reply) => page(request, reply))
   app.get('/assets/*', { schema: { hide: true }, config }, async (request, reply) => {
     const asset = assets.get(request.url.split('?')[0]!)
     if (!asset) return reply.status(404).send(errorBody('NOT_FOUND', `No file ${request.url.split('?')[0]}`))
-    return sendAsset(reply, asset, csp)
+    return sendAsset(request, reply, asset, csp)
   })
   // Browser navigations to console paths count per IP like any public request (unknown paths too).
   app.get('/*', { schema: { hide: true } }, async (request, reply) => {
@@ -103,6 +113,6 @@ export function consoleStaticRoutes(
     if (NOT_CONSOLE.test(path) || !wantsHtml(request)) {
       return reply.status(404).send(errorBody('NOT_FOUND', `No route for ${request.method} ${path}`))
     }
-    return page(reply)
+    return page(request, reply)
   })
 }
