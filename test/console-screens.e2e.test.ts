@@ -1,4 +1,6 @@
 import { mkdir } from 'node:fs/promises'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { eventually } from './support/collector-client.ts'
@@ -11,6 +13,7 @@ import {
   startGuardForConsole,
 } from './support/console-browser.ts'
 
+/** Shared with test/console.e2e.test.ts: these files carry a `screens-` prefix so neither overwrites the other's. */
 const ARTIFACTS = new URL('./artifacts/console/', import.meta.url)
 
 describe.skipIf(!CHROMIUM)('the console screens, signed in, in headless Chromium', () => {
@@ -115,7 +118,7 @@ describe.skipIf(!CHROMIUM)('the console screens, signed in, in headless Chromium
 
   const check = async (name: string) => {
     expect(await seriousViolations(page)).toEqual([])
-    await page.screenshot({ path: new URL(`${name}.png`, ARTIFACTS).pathname, fullPage: true })
+    await page.screenshot({ path: new URL(`screens-${name}.png`, ARTIFACTS).pathname, fullPage: true })
   }
 
   beforeAll(async () => {
@@ -194,10 +197,31 @@ describe.skipIf(!CHROMIUM)('the console screens, signed in, in headless Chromium
     await page.getByRole('cell', { name: 'nginx-worker' }).waitFor()
     expect(await page.locator('dl.facts').textContent()).toContain('web-1.internal')
     await check('device-detail')
-    await page.getByRole('tab', { name: /Applications/ }).click()
+    // The inventory tabs work from the keyboard: → moves to the next tab and shows it.
+    await page.getByRole('tab', { name: /Processes/ }).focus()
+    await page.keyboard.press('ArrowRight')
     await page.getByRole('cell', { name: 'openssl' }).waitFor()
+    expect(await page.evaluate('document.activeElement.textContent')).toMatch(/Applications/)
     await page.getByRole('tab', { name: /Connections/ }).click()
     await page.getByRole('cell', { name: '0.0.0.0:443' }).waitFor()
+
+    // A refused save shows the API's words and keeps what was typed.
+    await page.getByRole('button', { name: 'Settings' }).click()
+    await page.getByLabel('CPU warning at').fill('95')
+    await page.getByLabel('CPU critical at').fill('90')
+    await page.getByRole('button', { name: 'Save' }).click()
+    await page.locator('dialog .error', { hasText: 'warning must be below critical' }).waitFor()
+    expect(await page.getByLabel('CPU warning at').inputValue()).toBe('95')
+    await page.getByLabel('CPU warning at').fill('70')
+    await page.getByRole('button', { name: 'Save' }).click()
+    await page.locator('dialog[open]').waitFor({ state: 'detached' })
+    await expect
+      .poll(
+        async () =>
+          (await rest<{ thresholds: { cpu: { warning: number } } }>('GET', `/api/devices/${seeded.device}`)).thresholds
+            .cpu.warning,
+      )
+      .toBe(70)
   })
 
   it('lists incidents with filters, and acknowledges, updates and resolves one on its timeline', async () => {
@@ -216,6 +240,8 @@ describe.skipIf(!CHROMIUM)('the console screens, signed in, in headless Chromium
     await page.locator('.timeline', { hasText: 'Found the slow query' }).waitFor()
     await page.getByRole('button', { name: 'Resolve' }).click()
     await page.locator('.page-head .badge', { hasText: 'Resolved' }).waitFor()
+    // Authors read as people, not principal ids.
+    expect(await page.locator('.timeline').textContent()).not.toMatch(/user:|api_key:/)
     await check('incident-detail')
   })
 
@@ -223,6 +249,17 @@ describe.skipIf(!CHROMIUM)('the console screens, signed in, in headless Chromium
     await open('/status-pages')
     await page.getByRole('link', { name: 'Acme status' }).waitFor()
     await check('status-pages')
+    // The slug comes from the name; a taken one is refused in words and nothing typed is lost.
+    await page.getByRole('button', { name: 'New status page' }).click()
+    await page.getByLabel('Name', { exact: true }).fill('Acme Status')
+    expect(await page.getByLabel('Slug', { exact: true }).inputValue()).toBe('acme-status')
+    await page.getByRole('button', { name: 'Create', exact: true }).click()
+    await page.locator('dialog .error').waitFor()
+    expect(await page.getByLabel('Name', { exact: true }).inputValue()).toBe('Acme Status')
+    await page.getByLabel('Slug', { exact: true }).fill('acme-status-eu')
+    await page.getByRole('button', { name: 'Create', exact: true }).click()
+    await page.getByRole('heading', { name: 'Acme Status', exact: true, level: 1 }).waitFor()
+    expect(page.url()).toMatch(/\/status-pages\/[^/]+$/)
     await open(`/status-pages/${seeded.statusPage}`)
     const components = page.locator('ol.components li')
     await expect.poll(() => components.count()).toBe(2)
@@ -237,16 +274,15 @@ describe.skipIf(!CHROMIUM)('the console screens, signed in, in headless Chromium
   it('shows new notifications in the feed with the unread count, marks them read, and has channels and a delivery log', async () => {
     // The first read of the feed makes the signed-in user a recipient; the incident after it notifies them.
     await open('/notifications')
-    await page.getByText(/\d+ unread/).waitFor()
+    await page
+      .locator('main .unread-count')
+      .getByText(/\d+ unread/)
+      .waitFor()
     await rest('POST', '/api/incidents', { title: 'Disk almost full on db-1', severity: 'critical' })
+    // Live: no reload, no navigation; the feed grows from the event stream.
     const item = page.locator('.feed li', { hasText: 'Disk almost full on db-1' })
-    await eventually(async () => {
-      if ((await item.count()) > 0) return true
-      await page.getByRole('tab', { name: 'Channels' }).click()
-      await page.getByRole('tab', { name: 'Feed' }).click()
-      return undefined
-    }, 'the notification in the feed')
-    const unread = async () => Number((await page.locator('main strong').first().textContent()) ?? 'NaN')
+    await item.waitFor({ timeout: 20_000 })
+    const unread = async () => Number((await page.locator('main .unread-count strong').textContent()) ?? 'NaN')
     const before = await unread()
     expect(before).toBeGreaterThanOrEqual(1)
     await check('notifications')
@@ -286,12 +322,50 @@ describe.skipIf(!CHROMIUM)('the console screens, signed in, in headless Chromium
     await expect.poll(() => row.count()).toBe(0)
   })
 
-  it('shows the three integrations with what is linked', async () => {
-    await open('/integrations')
-    for (const name of ['cloud-a', 'selfhost-b', 'webhost-c'])
-      await page.getByRole('heading', { name, exact: true }).waitFor()
-    await expect.poll(() => page.getByText('Nothing linked.').count()).toBe(3)
-    await check('integrations')
+  it('links a selfhost-b instance, lists what it hosts and monitors one of them', async () => {
+    // A stand-in for a self-hosted platform on 127.0.0.1, answering its REST API for one key.
+    const platform = createServer((request, response) => {
+      const answer = (status: number, json: unknown) => {
+        response.writeHead(status, { 'content-type': 'application/json' })
+        response.end(JSON.stringify(json))
+      }
+      if (request.headers.authorization !== 'Bearer sb-key-1') return answer(401, { message: 'Unauthenticated.' })
+      if (request.url === '/api/v1/teams/current') return answer(200, { id: 0, name: 'Root Team' })
+      if (request.url === '/api/v1/applications')
+        return answer(200, [
+          { uuid: 'app-1', name: 'website', fqdn: 'https://www.selfhost-b.example', status: 'running' },
+        ])
+      if (request.url === '/api/v1/servers') return answer(200, [])
+      return answer(404, { message: 'Not found.' })
+    })
+    await new Promise<void>((resolve) => platform.listen(0, '127.0.0.1', resolve))
+    const url = `http://127.0.0.1:${(platform.address() as AddressInfo).port}`
+    try {
+      await open('/integrations')
+      for (const name of ['cloud-a', 'selfhost-b', 'webhost-c'])
+        await page.getByRole('heading', { name, exact: true }).waitFor()
+      await expect.poll(() => page.getByText('Nothing linked.').count()).toBe(3)
+      await check('integrations')
+
+      const card = page.locator('section.integration', { has: page.getByRole('heading', { name: 'selfhost-b' }) })
+      await card.getByRole('button', { name: 'Link' }).click()
+      await card.getByLabel('Name', { exact: true }).fill('Home lab')
+      await card.getByLabel('Address').fill(url)
+      await card.getByLabel('API key').fill('wrong-key')
+      await card.getByRole('button', { name: 'Link', exact: true }).last().click()
+      await card.locator('.error').waitFor()
+      expect(await card.getByLabel('Address').inputValue()).toBe(url)
+      await card.getByLabel('API key').fill('sb-key-1')
+      await card.getByRole('button', { name: 'Link', exact: true }).last().click()
+      await card.getByText('Home lab').waitFor()
+      await card.getByRole('button', { name: 'Show resources' }).click()
+      const row = card.getByRole('row', { name: /website/ })
+      await row.getByRole('button', { name: 'Monitor' }).click()
+      await row.getByRole('link', { name: 'Monitored' }).waitFor()
+      await check('integrations-linked')
+    } finally {
+      platform.close()
+    }
   })
 
   it('scans ports of 127.0.0.1 with a progress bar that moves before the result', async () => {
@@ -306,22 +380,39 @@ describe.skipIf(!CHROMIUM)('the console screens, signed in, in headless Chromium
     }`)
     await page.getByLabel('Host', { exact: true }).fill('127.0.0.1')
     await page.getByLabel('Ports', { exact: true }).selectOption('custom')
-    await page.getByLabel('Port list').fill('1-20000')
+    await page.getByLabel('Port list').fill('1-3000')
     await page.getByRole('button', { name: 'Scan' }).click()
-    await page.locator('.scan-result').waitFor({ timeout: 60_000 })
+    await page.locator('.scan-result, main .error').first().waitFor({ timeout: 60_000 })
+    expect(
+      await page.locator('main .error').count(),
+      await page.locator('main .error').allInnerTexts().then(String),
+    ).toBe(0)
     const seen = (await page.evaluate('globalThis.progressSeen')) as Array<{ value: number; result: boolean }>
     expect(seen.some((entry) => entry.value > 0 && entry.value < 100 && !entry.result)).toBe(true)
-    expect(await page.locator('.scan-result').textContent()).toMatch(/open of 20000 scanned/)
+    expect(await page.locator('.scan-result').textContent()).toMatch(/open of 3000 scanned/)
     await check('toolbox')
   }, 90_000)
 
-  it('is usable at 360 px wide', async () => {
+  it('is usable at 360 px wide and in the dark colour scheme', async () => {
     await page.setViewportSize({ width: 360, height: 740 })
-    for (const path of ['/devices', `/incidents/${seeded.incident}`, '/toolbox']) {
-      await open(path)
+    for (const [name, path] of [
+      ['devices', '/devices'],
+      ['incident-detail', `/incidents/${seeded.incident}`],
+      ['status-page-editor', `/status-pages/${seeded.statusPage}`],
+      ['toolbox', '/toolbox'],
+    ]) {
+      await open(path!)
       const overflow = (await page.evaluate('document.documentElement.scrollWidth - innerWidth')) as number
       expect(overflow, path).toBeLessThanOrEqual(0)
+      await page.screenshot({ path: new URL(`screens-${name}-360.png`, ARTIFACTS).pathname, fullPage: true })
     }
-    await page.screenshot({ path: new URL('toolbox-360.png', ARTIFACTS).pathname, fullPage: true })
+    await page.setViewportSize({ width: 1280, height: 900 })
+    await page.emulateMedia({ colorScheme: 'dark' })
+    await open(`/devices/${seeded.device}`)
+    await page.getByRole('cell', { name: 'nginx-worker' }).waitFor()
+    await check('device-detail-dark')
+    await open(`/incidents/${seeded.incident}`)
+    await page.locator('.timeline').waitFor()
+    await check('incident-detail-dark')
   })
 })

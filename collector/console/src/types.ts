@@ -20,6 +20,8 @@ export interface Device {
   createdAt: string
 }
 
+export type ThresholdKind = 'cpu' | 'memory' | 'disk'
+
 export interface DeviceDetail extends Device {
   architecture: string | null
   os: string | null
@@ -31,6 +33,7 @@ export interface DeviceDetail extends Device {
   uptimeSeconds: number | null
   heartbeatInterval: number
   tokenPrefix: string
+  thresholds: Record<ThresholdKind, { warning: number; critical: number }>
   updatedAt: string
 }
 

@@ -63,7 +63,8 @@ export function Chart({
           stroke: axis,
           grid: { stroke: grid, width: 1 },
           ticks: { stroke: grid },
-          size: 56,
+          // Room for the widest tick label: a few digits and the unit.
+          size: Math.max(56, 36 + unit.length * 8),
           values: (_: uPlot, ticks: number[]) => ticks.map((tick) => `${tick} ${unit}`),
         },
       ],

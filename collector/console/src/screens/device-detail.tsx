@@ -4,12 +4,14 @@ import { useLocation, useRoute } from 'preact-iso'
 import { api, type Envelope } from '../api.ts'
 import { Chart, type ChartSeries } from '../components/chart.tsx'
 import { Confirm, Dialog } from '../components/dialog.tsx'
+import { Field, Form } from '../components/form.tsx'
 import { Badge, Empty, ErrorText, Loading, StateDot } from '../components/status.tsx'
 import { Table } from '../components/table.tsx'
+import { Tabs } from '../components/tabs.tsx'
 import { formatDuration, Time } from '../components/time.tsx'
 import { useResource } from '../components/use-api.ts'
 import { useLive } from '../live.ts'
-import type { DeviceDetail as Device } from '../types.ts'
+import type { DeviceDetail as Device, ThresholdKind } from '../types.ts'
 import { healthTone } from '../types.ts'
 import { useAction } from '../use-action.ts'
 import { AgentInstructions } from './devices.tsx'
@@ -126,6 +128,7 @@ export default function DeviceDetail() {
   const [tick, setTick] = useState(0)
   const [confirm, setConfirm] = useState<'regenerate' | 'delete' | undefined>(undefined)
   const [token, setToken] = useState<string | undefined>(undefined)
+  const [editing, setEditing] = useState(false)
   const action = useAction()
 
   useLive(['device.online', 'device.offline', 'device.health'], (event) => {
@@ -173,6 +176,9 @@ export default function DeviceDetail() {
         <StateDot state={d.isOnline ? 'online' : 'offline'} />
         {d.lastSeen ? <Badge tone={healthTone[d.healthStatus] ?? 'neutral'}>{d.healthStatus}</Badge> : null}
         <div class="actions">
+          <button type="button" onClick={() => setEditing(true)}>
+            Settings
+          </button>
           <button type="button" onClick={() => setConfirm('regenerate')} disabled={action.busy}>
             Regenerate token
           </button>
@@ -243,6 +249,17 @@ export default function DeviceDetail() {
         onConfirm={remove}
         onClose={() => setConfirm(undefined)}
       />
+      <Dialog open={editing} title={`Settings of ${d.name}`} onClose={() => setEditing(false)}>
+        <DeviceSettings
+          device={d}
+          path={path}
+          onSaved={() => {
+            setEditing(false)
+            device.reload()
+          }}
+          onCancel={() => setEditing(false)}
+        />
+      </Dialog>
       <Dialog open={token !== undefined} title="New agent token" onClose={() => setToken(undefined)}>
         {token ? <AgentInstructions device={d} token={token} onDone={() => setToken(undefined)} /> : null}
       </Dialog>
@@ -256,6 +273,90 @@ function Fact({ label, children }: { label: string; children: ComponentChildren 
       <dt>{label}</dt>
       <dd>{children}</dd>
     </>
+  )
+}
+
+const THRESHOLD_KINDS: Array<[ThresholdKind, string]> = [
+  ['cpu', 'CPU'],
+  ['memory', 'Memory'],
+  ['disk', 'Disk'],
+]
+
+/** Name, tags and the usage levels at which the device turns warning or critical. */
+function DeviceSettings({
+  device,
+  path,
+  onSaved,
+  onCancel,
+}: {
+  device: Device
+  path: string
+  onSaved: () => void
+  onCancel: () => void
+}) {
+  const [name, setName] = useState(device.name)
+  const [tags, setTags] = useState(device.tags.join(', '))
+  const [levels, setLevels] = useState(() =>
+    Object.fromEntries(
+      THRESHOLD_KINDS.map(([kind]) => [
+        kind,
+        { warning: String(device.thresholds[kind].warning), critical: String(device.thresholds[kind].critical) },
+      ]),
+    ),
+  )
+  const submit = async () => {
+    await api.put(path, {
+      name: name.trim(),
+      tags: tags
+        .split(',')
+        .map((tag) => tag.trim())
+        .filter(Boolean),
+      thresholds: Object.fromEntries(
+        THRESHOLD_KINDS.map(([kind]) => [
+          kind,
+          { warning: Number(levels[kind]?.warning), critical: Number(levels[kind]?.critical) },
+        ]),
+      ),
+    })
+    onSaved()
+  }
+  const level = (kind: ThresholdKind, which: 'warning' | 'critical', label: string) => (
+    <Field label={label}>
+      {(id) => (
+        <input
+          id={id}
+          type="number"
+          min={1}
+          max={100}
+          required
+          value={levels[kind]?.[which] ?? ''}
+          onInput={(e) => setLevels({ ...levels, [kind]: { ...levels[kind]!, [which]: e.currentTarget.value } })}
+        />
+      )}
+    </Field>
+  )
+  return (
+    <Form onSubmit={submit} submitLabel="Save" onCancel={onCancel}>
+      <Field label="Name">
+        {(id) => (
+          <input id={id} required maxLength={100} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+        )}
+      </Field>
+      <Field label="Tags" hint="Separated by commas">
+        {(id, describedBy) => (
+          <input id={id} aria-describedby={describedBy} value={tags} onInput={(e) => setTags(e.currentTarget.value)} />
+        )}
+      </Field>
+      {THRESHOLD_KINDS.map(([kind, label]) => (
+        <fieldset key={kind}>
+          <legend>{label} usage (%)</legend>
+          <div class="row">
+            {level(kind, 'warning', `${label} warning at`)}
+            {level(kind, 'critical', `${label} critical at`)}
+          </div>
+        </fieldset>
+      ))}
+    </Form>
   )
 }
 
@@ -334,22 +435,15 @@ function Inventory({ path, tick }: { path: string; tick: number }) {
     <section class="inventory">
       <h2>Inventory</h2>
       <div class="toolbar">
-        <div role="tablist" aria-label="Inventory">
-          {tabs.map(([value, label, count]) => (
-            <button
-              key={value}
-              type="button"
-              role="tab"
-              id={`tab-${value}`}
-              aria-selected={tab === value}
-              aria-controls="inventory-panel"
-              class={tab === value ? 'selected' : ''}
-              onClick={() => setTab(value)}
-            >
-              {label} {count === undefined ? '' : `(${count})`}
-            </button>
-          ))}
-        </div>
+        <Tabs
+          label="Inventory"
+          idPrefix="inventory"
+          tabs={tabs.map(
+            ([value, label, count]) => [value, count === undefined ? label : `${label} (${count})`] as const,
+          )}
+          selected={tab}
+          onSelect={setTab}
+        />
         <label class="visually-hidden" for="inventory-filter">
           Filter the inventory
         </label>
@@ -361,7 +455,7 @@ function Inventory({ path, tick }: { path: string; tick: number }) {
           onInput={(event) => setFilter(event.currentTarget.value)}
         />
       </div>
-      <div id="inventory-panel" role="tabpanel" aria-labelledby={`tab-${tab}`}>
+      <div id="inventory-panel" role="tabpanel" aria-labelledby={`inventory-tab-${tab}`}>
         {tab === 'processes' ? (
           <Listing
             resource={processes}

@@ -62,12 +62,14 @@ export default function Devices() {
     <section class="screen">
       <header class="page-head">
         <h1>Devices</h1>
-        <button type="button" class="primary" onClick={() => setEnrolling(true)}>
-          Enrol a device
-        </button>
+        <div class="actions">
+          <button type="button" class="primary" onClick={() => setEnrolling(true)}>
+            Enrol a device
+          </button>
+        </div>
       </header>
 
-      <div class="cards">
+      <div class="cards device-stats">
         {(
           [
             ['Total', stats.data?.total],

@@ -6,6 +6,7 @@ import { Badge, Empty, ErrorText, Loading } from '../components/status.tsx'
 import { formatDuration, Time } from '../components/time.tsx'
 import { useResource } from '../components/use-api.ts'
 import { useLive } from '../live.ts'
+import { sessionState } from '../session.ts'
 import { INCIDENT_STATUSES, type Incident, severityTone } from '../types.ts'
 import { useAction } from '../use-action.ts'
 import { INCIDENT_EVENTS, statusTone } from './incidents.tsx'
@@ -29,6 +30,16 @@ interface Comment {
 type Entry = ({ kind: 'update' } & Update) | ({ kind: 'comment' } & Comment)
 
 const label = (value: string) => value.charAt(0).toUpperCase() + value.slice(1).replaceAll('-', ' ')
+/** Authors are principals (`user:<id>`, `api_key:<id>`); the signed-in user reads as themselves. */
+function who(author: string | null, automatic = false): string {
+  if (automatic || !author) return 'Guard'
+  const me = sessionState.get()?.user
+  if (me && author === `user:${me.id}`) return me.name ?? me.email ?? 'you'
+  if (author.startsWith('api_key:')) return 'an API key'
+  if (author.startsWith('user:')) return 'a member'
+  return author
+}
+
 const MONITOR_PATH: Record<string, string> = { domain: '/domains', service: '/services', device: '/devices' }
 
 export default function IncidentDetail() {
@@ -115,7 +126,7 @@ export default function IncidentDetail() {
           {i.acknowledgedAt ? (
             <>
               <Time value={i.acknowledgedAt} />
-              {i.acknowledgedBy ? ` by ${i.acknowledgedBy}` : ''}
+              {i.acknowledgedBy ? ` by ${who(i.acknowledgedBy)}` : ''}
             </>
           ) : (
             'Not yet'
@@ -126,7 +137,7 @@ export default function IncidentDetail() {
           {i.resolvedAt ? (
             <>
               <Time value={i.resolvedAt} />
-              {i.resolvedBy ? ` by ${i.resolvedBy}` : ' automatically'}
+              {i.resolvedBy ? ` by ${who(i.resolvedBy)}` : ' automatically'}
             </>
           ) : (
             'Not yet'
@@ -174,8 +185,7 @@ export default function IncidentDetail() {
                   </Badge>
                 )}
                 <span class="muted">
-                  {entry.kind === 'update' && entry.automatic ? 'Guard' : (entry.author ?? 'Someone')} ·{' '}
-                  <Time value={entry.createdAt} />
+                  {who(entry.author, entry.kind === 'update' && entry.automatic)} · <Time value={entry.createdAt} />
                 </span>
               </div>
               <p class="timeline-body">{entry.kind === 'update' ? entry.message : entry.content}</p>

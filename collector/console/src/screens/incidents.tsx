@@ -48,9 +48,11 @@ export default function Incidents() {
     <section class="screen">
       <header class="page-head">
         <h1>Incidents</h1>
-        <button type="button" class="primary" onClick={() => setCreating(true)}>
-          Declare an incident
-        </button>
+        <div class="actions">
+          <button type="button" class="primary" onClick={() => setCreating(true)}>
+            Declare an incident
+          </button>
+        </div>
       </header>
       <div class="toolbar">
         <label for="incident-status">Status</label>

@@ -135,7 +135,7 @@ function ProviderCard({ provider }: { provider: Provider }) {
               <div class="account-head">
                 <strong>{account.name}</strong>
                 <span class="muted">
-                  {account.url ?? account.username ?? account.subscriptionId ?? ''} · secret …{account.secretHint} ·{' '}
+                  {account.url ?? account.username ?? account.subscriptionId ?? ''} · secret {account.secretHint} ·{' '}
                   {account.monitors} monitor{account.monitors === 1 ? '' : 's'} · linked{' '}
                   <Time value={account.createdAt} />
                 </span>

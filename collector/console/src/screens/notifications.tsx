@@ -4,6 +4,7 @@ import { Field, Form } from '../components/form.tsx'
 import { Secret } from '../components/secret.tsx'
 import { Badge, Empty, ErrorText, Loading } from '../components/status.tsx'
 import { Table } from '../components/table.tsx'
+import { Tabs } from '../components/tabs.tsx'
 import { Time } from '../components/time.tsx'
 import { useResource } from '../components/use-api.ts'
 import { useLive } from '../live.ts'
@@ -52,8 +53,8 @@ interface Delivery {
   deliveredAt: string | null
 }
 
-/** Live events after which the feed may have grown. */
-const FEED_EVENTS = ['notification', 'incident.opened', 'incident.updated', 'incident.resolved']
+/** The live event of a new notification of the signed-in user. */
+const FEED_EVENTS = ['notification.created']
 const TONE: Record<Notification['type'], string> = {
   error: 'down',
   warning: 'degraded',
@@ -73,23 +74,8 @@ export default function Notifications() {
       <header class="page-head">
         <h1>Notifications</h1>
       </header>
-      <div role="tablist" aria-label="Notifications" class="tabs">
-        {tabs.map(([value, label]) => (
-          <button
-            key={value}
-            type="button"
-            role="tab"
-            id={`tab-${value}`}
-            aria-selected={tab === value}
-            aria-controls={`panel-${value}`}
-            class={tab === value ? 'selected' : ''}
-            onClick={() => setTab(value)}
-          >
-            {label}
-          </button>
-        ))}
-      </div>
-      <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
+      <Tabs label="Notifications" idPrefix="notifications" tabs={tabs} selected={tab} onSelect={setTab} />
+      <div role="tabpanel" id="notifications-panel" aria-labelledby={`notifications-tab-${tab}`}>
         {tab === 'feed' ? <FeedPanel /> : tab === 'settings' ? <SettingsPanel /> : <DeliveriesPanel />}
       </div>
     </section>
@@ -117,7 +103,7 @@ function FeedPanel() {
   return (
     <>
       <div class="toolbar">
-        <p aria-live="polite">
+        <p aria-live="polite" class="unread-count">
           <strong>{feed.data?.unreadCount ?? '–'}</strong> unread
         </p>
         <label class="check">

@@ -42,9 +42,11 @@ export default function StatusPages() {
     <section class="screen">
       <header class="page-head">
         <h1>Status pages</h1>
-        <button type="button" class="primary" onClick={() => setCreating(true)}>
-          New status page
-        </button>
+        <div class="actions">
+          <button type="button" class="primary" onClick={() => setCreating(true)}>
+            New status page
+          </button>
+        </div>
       </header>
       {pages.error ? <ErrorText error={pages.error} retry={pages.reload} /> : null}
       {!pages.data ? (

@@ -38,11 +38,13 @@ export default function Toolbox() {
         <h1>Toolbox</h1>
       </header>
       <p class="muted">One-off checks, run from a probe like the monitors are.</p>
-      <div class="grid-2">
-        <DnsLookup />
-        <IpLookup />
+      <div class="toolbox">
+        <div class="grid-2">
+          <DnsLookup />
+          <IpLookup />
+        </div>
+        <PortScan />
       </div>
-      <PortScan />
     </section>
   )
 }
