@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { DEFAULT_ORGANIZATION } from '@guard/shared'
+import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildCollectorApp } from '../app.ts'
 import { authenticateWithUsers, collectorForTest, userCaller } from '../test-support.ts'
@@ -121,6 +122,34 @@ describe('the console BFF in front of the REST API', () => {
     const response = await app.inject({ method: 'GET', url: '/auth/login?returnTo=/domains' })
     expect(response.statusCode).toBe(302)
     expect(response.headers.location).toBe('/?signin=unconfigured')
+  })
+
+  it('answers any sign-out body, callback query or return path with a 3xx or 4xx, never a 5xx', async () => {
+    const raw = await session()
+    await fc.assert(
+      fc.asyncProperty(fc.string({ maxLength: 300 }), fc.string({ maxLength: 300 }), async (body, query) => {
+        const logout = await app.inject({
+          method: 'POST',
+          url: '/auth/logout',
+          headers: { cookie: `${SESSION_COOKIE}=${raw}`, 'content-type': 'application/x-www-form-urlencoded' },
+          payload: body,
+        })
+        expect(logout.statusCode).toBeLessThan(500)
+        const callback = await app.inject({
+          method: 'GET',
+          url: `/auth/callback?code=${encodeURIComponent(query)}&state=${encodeURIComponent(body)}`,
+        })
+        expect(callback.statusCode).toBeLessThan(500)
+        const login = await app.inject({ method: 'GET', url: `/auth/login?returnTo=${encodeURIComponent(query)}` })
+        expect(login.statusCode).toBeLessThan(500)
+      }),
+      { numRuns: 40 },
+    )
+    // None of that signed the session out: a sign-out needs its CSRF token.
+    expect(
+      (await app.inject({ method: 'GET', url: '/api/domains', headers: { cookie: `${SESSION_COOKIE}=${raw}` } }))
+        .statusCode,
+    ).toBe(200)
   })
 
   it('only ever returns to a path of the console', () => {
