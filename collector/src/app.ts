@@ -24,6 +24,7 @@ import { openApiRoute, registerOpenApi } from './routes/openapi.ts'
 import { reportRoutes } from './routes/reports.ts'
 import { serviceRoutes } from './routes/services.ts'
 import { publicStatusPageRoutes, statusPageHtmlRoutes, statusPageRoutes } from './routes/status-pages.ts'
+import { toolboxRoutes } from './routes/toolbox.ts'
 import { usageRoutes } from './routes/usage.ts'
 
 export interface CollectorAppOptions {
@@ -85,6 +86,7 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
     notificationRoutes(routes, ctx)
     integrationRoutes(routes, ctx)
     usageRoutes(routes, ctx)
+    toolboxRoutes(routes, ctx)
     metricsRoutes(routes, options.metrics ?? createIngestMetrics().registry)
   })
   return app

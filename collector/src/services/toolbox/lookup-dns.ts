@@ -1,0 +1,44 @@
+import { decodeJson, dnsLookupReplyV1, encodeJson, GuardError, toolboxSubject } from '@guard/shared'
+import type { Caller, CollectorContext } from '../../context.ts'
+import { requirePermission } from '../access/require.ts'
+import { askProbe, guardTarget } from './ask-probe.ts'
+import { type DnsLookupInput, type DnsLookupResult, dnsLookupInput } from './schemas.ts'
+
+const TIMEOUT_MS = 15_000
+
+/** One record type of a name, looked up by a probe with its system resolvers. */
+export async function lookupDns({
+  ctx,
+  caller,
+  input,
+}: {
+  ctx: CollectorContext
+  caller: Caller
+  input: DnsLookupInput
+}): Promise<DnsLookupResult> {
+  requirePermission(caller, 'toolbox:read')
+  const { domain, record_type: type, location } = dnsLookupInput.parse(input)
+  await guardTarget(ctx, domain)
+  const reply = decodeJson(
+    dnsLookupReplyV1,
+    await askProbe(
+      ctx,
+      toolboxSubject(location ?? 'any', 'dns'),
+      encodeJson({ v: 1, hostname: domain, type }),
+      location,
+      TIMEOUT_MS,
+    ),
+  )
+  const failure = reply.errors[type]
+  // No record of the type is an empty answer; a resolver that failed is the probe's problem to tell.
+  if (failure && !/ENODATA|ENOTFOUND|NXDOMAIN|no data/i.test(failure)) {
+    throw new GuardError('BAD_GATEWAY', `The DNS lookup failed: ${failure}`)
+  }
+  const records = reply.records.map((record) => ({
+    type: record.type,
+    name: domain,
+    value: record.value,
+    ttl: record.ttl ?? null,
+  }))
+  return { domain, records, total: records.length }
+}
