@@ -1,4 +1,4 @@
-import { type GuardFastify, GuardError } from '@guard/shared'
+import { GuardError, type GuardFastify } from '@guard/shared'
 import { z } from 'zod'
 import type { CollectorContext } from '../context.ts'
 import { callerOf } from '../plugins/authenticate.ts'

@@ -17,14 +17,16 @@ export async function lookupDns({
   input: DnsLookupInput
 }): Promise<DnsLookupResult> {
   requirePermission(caller, 'toolbox:read')
-  const { domain, record_type: type, location } = dnsLookupInput.parse(input)
+  const { domain, record_type: type, server, location } = dnsLookupInput.parse(input)
   await guardTarget(ctx, domain)
+  // A resolver named by the caller is a target too.
+  if (server) await guardTarget(ctx, server.replace(/^(\d+\.\d+\.\d+\.\d+):\d+$/, '$1'))
   const reply = decodeJson(
     dnsLookupReplyV1,
     await askProbe(
       ctx,
       toolboxSubject(location ?? 'any', 'dns'),
-      encodeJson({ v: 1, hostname: domain, type }),
+      encodeJson({ v: 1, hostname: domain, type, ...(server ? { server } : {}) }),
       location,
       TIMEOUT_MS,
     ),

@@ -27,6 +27,12 @@ function portsOf(input: ReturnType<typeof portScanInput.parse>): PortScanRequest
   const { ports, scanType } = input
   if (ports === undefined) return SCAN_TYPE_PORTS[scanType ?? 'quick']
   if (Array.isArray(ports)) return ports
+  const single = ports.match(/^(\d+)-(\d+)$/)
+  if (single) {
+    const [from, to] = [Number(single[1]), Number(single[2])]
+    if (from < 1 || to > 65_535 || from > to) throw portError(ports)
+    return { from, to }
+  }
   const expanded = new Set<number>()
   for (const part of ports.split(',')) {
     const [from, to = from] = part.trim().split('-').map(Number) as [number, number?]
@@ -93,7 +99,13 @@ export async function scanPorts({
   try {
     const reply = decodeJson(
       portScanReplyV1,
-      await askProbe(ctx, toolboxSubject(parsed.location ?? 'any', 'ports'), encodeJson(request), parsed.location, timeoutMs),
+      await askProbe(
+        ctx,
+        toolboxSubject(parsed.location ?? 'any', 'ports'),
+        encodeJson(request),
+        parsed.location,
+        timeoutMs,
+      ),
     )
     return { openPorts: reply.open.map((open) => open.port), totalScanned: reply.scanned }
   } finally {

@@ -1,4 +1,4 @@
-import { dnsRecordType } from '@guard/shared'
+import { dnsRecordType, dnsServer } from '@guard/shared'
 import { z } from 'zod'
 
 const host = z.string().trim().min(1).max(253)
@@ -12,6 +12,9 @@ const location = z
 export const dnsLookupInput = z.strictObject({
   domain: host.describe('Name to look up'),
   record_type: dnsRecordType.exclude(['PTR']).default('A'),
+  server: dnsServer
+    .optional()
+    .describe("Resolver to ask (IP, optionally :port); the probe's own resolvers when omitted"),
   location,
 })
 export type DnsLookupInput = z.input<typeof dnsLookupInput>
