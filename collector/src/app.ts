@@ -17,6 +17,7 @@ import { incidentRoutes } from './routes/incidents.ts'
 import { integrationRoutes } from './routes/integrations.ts'
 import { integrationCallbackRoutes } from './routes/integrations-callback.ts'
 import { maintenanceWindowRoutes } from './routes/maintenance-windows.ts'
+import { mcpRoutes } from './routes/mcp.ts'
 import { metricsRoutes } from './routes/metrics.ts'
 import { monitorRoutes } from './routes/monitors.ts'
 import { notificationRoutes } from './routes/notifications.ts'
@@ -63,6 +64,7 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
   await agentRoutes(app, ctx)
   publicStatusPageRoutes(app, ctx)
   statusPageHtmlRoutes(app, ctx)
+  mcpRoutes(app, ctx)
   await app.register(async (secured) => {
     secured.addHook('onRequest', options.authenticate ?? authenticate(ctx))
     secured.addHook('onRequest', rateLimit(ctx))

@@ -31,10 +31,11 @@ export async function lookupDns({
       TIMEOUT_MS,
     ),
   )
-  const failure = reply.errors[type]
-  // No record of the type is an empty answer; a resolver that failed is the probe's problem to tell.
-  if (failure && !/ENODATA|ENOTFOUND|NXDOMAIN|no data/i.test(failure)) {
-    throw new GuardError('BAD_GATEWAY', `The DNS lookup failed: ${failure}`)
+  // No record of a type is an empty answer, not a failure; a resolver that failed is.
+  const failures = Object.entries(reply.errors).filter(([, reason]) => !/ENODATA|ENOTFOUND|NXDOMAIN|no data/i.test(reason))
+  if (reply.records.length === 0 && failures.length > 0) {
+    const detail = failures.map(([failed, reason]) => `${failed}: ${reason}`).join('; ')
+    throw new GuardError('BAD_GATEWAY', `The DNS lookup failed: ${detail}`)
   }
   const records = reply.records.map((record) => ({
     type: record.type,

@@ -11,7 +11,10 @@ const location = z
 
 export const dnsLookupInput = z.strictObject({
   domain: host.describe('Name to look up'),
-  record_type: dnsRecordType.exclude(['PTR']).default('A'),
+  record_type: z
+    .union([dnsRecordType.exclude(['PTR']), z.literal('ANY')])
+    .default('A')
+    .describe('ANY: every common type (A, AAAA, CNAME, MX, TXT, NS, SOA, CAA)'),
   server: dnsServer
     .optional()
     .describe("Resolver to ask (IP, optionally :port); the probe's own resolvers when omitted"),
