@@ -139,7 +139,12 @@ describe.skipIf(!CHROMIUM)('MCP widgets in headless Chromium', () => {
         page.on('pageerror', (error) => problems.push(error.message))
         await page.goto(`${HOST}/`)
         await page.evaluate(
-          ([widget, mode, data]) => (globalThis as unknown as { showWidget: Function }).showWidget(widget, mode, data),
+          ([widget, mode, data]) =>
+            (globalThis as unknown as { showWidget: (...args: unknown[]) => Promise<void> }).showWidget(
+              widget,
+              mode,
+              data,
+            ),
           [name, theme, SAMPLES[name]] as const,
         )
         const frame = page.frameLocator('iframe')
