@@ -158,7 +158,11 @@ describe.skipIf(!CHROMIUM)('MCP widgets in headless Chromium', () => {
           expect(await frame.locator('tbody tr').count()).toBe(2)
         }
         if (name === 'domains') expect(await frame.locator('tbody tr').count()).toBe(3)
-        const background = await frame.locator('body').evaluate((body) => getComputedStyle(body).backgroundColor)
+        const background = await frame.locator('body').evaluate(
+          (body) =>
+            // biome-ignore lint/suspicious/noExplicitAny: the browser's globals, not typed in this Node project
+            (globalThis as any).getComputedStyle(body).backgroundColor,
+        )
         expect(background).toBe(theme === 'dark' ? 'rgb(13, 17, 23)' : 'rgb(255, 255, 255)')
         await page.screenshot({ path: new URL(`${name}-${theme}.png`, ARTIFACTS).pathname })
         expect(problems).toEqual([])
