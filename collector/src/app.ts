@@ -22,6 +22,7 @@ import { incidentRoutes } from './routes/incidents.ts'
 import { integrationRoutes } from './routes/integrations.ts'
 import { integrationCallbackRoutes } from './routes/integrations-callback.ts'
 import { maintenanceWindowRoutes } from './routes/maintenance-windows.ts'
+import { mcpRoutes } from './routes/mcp.ts'
 import { metricsRoutes } from './routes/metrics.ts'
 import { monitorRoutes } from './routes/monitors.ts'
 import { notificationRoutes } from './routes/notifications.ts'
@@ -29,6 +30,7 @@ import { openApiRoute, registerOpenApi } from './routes/openapi.ts'
 import { reportRoutes } from './routes/reports.ts'
 import { serviceRoutes } from './routes/services.ts'
 import { publicStatusPageRoutes, statusPageHtmlRoutes, statusPageRoutes } from './routes/status-pages.ts'
+import { toolboxRoutes } from './routes/toolbox.ts'
 import { usageRoutes } from './routes/usage.ts'
 
 export interface CollectorAppOptions {
@@ -87,6 +89,7 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
   await agentRoutes(app, ctx)
   publicStatusPageRoutes(app, ctx)
   statusPageHtmlRoutes(app, ctx)
+  mcpRoutes(app, ctx)
   await consoleAuthRoutes(app, consoleAuth)
   consoleStaticRoutes(app, { identityUrl: ctx.env.GUARD_IDENTITY_URL })
   await app.register(async (secured) => {
@@ -113,6 +116,7 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
     eventStreamRoutes(routes, ctx)
     integrationRoutes(routes, ctx)
     usageRoutes(routes, ctx)
+    toolboxRoutes(routes, ctx)
     metricsRoutes(routes, options.metrics ?? createIngestMetrics().registry)
   })
   return app
