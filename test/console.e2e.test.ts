@@ -89,6 +89,8 @@ describe.skipIf(!CHROMIUM)('the web console end to end', () => {
     await page.locator('.chart canvas').first().waitFor({ timeout: 30_000 })
     expect(await page.locator('.u-legend .u-series').count()).toBeGreaterThanOrEqual(2)
     await page.getByRole('heading', { name: 'Latest checks' }).waitFor()
+    // The probe's timing phases of each check, averaged above the history.
+    await page.locator('.legend', { hasText: 'First byte' }).waitFor()
     await shot(page, 'domain-detail-up')
     expect(await seriousViolations(page)).toEqual([])
   }, 120_000)
