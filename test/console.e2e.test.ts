@@ -108,7 +108,8 @@ describe.skipIf(!CHROMIUM)('the web console end to end', () => {
     await shot(page, 'domain-detail-down')
 
     await page.getByRole('link', { name: 'Overview' }).click()
-    await page.locator('.activity .state-down').first().waitFor()
+    await page.locator('ul[aria-label="Monitors, down first"] li').first().locator('.state-down').waitFor()
+    await expect.poll(() => page.locator('.stat-value').first().textContent()).toBe('0/1 up')
     await shot(page, 'overview-down')
     expect(await seriousViolations(page)).toEqual([])
     await page.getByRole('link', { name: 'Domains' }).first().click()
