@@ -50,7 +50,7 @@ export async function consoleAuthRoutes(app: FastifyInstance, auth: ConsoleAuth)
             "Starts the authorization code flow with PKCE at identity as the collector's confidential client and redirects the browser there. `returnTo` is a console path to come back to.",
           tags: ['console'],
           querystring: z.object({ returnTo: z.string().max(2048).optional() }),
-          response: { 302: redirect, 429: rateLimitedSchema, 503: errorSchema },
+          response: { 302: redirect, 400: errorSchema, 429: rateLimitedSchema, 503: errorSchema },
         },
       },
       async (request, reply) => auth.startLogin(request, reply, request.query.returnTo ?? '/'),
@@ -70,7 +70,14 @@ export async function consoleAuthRoutes(app: FastifyInstance, auth: ConsoleAuth)
             error_description: z.string().max(2048).optional(),
           }),
           produces: ['text/html'],
-          response: { 303: redirect, 400: z.string(), 429: rateLimitedSchema, 503: errorSchema },
+          response: {
+            303: redirect,
+            400: z
+              .union([z.string(), errorSchema])
+              .describe('An HTML page saying why the sign-in failed, or the error body of a malformed request'),
+            429: rateLimitedSchema,
+            503: errorSchema,
+          },
         },
       },
       async (request, reply) => {
@@ -111,7 +118,7 @@ export async function consoleAuthRoutes(app: FastifyInstance, auth: ConsoleAuth)
           tags: ['console'],
           consumes: ['application/x-www-form-urlencoded', 'application/json'],
           body: z.looseObject({ csrf: z.string().max(200).optional() }).optional(),
-          response: { 303: redirect, 403: errorSchema, 429: rateLimitedSchema },
+          response: { 303: redirect, 400: errorSchema, 403: errorSchema, 429: rateLimitedSchema },
         },
       },
       async (request, reply) => {
