@@ -2,8 +2,8 @@ import { execFile } from 'node:child_process'
 import { hostname, platform, uptime } from 'node:os'
 import { promisify } from 'node:util'
 import type { AgentHeartbeat } from '@guard/shared'
-import si from 'systeminformation'
 import { realFilesystems } from './collect-metrics.ts'
+import { si } from './system-information.ts'
 import { AGENT_VERSION } from './version.ts'
 
 const run = promisify(execFile)

@@ -1,5 +1,4 @@
 import { request as httpRequest } from 'node:http'
-import { request as httpsRequest } from 'node:https'
 import { promisify } from 'node:util'
 import { gzip } from 'node:zlib'
 import type { AgentHeartbeat } from '@guard/shared'
@@ -13,10 +12,13 @@ export type SendOutcome =
   /** The collector will never take this heartbeat (malformed, too large, another device's). */
   | { kind: 'rejected'; status: number; reason: string }
 
-/** node:http rather than fetch: undici alone would add a tenth to the agent's memory. */
-function post(url: URL, headers: Record<string, string>, body: Buffer, timeoutMs: number) {
+/**
+ * node:http rather than fetch: undici alone would add a tenth to the agent's memory. node:https
+ * (with TLS and crypto) is loaded only for an https collector.
+ */
+async function post(url: URL, headers: Record<string, string>, body: Buffer, timeoutMs: number) {
+  const send = url.protocol === 'https:' ? (await import('node:https')).request : httpRequest
   return new Promise<{ status: number; retryAfter: string | undefined; text: string }>((resolve, reject) => {
-    const send = url.protocol === 'https:' ? httpsRequest : httpRequest
     const request = send(url, {
       method: 'POST',
       headers: { ...headers, 'content-length': body.length },

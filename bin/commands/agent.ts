@@ -1,6 +1,13 @@
 import { realpathSync } from 'node:fs'
 import { parseArgs } from 'node:util'
-import { enrollDevice, installSystemdUnit, loadAgentConfig, parseAgentEnv, startAgent } from '@guard/agent'
+import {
+  AGENT_NODE_FLAGS,
+  enrollDevice,
+  installSystemdUnit,
+  loadAgentConfig,
+  parseAgentEnv,
+  startAgent,
+} from '@guard/agent'
 import { ConfigError } from '@guard/shared/config-error'
 import { createLogger } from '@guard/shared/logger'
 import { closeOnSignals } from '@guard/shared/process'
@@ -87,7 +94,7 @@ async function install(args: string[]): Promise<void> {
   const cli = realpathSync(process.argv[1] ?? 'bin/guard.mjs')
   const steps = await installSystemdUnit({
     unitPath: values.unit,
-    execStart: `${process.execPath} ${cli} agent`,
+    execStart: [process.execPath, ...AGENT_NODE_FLAGS, cli, 'agent'].join(' '),
     configPath: values.config,
     user: values.user,
   })
