@@ -1,9 +1,4 @@
 import { request as httpRequest } from 'node:http'
-import { promisify } from 'node:util'
-import { gzip } from 'node:zlib'
-import type { AgentHeartbeat } from '@guard/shared'
-
-const compress = promisify(gzip)
 
 export type SendOutcome =
   | { kind: 'stored' }
@@ -43,20 +38,21 @@ async function post(url: URL, headers: Record<string, string>, body: Buffer, tim
 }
 
 /**
- * POST /agent with the device token, gzip-compressed. Never throws: every failure is an outcome
- * the caller decides on, so a collector error cannot crash the agent.
+ * POST /agent with the device token and a heartbeat already gzip-compressed (as the spool keeps
+ * it). Never throws: every failure is an outcome the caller decides on, so a collector error
+ * cannot crash the agent.
  */
 export async function sendHeartbeat(
   collectorUrl: string,
   token: string,
-  heartbeat: AgentHeartbeat,
+  gzipBody: Buffer,
   timeoutMs = 15_000,
 ): Promise<SendOutcome> {
   try {
     const response = await post(
       new URL('/agent', collectorUrl),
       { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-encoding': 'gzip' },
-      await compress(JSON.stringify(heartbeat)),
+      gzipBody,
       timeoutMs,
     )
     if (response.status >= 200 && response.status < 300) return { kind: 'stored' }

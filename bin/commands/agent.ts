@@ -4,6 +4,7 @@ import {
   AGENT_NODE_FLAGS,
   enrollDevice,
   installSystemdUnit,
+  inventoryGarbageCollector,
   loadAgentConfig,
   parseAgentEnv,
   startAgent,
@@ -49,7 +50,7 @@ export async function runAgent(args: string[], env: NodeJS.ProcessEnv = process.
     },
     'agent started',
   )
-  const agent = await startAgent(config, log)
+  const agent = await startAgent(config, log, { afterInventory: inventoryGarbageCollector() })
   closeOnSignals(log, () => agent.stop())
 }
 
