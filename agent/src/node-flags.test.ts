@@ -5,7 +5,7 @@ import { AGENT_NODE_FLAGS, approximateLiteMode } from './node-flags.ts'
 describe('the agent node flags', () => {
   it('are accepted by this Node without a warning, turn the JIT off and expose gc', () => {
     // The unit would fail to start (or warn in the journal at every start) if Node refused them.
-    const script = 'process.stdout.write(`${typeof WebAssembly} ${typeof gc}`)'
+    const script = 'process.stdout.write(typeof WebAssembly + " " + typeof gc)'
     const result = spawnSync(process.execPath, [...AGENT_NODE_FLAGS, '-e', script], { encoding: 'utf8' })
     expect(result.stderr).toBe('')
     expect(result.status).toBe(0)
