@@ -10,6 +10,7 @@ import { registerFormBody } from './form-body.ts'
 import { jwksRoute } from './jwks.ts'
 import { logoutRoutes } from './logout.ts'
 import { schedulePruning } from './prune-schedule.ts'
+import { registrationRoute } from './register.ts'
 import { revokeRoute } from './revoke.ts'
 import { tokenRoute } from './token.ts'
 import { userinfoRoutes } from './userinfo.ts'
@@ -23,6 +24,7 @@ export async function oauthRoutes(app: GuardFastify, ctx: OAuthContext): Promise
     jwksRoute(oauth, ctx)
     authorizeRoute(oauth, ctx)
     tokenRoute(oauth, ctx)
+    registrationRoute(oauth, ctx)
     userinfoRoutes(oauth, ctx)
     revokeRoute(oauth, ctx)
     logoutRoutes(oauth, ctx)
