@@ -1,4 +1,4 @@
-import type { GuardFastify } from '@guard/shared'
+import { GuardError, type GuardFastify } from '@guard/shared'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { fixedWindowLimiter } from '../plugins/rate-limit.ts'
 import { registerDynamicClient, registrationRequest, registrationResponse } from '../services/clients/register.ts'
@@ -9,15 +9,27 @@ import { oauthErrorBody, problemResponse } from './schemas.ts'
 
 export const REGISTRATION_PATH = '/api/oauth/register'
 
-/** A body that fails the schema is bad client metadata (RFC 7591 §3.2.2), not a bad request. */
-function registrationErrorHandler(error: FastifyError | OAuthError, request: FastifyRequest, reply: FastifyReply) {
-  if (!(error instanceof OAuthError) && error.validation) {
+const metadataError = (where: string, description: string) =>
+  new OAuthError(where.includes('redirect_uris') ? 'invalid_redirect_uri' : 'invalid_client_metadata', description)
+
+/**
+ * A body that fails the schema, or carries control characters, is bad client metadata (RFC 7591
+ * §3.2.2), not a bad request.
+ */
+function registrationErrorHandler(
+  error: FastifyError | OAuthError | GuardError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
+  if (error instanceof GuardError && error.code === 'VALIDATION_ERROR') {
+    return sendOAuthJsonError(reply, metadataError(error.message, error.message))
+  }
+  if (!(error instanceof OAuthError) && !(error instanceof GuardError) && error.validation) {
     const first = error.validation[0]
     const path = String(first?.instancePath ?? '')
-    const code = path.startsWith('/redirect_uris') ? 'invalid_redirect_uri' : 'invalid_client_metadata'
-    return sendOAuthJsonError(reply, new OAuthError(code, `${path || 'body'}: ${first?.message ?? error.message}`))
+    return sendOAuthJsonError(reply, metadataError(path, `${path || 'body'}: ${first?.message ?? error.message}`))
   }
-  return oauthJsonErrorHandler(error, request, reply)
+  return oauthJsonErrorHandler(error as FastifyError, request, reply)
 }
 
 /** RFC 7591 dynamic client registration, for the public clients of MCP assistants. */
