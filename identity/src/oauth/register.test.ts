@@ -1,4 +1,5 @@
 import { createLogger } from '@guard/shared'
+import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildIdentityApp } from '../app.ts'
 import { pruneUnusedClients } from '../services/clients/prune-unused.ts'
@@ -169,6 +170,54 @@ describe('dynamic client registration (RFC 7591)', () => {
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0)
     expect(refused.json()).toMatchObject({ code: 'RATE_LIMIT_EXCEEDED' })
     expect((await from('192.0.2.11')).statusCode).toBe(201)
+    await app.close()
+  })
+})
+
+describe('registration bad input', () => {
+  const notAString = fc.oneof(fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.integer(), { minLength: 1 }))
+  const valid = { redirect_uris: ['https://example.org/cb'], client_name: 'Fuzz', scope: 'read' }
+  const badRedirect = fc.oneof(
+    fc.constantFrom('', 'http://example.org/cb', 'https://x.org/cb#f', 'file:///etc/passwd', 'noscheme', 'ftp://x.org'),
+    notAString,
+  )
+  const bodies = fc.oneof(
+    badRedirect.map((uri) => ({ ...valid, redirect_uris: [uri] })),
+    fc.oneof(notAString, fc.string()).map((value) => ({ ...valid, redirect_uris: value })),
+    fc.constantFrom('client_secret_post', 'private_key_jwt', '').map((method) => ({
+      ...valid,
+      token_endpoint_auth_method: method,
+    })),
+    fc
+      .oneof(fc.constant(['implicit']), fc.constant([]), notAString)
+      .map((grants) => ({ ...valid, grant_types: grants })),
+    fc
+      .oneof(fc.constantFrom('admin', 'read admin', 'openid superuser'), notAString)
+      .map((scope) => ({ ...valid, scope })),
+    fc.oneof(fc.constant('x'.repeat(101)), notAString).map((name) => ({ ...valid, client_name: name })),
+    fc.oneof(fc.string(), fc.integer(), fc.array(fc.jsonValue(), { maxLength: 3 }), fc.constant(null)),
+  )
+
+  it('every invalid registration is a 400 with an RFC 7591 error code and stores nothing', async () => {
+    const log = createLogger({ name: 'register-fuzz', level: 'silent' })
+    const app = await buildIdentityApp({ log, oauth: identity.ctx })
+    const count = async () =>
+      (await identity.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM identity.clients')).rows[0]?.n
+    const before = await count()
+    await fc.assert(
+      fc.asyncProperty(bodies, async (body) => {
+        const response = await app.inject({
+          method: 'POST',
+          url: '/api/oauth/register',
+          payload: JSON.stringify(body),
+          headers: { 'content-type': 'application/json' },
+        })
+        expect(response.statusCode).toBe(400)
+        expect(['invalid_client_metadata', 'invalid_redirect_uri']).toContain(response.json().error)
+      }),
+      { numRuns: 60 },
+    )
+    expect(await count()).toBe(before)
     await app.close()
   })
 })
