@@ -28,12 +28,14 @@ function probePort(address: string, port: number, timeoutMs: number): Promise<bo
 
 /**
  * TCP connect scan of the vetted address with bounded concurrency. `onProgress` gets the ports
- * found open since its last call, at most every 250 ms and once at the end.
+ * found open since its last call, at most every 250 ms and once at the end. Once `signal` aborts,
+ * no further port is tried and the scan rejects with `cancelled`.
  */
 export async function scanPorts(
   request: PortScanRequest,
   allowPrivate: boolean,
   onProgress: (progress: PortScanProgress) => void = () => {},
+  signal?: AbortSignal,
 ): Promise<PortScanReply> {
   const started = performance.now()
   const vetted = await resolveAllowedTarget(request.host, { allowPrivate })
@@ -51,6 +53,7 @@ export async function scanPorts(
   await Promise.all(
     ports.map((port) =>
       limiter.run(async () => {
+        if (signal?.aborted) return
         if (await probePort(vetted.address, port, request.timeoutMs)) {
           open.push(port)
           unreported.push(port)
@@ -60,6 +63,7 @@ export async function scanPorts(
       }),
     ),
   )
+  if (signal?.aborted) throw new Error(`cancelled after ${scanned} of ${ports.length} ports`)
   unreported.sort((a, b) => a - b)
   report()
   return {
