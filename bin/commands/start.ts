@@ -48,12 +48,9 @@ export async function runStart(env: NodeJS.ProcessEnv = process.env) {
     timeseries,
     bus,
   })
-  // Assistants get tokens for the MCP endpoints of the collector beside identity, at its
-  // listening address and at its public one, unless GUARD_MCP_RESOURCES / GUARD_COLLECTOR_URL say otherwise.
-  if (!identity.mcpResourcesConfigured) {
-    identity.serveMcpResourcesOf(collector.url)
-    if (collectorEnv.GUARD_PUBLIC_URL) identity.serveMcpResourcesOf(collectorEnv.GUARD_PUBLIC_URL)
-  }
+  // Assistants get tokens for the MCP endpoints of the collector beside identity (the address it
+  // listens on), unless GUARD_MCP_RESOURCES or GUARD_COLLECTOR_PUBLIC_URL, shared with the collector, name them.
+  if (!identity.mcpResourcesConfigured) identity.serveMcpResourcesOf(collector.url)
   const probe = await startProbe({
     env: probeEnv,
     log: log.child({ service: 'probe' }),

@@ -59,7 +59,7 @@ export const identityEnvSchema = z.object({
   ),
   /**
    * Comma-separated RFC 8707 resources (absolute URLs) identity issues access tokens for: the
-   * collector's MCP endpoints. Unset: `<GUARD_COLLECTOR_URL>/mcp` and `/api/mcp`, and under
+   * collector's MCP endpoints. Unset: `<GUARD_COLLECTOR_PUBLIC_URL>/mcp` and `/api/mcp`, and under
    * `guard start` those of the collector beside it.
    */
   GUARD_MCP_RESOURCES: commaList.pipe(
@@ -75,8 +75,11 @@ export const identityEnvSchema = z.object({
       }),
     ),
   ),
-  /** The collector's public URL; its MCP endpoints are the default GUARD_MCP_RESOURCES. */
-  GUARD_COLLECTOR_URL: z
+  /**
+   * The collector's public base URL, the same variable the collector reads: its `/mcp` and
+   * `/api/mcp` are the default GUARD_MCP_RESOURCES.
+   */
+  GUARD_COLLECTOR_PUBLIC_URL: z
     .url({ protocol: /^https?$/, error: 'must be an http(s):// URL' })
     .transform((url) => url.replace(/\/+$/, ''))
     .optional(),

@@ -34,7 +34,7 @@ export interface RunningIdentity {
   /** The admin API token, set only on the start that created it (first start): saved to credentials.json. */
   adminToken: string | undefined
   /**
-   * Whether GUARD_MCP_RESOURCES or GUARD_COLLECTOR_URL named the MCP resources; when not, the
+   * Whether GUARD_MCP_RESOURCES or GUARD_COLLECTOR_PUBLIC_URL named the MCP resources; when not, the
    * launcher names the collector it started beside identity with `serveMcpResourcesOf`.
    */
   mcpResourcesConfigured: boolean

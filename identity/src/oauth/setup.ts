@@ -19,7 +19,7 @@ export async function prepareOAuth(deps: {
     GUARD_SMTP_URL?: string | undefined
     GUARD_SMTP_FROM?: string
     GUARD_MCP_RESOURCES?: string[]
-    GUARD_COLLECTOR_URL?: string | undefined
+    GUARD_COLLECTOR_PUBLIC_URL?: string | undefined
     GUARD_REGISTRATION_LIMIT?: number
   }
   issuer: string
@@ -38,7 +38,7 @@ export async function prepareOAuth(deps: {
     ? { from: deps.env.GUARD_SMTP_FROM ?? 'Guard <guard@localhost>', transport: createTransport(smtp) }
     : undefined
   const configured = deps.env.GUARD_MCP_RESOURCES ?? []
-  const collector = deps.env.GUARD_COLLECTOR_URL
+  const collector = deps.env.GUARD_COLLECTOR_PUBLIC_URL
   const resources = configured.length > 0 ? configured : collector ? mcpResourcesOf(collector) : []
   return {
     sql: deps.sql,
