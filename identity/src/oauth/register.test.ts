@@ -2,6 +2,7 @@ import { createLogger } from '@guard/shared'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildIdentityApp } from '../app.ts'
+import { getClient } from '../services/clients/list.ts'
 import { pruneUnusedClients } from '../services/clients/prune-unused.ts'
 import {
   authorizeUrl,
@@ -63,6 +64,12 @@ describe('dynamic client registration (RFC 7591)', () => {
       [body.client_id],
     )
     expect(rows[0]).toEqual({ secret_hash: null, first_party: false })
+    // The operator sees it as self-registered and not yet used.
+    expect(await getClient(identity.sql, String(body.client_id))).toMatchObject({
+      public: true,
+      registered_dynamically: true,
+      last_token_at: null,
+    })
   })
 
   it('a registered client must use PKCE S256, and its loopback redirect matches on any port', async () => {
