@@ -88,6 +88,33 @@ describe('authorization server metadata (RFC 8414)', () => {
   })
 })
 
+describe('CORS for browser-based clients', () => {
+  it('metadata, registration and token answer any origin without credentials; the authorization endpoint does not', async () => {
+    const origin = { origin: 'http://localhost:6274' }
+    const preflight = await fetch(`${identity.url}/api/oauth/register`, {
+      method: 'OPTIONS',
+      headers: { ...origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+    })
+    expect(preflight.status).toBe(204)
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*')
+    expect(preflight.headers.get('access-control-allow-headers')).toMatch(/Content-Type/)
+    expect(preflight.headers.get('access-control-allow-credentials')).toBeNull()
+    const metadata = await fetch(`${identity.url}/.well-known/oauth-authorization-server`, { headers: origin })
+    expect(metadata.headers.get('access-control-allow-origin')).toBe('*')
+    const token = await postForm(
+      tokenUrl(),
+      { grant_type: 'refresh_token', refresh_token: 'x', client_id: 'x' },
+      origin,
+    )
+    expect(token.headers.get('access-control-allow-origin')).toBe('*')
+    const authorize = await fetch(authorizeUrl(identity, { client_id: client.client_id }), {
+      headers: origin,
+      redirect: 'manual',
+    })
+    expect(authorize.headers.get('access-control-allow-origin')).toBeNull()
+  })
+})
+
 describe('resource indicators (RFC 8707)', () => {
   it('the access token for a resource has that resource as its only audience, scope read and the organizations', async () => {
     const tokens = await tokensFor(MCP)

@@ -5,6 +5,7 @@ import { invitationPages } from '../pages/invitation.ts'
 import { signInPages } from '../pages/sign-in.ts'
 import { authorizeRoute } from './authorize.ts'
 import type { OAuthContext } from './context.ts'
+import { oauthCors } from './cors.ts'
 import { discoveryRoute } from './discovery.ts'
 import { registerFormBody } from './form-body.ts'
 import { jwksRoute } from './jwks.ts'
@@ -20,6 +21,7 @@ export async function oauthRoutes(app: GuardFastify, ctx: OAuthContext): Promise
   // Encapsulated, so the form parser applies to these routes only.
   await app.register(async (oauth) => {
     registerFormBody(oauth)
+    oauthCors(oauth)
     discoveryRoute(oauth, ctx)
     jwksRoute(oauth, ctx)
     authorizeRoute(oauth, ctx)
