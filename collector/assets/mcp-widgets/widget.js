@@ -21,7 +21,12 @@ const percent = (value) => (typeof value === 'number' ? `${number(value, 2)} %` 
 const when = (value) => (value ? new Date(value).toLocaleString() : '–')
 
 function tile(label, value, tone) {
-  return el('div', { class: `tile${tone ? ` ${tone}` : ''}` }, el('span', { class: 'value' }, value), el('span', { class: 'label' }, label))
+  return el(
+    'div',
+    { class: `tile${tone ? ` ${tone}` : ''}` },
+    el('span', { class: 'value' }, value),
+    el('span', { class: 'label' }, label),
+  )
 }
 
 function badge(status) {
@@ -34,7 +39,12 @@ function section(title, ...children) {
 
 function table(headers, rows) {
   const head = el('tr', {}, ...headers.map((header) => el('th', { scope: 'col' }, header)))
-  return el('table', {}, el('thead', {}, head), el('tbody', {}, ...rows.map((cells) => el('tr', {}, ...cells.map((cell) => el('td', {}, cell))))))
+  return el(
+    'table',
+    {},
+    el('thead', {}, head),
+    el('tbody', {}, ...rows.map((cells) => el('tr', {}, ...cells.map((cell) => el('td', {}, cell))))),
+  )
 }
 
 const views = {
@@ -48,7 +58,11 @@ const views = {
         tile('Domains up', `${number(domains.up)} / ${number(domains.total)}`, domains.down ? 'bad' : 'good'),
         tile('Domain uptime (24 h)', percent(domains.uptime)),
         tile('Services up', `${number(services.up)} / ${number(services.total)}`, services.down ? 'bad' : 'good'),
-        tile('Devices online', `${number(devices.online)} / ${number(devices.total)}`, devices.offline ? 'warn' : 'good'),
+        tile(
+          'Devices online',
+          `${number(devices.online)} / ${number(devices.total)}`,
+          devices.offline ? 'warn' : 'good',
+        ),
         tile('Open incidents', number(incidents.active), incidents.active ? 'warn' : 'good'),
         tile('Critical incidents', number(incidents.critical), incidents.critical ? 'bad' : 'good'),
       ),

@@ -36,8 +36,7 @@ export function normalizeResource(value: string): string | undefined {
   }
 }
 
-export const mcpResources = (ctx: CollectorContext) =>
-  MCP_PATHS.map((path) => `${collectorPublicUrl(ctx.env)}${path}`)
+export const mcpResources = (ctx: CollectorContext) => MCP_PATHS.map((path) => `${collectorPublicUrl(ctx.env)}${path}`)
 
 /**
  * Narrows a member's role permissions to the token's scopes: `read` keeps the read half of each
@@ -60,14 +59,15 @@ function narrowToScopes(caller: Caller, scopes: McpScope[]): Caller {
 export function createMcpAuthenticator(ctx: CollectorContext) {
   const issuer = ctx.env.GUARD_IDENTITY_URL
   const jwksUrl = ctx.env.GUARD_IDENTITY_JWKS_URL
-  const resources = new Set(mcpResources(ctx).map((resource) => normalizeResource(resource)))
+  // Read per token, not once: the public URL is known only once a test collector listens.
+  const resources = () => new Set(mcpResources(ctx).map((resource) => normalizeResource(resource)))
   const verify = issuer
     ? createAccessTokenVerifier({
         issuer,
         ...(jwksUrl ? { jwksUrl } : {}),
         audience: (audiences) =>
           audiences.some(
-            (audience) => audience === MONITORING_API_AUDIENCE || resources.has(normalizeResource(audience)),
+            (audience) => audience === MONITORING_API_AUDIENCE || resources().has(normalizeResource(audience)),
           ),
       })
     : undefined
@@ -87,7 +87,7 @@ export function createMcpAuthenticator(ctx: CollectorContext) {
       }
     }
     const claims = await verify(token)
-    const scopes = resourceScopes(claims, resources)
+    const scopes = resourceScopes(claims, resources())
     const callerFor = (organizationId: string) => {
       const caller = callerFromToken(claims, organizationId)
       return scopes ? narrowToScopes(caller, scopes) : caller

@@ -45,7 +45,12 @@ interface GuardTool<I extends ZodRawShape, O extends ZodObject> {
   run(input: z.infer<ZodObject<I>>, tool: ToolContext): Promise<z.infer<O>>
 }
 
-const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false }
+const READ_ONLY: ToolAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+}
 /** Scans reach hosts outside Guard: open world, and not idempotent (a port may open between two calls). */
 const SCAN: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true }
 
@@ -202,7 +207,10 @@ export function registerGuardTools(server: McpServer, context: Omit<ToolContext,
       ZodRawShape,
       ZodObject
     >
-    const run = definition.run as (input: Record<string, unknown>, tool: ToolContext) => Promise<Record<string, unknown>>
+    const run = definition.run as (
+      input: Record<string, unknown>,
+      tool: ToolContext,
+    ) => Promise<Record<string, unknown>>
     const summary = definition.summary as (result: Record<string, unknown>) => string
     const ui = widget ? WIDGETS[widget].uri : undefined
     server.registerTool(

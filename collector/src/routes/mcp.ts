@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http'
-import { type GuardFastify, GuardError } from '@guard/shared'
+import { GuardError, type GuardFastify } from '@guard/shared'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import type { FastifyReply } from 'fastify'
 import { z } from 'zod'
@@ -199,7 +199,10 @@ export function mcpRoutes(app: GuardFastify, ctx: CollectorContext): void {
           else await chargeAnonymous(ctx, request, reply)
 
           const server = createMonitoringMcpServer({ ctx, auth })
-          const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
+          const transport = new StreamableHTTPServerTransport({
+            sessionIdGenerator: undefined,
+            enableJsonResponse: true,
+          })
           // The rate-limit headers set so far travel with the SDK's answer.
           for (const [name, value] of Object.entries(reply.getHeaders())) {
             if (value !== undefined) reply.raw.setHeader(name, value)

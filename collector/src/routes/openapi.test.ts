@@ -261,6 +261,38 @@ describe('OpenAPI document', () => {
       { method: 'PUT', url: '/api/notifications/read-all', path: '/api/notifications/read-all' },
       { method: 'POST', url: '/api/notifications/test', path: '/api/notifications/test' },
       { method: 'GET', url: '/api/notifications/deliveries', path: '/api/notifications/deliveries' },
+      { method: 'POST', url: '/api/toolbox/ip-scanner', path: '/api/toolbox/ip-scanner', payload: { ip: '' } },
+      {
+        method: 'POST',
+        url: '/api/toolbox/dns-lookup',
+        path: '/api/toolbox/dns-lookup',
+        payload: { domain: '192.0.2.1', location: 'mars' },
+      },
+      ...(['/mcp', '/api/mcp'] as const).flatMap((path) => [
+        {
+          method: 'POST' as const,
+          url: path,
+          path,
+          payload: {
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'initialize',
+            params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'doc', version: '1' } },
+          },
+        },
+        {
+          method: 'POST' as const,
+          url: path,
+          path,
+          headers: { authorization: 'Bearer nope' },
+          payload: { jsonrpc: '2.0', id: 1, method: 'ping' },
+        },
+      ]),
+      {
+        method: 'GET',
+        url: '/.well-known/oauth-protected-resource/mcp',
+        path: '/.well-known/oauth-protected-resource/mcp',
+      },
     ]
     const seen = new Set<number>()
     for (const call of calls) {

@@ -11,9 +11,7 @@ export interface Member {
 }
 
 /** Whose data a read covers: the public status pages, or the member's organizations. */
-export type Audience =
-  | { kind: 'public'; organizationId: string | undefined }
-  | { kind: 'members'; callers: Caller[] }
+export type Audience = { kind: 'public'; organizationId: string | undefined } | { kind: 'members'; callers: Caller[] }
 
 /**
  * Nobody signed in sees only public status pages (of `organizationId` when given). A member sees

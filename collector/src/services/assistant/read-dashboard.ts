@@ -63,6 +63,9 @@ async function publicDashboard(ctx: CollectorContext, organizationId: string | u
     domains: { ...domains, uptime: weightedMean(uptimes.map((uptime) => [uptime, 1])) },
     devices: { total: devices.total, online: devices.up, offline: devices.total - devices.up },
     services,
-    incidents: { active: active.length, critical: active.filter((incident) => incident.severity === 'critical').length },
+    incidents: {
+      active: active.length,
+      critical: active.filter((incident) => incident.severity === 'critical').length,
+    },
   }
 }

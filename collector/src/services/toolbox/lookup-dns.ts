@@ -32,7 +32,9 @@ export async function lookupDns({
     ),
   )
   // No record of a type is an empty answer, not a failure; a resolver that failed is.
-  const failures = Object.entries(reply.errors).filter(([, reason]) => !/ENODATA|ENOTFOUND|NXDOMAIN|no data/i.test(reason))
+  const failures = Object.entries(reply.errors).filter(
+    ([, reason]) => !/ENODATA|ENOTFOUND|NXDOMAIN|no data/i.test(reason),
+  )
   if (reply.records.length === 0 && failures.length > 0) {
     const detail = failures.map(([failed, reason]) => `${failed}: ${reason}`).join('; ')
     throw new GuardError('BAD_GATEWAY', `The DNS lookup failed: ${detail}`)
