@@ -1,5 +1,6 @@
 import type { Sql } from '@guard/shared'
 import { DATA_SCOPES, formatScope } from '../../oauth/scopes.ts'
+import { listOrganizationsOf } from '../organizations/list-for-user.ts'
 import { userClaims } from '../users/claims.ts'
 import { ACCESS_TOKEN_SECONDS, REFRESH_TOKEN_SECONDS } from './lifetimes.ts'
 import { hashToken, randomToken } from './secret.ts'
@@ -39,7 +40,7 @@ export async function issueTokens(sql: Sql, signer: Signer, input: IssueInput): 
   const organizations =
     scoped.organizations ??
     (input.scopes.some((granted) => DATA_SCOPES.includes(granted))
-      ? (await userClaims(sql, input.userId, ['organizations']))?.organizations
+      ? await listOrganizationsOf(sql, input.userId)
       : undefined)
   const access = await signAccessToken(signer, {
     userId: input.userId,
