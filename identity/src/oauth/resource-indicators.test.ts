@@ -1,7 +1,9 @@
-import { createAccessTokenVerifier, MONITORING_API_AUDIENCE } from '@guard/shared'
+import { ConfigError, createAccessTokenVerifier, MONITORING_API_AUDIENCE } from '@guard/shared'
 import { decodeJwt, decodeProtectedHeader } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { parseIdentityEnv } from '../env.ts'
 import type { CreatedClient } from '../services/clients/create.ts'
+import { mcpResourcesOf } from './resources.ts'
 import {
   authorizeUrl,
   HttpBrowser,
@@ -85,6 +87,25 @@ describe('authorization server metadata (RFC 8414)', () => {
     const oauth = (await (await fetch(`${identity.url}/.well-known/oauth-authorization-server`)).json()) as object
     const openid = (await (await fetch(`${identity.url}/.well-known/openid-configuration`)).json()) as object
     expect(openid).toMatchObject(oauth)
+  })
+})
+
+describe('configured resources', () => {
+  it('GUARD_MCP_RESOURCES is a list of canonical URLs; a fragment or a relative URL stops the start', () => {
+    expect(
+      parseIdentityEnv({ GUARD_MCP_RESOURCES: 'HTTPS://Guard.example:443/mcp, http://127.0.0.1:4001/api/mcp' }),
+    ).toMatchObject({ GUARD_MCP_RESOURCES: ['https://guard.example/mcp', 'http://127.0.0.1:4001/api/mcp'] })
+    for (const value of ['https://guard.example/mcp#x', '/mcp', 'ftp://guard.example/mcp']) {
+      expect(() => parseIdentityEnv({ GUARD_MCP_RESOURCES: value })).toThrow(ConfigError)
+      expect(() => parseIdentityEnv({ GUARD_MCP_RESOURCES: value })).toThrow(/GUARD_MCP_RESOURCES/)
+    }
+  })
+
+  it("the default resources are the collector public URL's /mcp and /api/mcp", () => {
+    expect(mcpResourcesOf('https://guard.example/')).toEqual([
+      'https://guard.example/mcp',
+      'https://guard.example/api/mcp',
+    ])
   })
 })
 
