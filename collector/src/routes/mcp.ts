@@ -146,11 +146,14 @@ export function mcpRoutes(app: GuardFastify, ctx: CollectorContext): void {
             response: {
               200: jsonRpcResponse,
               202: z.undefined().describe('Notification accepted'),
-              400: jsonRpcResponse.describe('Malformed JSON (-32700) or not a JSON-RPC message'),
+              400: z
+                .union([jsonRpcResponse, errorSchema])
+                .describe('Malformed JSON (-32700), not a JSON-RPC message, or control characters in the request'),
               401: unauthorizedSchema.describe('Invalid token; WWW-Authenticate names the resource metadata'),
               403: z
                 .union([jsonRpcResponse, errorSchema])
                 .describe('Origin not allowed, or the token lacks the scope (WWW-Authenticate: insufficient_scope)'),
+              413: errorSchema.describe('Body over 1 MiB'),
               429: rateLimitedSchema,
               503: errorSchema,
             },

@@ -106,8 +106,12 @@ export function toolboxRoutes(app: GuardFastify, ctx: CollectorContext): void {
         send({ type: 'result', results })
         raw.end()
       } catch (error) {
+        if (cancel.signal.aborted) {
+          // The client left: nobody to answer, and nothing went wrong here.
+          if (!streaming) reply.hijack()
+          return
+        }
         if (!streaming) throw error
-        if (cancel.signal.aborted) return
         const failure = error instanceof GuardError ? error : new GuardError('INTERNAL_ERROR', 'The scan failed')
         if (!(error instanceof GuardError)) request.log.error({ err: error }, 'port scan failed')
         send({ type: 'error', error: failure.code, message: failure.message })

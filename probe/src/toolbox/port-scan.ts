@@ -1,6 +1,5 @@
 import { connect } from 'node:net'
 import { type PortScanProgress, type PortScanReply, type PortScanRequest, resolveAllowedTarget } from '@guard/shared'
-import { Limiter } from '../limiter.ts'
 import { COMMON_PORTS } from './common-ports.ts'
 
 const PROGRESS_EVERY_MS = 250
@@ -40,29 +39,30 @@ export async function scanPorts(
   const started = performance.now()
   const vetted = await resolveAllowedTarget(request.host, { allowPrivate })
   const ports = portsOf(request)
-  const limiter = new Limiter(request.concurrency)
   const open: number[] = []
   let unreported: number[] = []
   let scanned = 0
+  let next = 0
   let lastProgress = performance.now()
   const report = () => {
     onProgress({ v: 1, scanned, total: ports.length, open: unreported })
     unreported = []
     lastProgress = performance.now()
   }
-  await Promise.all(
-    ports.map((port) =>
-      limiter.run(async () => {
-        if (signal?.aborted) return
-        if (await probePort(vetted.address, port, request.timeoutMs)) {
-          open.push(port)
-          unreported.push(port)
-        }
-        scanned += 1
-        if (performance.now() - lastProgress >= PROGRESS_EVERY_MS) report()
-      }),
-    ),
-  )
+  // A fixed pool of workers taking the next port, rather than one queued task per port: a full
+  // scan would otherwise park 65,535 waiters in a queue.
+  const worker = async () => {
+    while (next < ports.length && !signal?.aborted) {
+      const port = ports[next++]!
+      if (await probePort(vetted.address, port, request.timeoutMs)) {
+        open.push(port)
+        unreported.push(port)
+      }
+      scanned += 1
+      if (performance.now() - lastProgress >= PROGRESS_EVERY_MS) report()
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(request.concurrency, ports.length) }, worker))
   if (signal?.aborted) throw new Error(`cancelled after ${scanned} of ${ports.length} ports`)
   unreported.sort((a, b) => a - b)
   report()
