@@ -47,6 +47,35 @@ const badUrl = fc.oneof(
   oversized.map((s) => `https://example.org/${s}`),
   notAString,
 )
+/** A status page's look: null clears the logo and the accent, so only other values are wrong there. */
+const badLook = {
+  theme: fc.oneof(notAString, fc.constantFrom('sepia', 'Dark', '')),
+  accentColor: fc.oneof(fc.constantFrom('red', '#12345', '#1234567', 'ffffff', '#gggggg'), fc.integer()),
+  logoUrl: fc.oneof(
+    fc.constantFrom(
+      '',
+      'example.org',
+      'ftp://example.org/logo.png',
+      'javascript:alert(1)',
+      'data:image/png;base64,AAAA',
+      'https://user:pass@cdn.example/logo.png',
+    ),
+    oversized.map((text) => `https://example.org/${text}`),
+    fc.integer(),
+    fc.boolean(),
+  ),
+  links: fc.oneof(
+    notAString,
+    fc.constantFrom(
+      [{ label: 'x', url: 'javascript:alert(1)' }],
+      [{ label: '', url: 'https://ok.example' }],
+      [{ label: 'x' }],
+      [{ label: 'x', url: 'https://ok.example', extra: 1 }],
+      Array.from({ length: 11 }, () => ({ label: 'x', url: 'https://ok.example' })),
+    ),
+  ),
+  timezone: fc.oneof(notAString, fc.constantFrom('Mars/Olympus', '', '+25:00'), oversized),
+}
 const badSlug = fc.oneof(
   fc.constantFrom('', 'ab', 'Upper', 'has space', '-lead', 'trail-', 'double--hyphen', 'api', 'é-page'),
   oversized,
@@ -448,6 +477,7 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
             slug: fc.oneof(notAString, badSlug, fc.constant('keep-page')),
             description: fc.oneof(notAString, oversized),
             isPublic: badBoolean,
+            ...badLook,
           },
         ),
     },
@@ -463,6 +493,7 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
             slug: fc.oneof(notAString, badSlug),
             description: fc.oneof(notAString, oversized),
             isPublic: badBoolean,
+            ...badLook,
           },
         ),
     },

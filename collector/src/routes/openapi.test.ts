@@ -293,6 +293,26 @@ describe('OpenAPI document', () => {
         url: '/.well-known/oauth-protected-resource/mcp',
         path: '/.well-known/oauth-protected-resource/mcp',
       },
+      {
+        method: 'POST',
+        url: '/api/status-pages',
+        path: '/api/status-pages',
+        payload: {
+          name: 'Doc page',
+          slug: 'doc-page',
+          isPublic: true,
+          theme: 'dark',
+          accentColor: '#0a66c2',
+          logoUrl: 'https://cdn.example/logo.png',
+          links: [{ label: 'Home', url: 'https://doc.example' }],
+          timezone: 'Europe/Berlin',
+        },
+      },
+      { method: 'GET', url: '/api/status-pages/doc-page/public', path: '/api/status-pages/{id}/public' },
+      { method: 'GET', url: '/status/doc-page/summary.json', path: '/status/{slug}/summary.json' },
+      { method: 'GET', url: '/status/no-such-page/summary.json', path: '/status/{slug}/summary.json' },
+      { method: 'GET', url: '/api/reports/devices?range=7d', path: '/api/reports/devices' },
+      { method: 'GET', url: '/api/dashboard/recent-activity', path: '/api/dashboard/recent-activity' },
     ]
     const seen = new Set<number>()
     for (const call of calls) {

@@ -12,7 +12,7 @@ import { resultFor } from './test-helpers.ts'
 
 type Harness = Awaited<ReturnType<typeof collectorForTest>>
 const ORG = DEFAULT_ORGANIZATION.id
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'OPTIONS'
 
 /**
  * Every route of the collector, called by members of another organization against this
@@ -255,10 +255,22 @@ const table: Array<{
   { method: 'GET', path: '/api/status-pages/{id}/public', url: '/api/status-pages/secret-status/public' },
   { method: 'GET', path: '/status/{slug}', url: '/status/secret-status' },
   { method: 'GET', path: '/status-assets/{file}', url: '/status-assets/status-page.js', own: true },
+  { method: 'GET', path: '/status/{slug}/badge.svg', url: '/status/secret-status/badge.svg' },
+  {
+    method: 'GET',
+    path: '/status/{slug}/components/{componentId}/badge.svg',
+    url: '/status/secret-status/components/:component/badge.svg?type=uptime',
+  },
+  { method: 'GET', path: '/status/{slug}/feed.atom', url: '/status/secret-status/feed.atom' },
+  { method: 'GET', path: '/status/{slug}/summary.json', url: '/status/secret-status/summary.json' },
+  // A preflight answers the same for every slug and carries no data.
+  { method: 'OPTIONS', path: '/status/{slug}/summary.json', url: '/status/secret-status/summary.json', own: true },
   { method: 'GET', path: '/api/dashboard/stats', url: `/api/dashboard/stats?organizationId=${ORG}` },
   { method: 'GET', path: '/api/dashboard/stats', url: '/api/dashboard/stats', own: true },
   { method: 'GET', path: '/api/reports/domains', url: `/api/reports/domains?organizationId=${ORG}&range=30d` },
   { method: 'GET', path: '/api/reports/domains', url: '/api/reports/domains?format=csv', own: true },
+  { method: 'GET', path: '/api/reports/devices', url: `/api/reports/devices?organizationId=${ORG}&range=7d` },
+  { method: 'GET', path: '/api/reports/devices', url: '/api/reports/devices?format=csv', own: true },
   {
     method: 'GET',
     path: '/api/dashboard/recent-activity',
