@@ -180,6 +180,41 @@ describe('CheckPool', () => {
     expect(pool.running).toBe(0)
   })
 
+  it('reports checks down and then runs them on the main thread when threads die as they start', async () => {
+    const pool = new CheckPool({ threads: 2, workerSource: () => 'throw new Error("broken bundle")' })
+    pools.push(pool)
+    const first = await Promise.all(Array.from({ length: 3 }, () => pool.run(httpTarget(`${httpBase}/`), options())))
+    for (const outcome of first) {
+      expect(outcome).toMatchObject({
+        status: 'down',
+        errorKind: 'unknown',
+        error: 'the check thread stopped (broken bundle) before the check finished',
+      })
+    }
+    // Two threads died with those three checks; the third to die makes the pool give up on threads.
+    expect(await pool.run(httpTarget(`${httpBase}/`), options())).toMatchObject({
+      status: 'down',
+      errorKind: 'unknown',
+    })
+    expect(await pool.run(httpTarget(`${httpBase}/`), options())).toMatchObject({ status: 'up' })
+    expect(pool.running).toBe(0)
+  })
+
+  it('runs checks on the main thread when no thread can be built', async () => {
+    const pool = new CheckPool({
+      threads: 2,
+      workerSource: () => {
+        throw new Error('esbuild is missing')
+      },
+    })
+    pools.push(pool)
+    expect(await pool.run(httpTarget(`${httpsBase}/`, { ignoreTlsErrors: true }), options())).toMatchObject({
+      status: 'up',
+      phases: { tlsMs: expect.any(Number) },
+    })
+    expect(pool.running).toBe(0)
+  })
+
   it('drains the checks in flight on close, then ends its threads', async () => {
     const pool = newPool(2)
     const inFlight = Array.from({ length: 4 }, () =>

@@ -32,6 +32,8 @@ export interface CheckPoolOptions {
   log?: Logger
   /** How long past its timeout a check may stay unanswered before its thread counts as hung. */
   graceMs?: number
+  /** The threads' code: the checkers' bundle; tests give broken code to prove the fallbacks. */
+  workerSource?: () => string
 }
 
 const elapsed = (started: number) => Math.round((performance.now() - started) * 10) / 10
@@ -64,7 +66,15 @@ export class CheckPool {
 
   run(target: MonitorTarget, options: CheckOptions): Promise<CheckOutcome> {
     if (!this.usesThreads() || !POOLED_KINDS.has(target.kind)) return checkOnThisThread(target, options)
-    const thread = this.pick()
+    let thread: Thread
+    try {
+      thread = this.pick()
+    } catch (error) {
+      // No thread can start (the bundle did not build): checks go on, on this thread.
+      this.crashesInARow = CRASHES_BEFORE_FALLBACK
+      this.options.log?.error({ err: error }, 'check threads cannot start; running checks on the main thread')
+      return checkOnThisThread(target, options)
+    }
     const id = this.nextId++
     const outcome = new Promise<CheckOutcome>((resolve) => {
       const entry: InFlight = {
@@ -122,7 +132,7 @@ export class CheckPool {
   }
 
   private spawn(): Thread {
-    const worker = new Worker(checkWorkerSource(), { eval: true })
+    const worker = new Worker((this.options.workerSource ?? checkWorkerSource)(), { eval: true })
     const thread: Thread = { worker, inFlight: new Map(), ending: false, error: undefined }
     worker.unref()
     worker.on('message', (reply: CheckReply) => {
