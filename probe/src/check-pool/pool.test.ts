@@ -114,11 +114,13 @@ describe('CheckPool', () => {
     expect(Object.keys(outcomes[0] ?? {}).sort()).toEqual(Object.keys(here).sort())
   })
 
-  it('starts threads only as checks need them', async () => {
+  it('starts threads only as TLS checks need them, and keeps plain HTTP on the calling thread', async () => {
     const pool = newPool(2)
     expect(pool.running).toBe(0)
     await pool.run(httpTarget(`${httpBase}/`), options())
-    await pool.run(httpTarget(`${httpBase}/`), options())
+    expect(pool.running).toBe(0)
+    await pool.run(httpTarget(`${httpsBase}/`, { ignoreTlsErrors: true }), options())
+    await pool.run(httpTarget(`${httpsBase}/`, { ignoreTlsErrors: true }), options())
     expect(pool.running).toBe(1)
   })
 
@@ -126,13 +128,14 @@ describe('CheckPool', () => {
     const pool = newPool(2)
     const refused = await closedPort()
     const cases: [MonitorTarget, number][] = [
-      [httpTarget(`http://127.0.0.1:${refused}/`), 3000],
+      [httpTarget(`https://127.0.0.1:${refused}/`), 3000],
+      [{ kind: 'tls', host: '127.0.0.1', port: refused }, 3000],
       // An untrusted certificate, and a TLS handshake with a server that speaks plain HTTP.
       [httpTarget(`${httpsBase}/`), 3000],
       [httpTarget(`https://${httpBase.slice('http://'.length)}/`), 3000],
       [{ kind: 'tls', host: '127.0.0.1', port: Number(new URL(httpBase).port) }, 3000],
-      [httpTarget(`http://127.0.0.1:${tarpit.port}/`), 300],
       [httpTarget(`https://127.0.0.1:${tarpit.port}/`), 300],
+      [{ kind: 'tls', host: '127.0.0.1', port: tarpit.port }, 300],
     ]
     for (const [target, timeoutMs] of cases) {
       const [pooled, here] = await Promise.all([
@@ -148,7 +151,7 @@ describe('CheckPool', () => {
   it('reports the checks of a thread that crashes as down, and replaces the thread', async () => {
     const pool = newPool(1)
     const hanging = Array.from({ length: 3 }, () =>
-      pool.run(httpTarget(`http://127.0.0.1:${tarpit.port}/`), options(10_000)),
+      pool.run(httpTarget(`https://127.0.0.1:${tarpit.port}/`), options(10_000)),
     )
     await untilInFlight(pool, () => tarpit.mostOpen() >= 3)
     // A message the check thread cannot handle makes it throw outside any check: a real crash.
@@ -171,7 +174,7 @@ describe('CheckPool', () => {
   it('falls back to the main thread when threads keep crashing', async () => {
     const pool = newPool(1)
     for (let crash = 0; crash < 3; crash++) {
-      const check = pool.run(httpTarget(`http://127.0.0.1:${tarpit.port}/`), options(10_000))
+      const check = pool.run(httpTarget(`https://127.0.0.1:${tarpit.port}/`), options(10_000))
       // Queued behind the check, so the thread dies with the check in its hands.
       pool.workers()[0]?.postMessage({ id: -1, target: null })
       expect(await check).toMatchObject({ status: 'down', errorKind: 'unknown' })
@@ -183,7 +186,8 @@ describe('CheckPool', () => {
   it('reports checks down and then runs them on the main thread when threads die as they start', async () => {
     const pool = new CheckPool({ threads: 2, workerSource: () => 'throw new Error("broken bundle")' })
     pools.push(pool)
-    const first = await Promise.all(Array.from({ length: 3 }, () => pool.run(httpTarget(`${httpBase}/`), options())))
+    const secure = httpTarget(`${httpsBase}/`, { ignoreTlsErrors: true })
+    const first = await Promise.all(Array.from({ length: 3 }, () => pool.run(secure, options())))
     for (const outcome of first) {
       expect(outcome).toMatchObject({
         status: 'down',
@@ -192,11 +196,8 @@ describe('CheckPool', () => {
       })
     }
     // Two threads died with those three checks; the third to die makes the pool give up on threads.
-    expect(await pool.run(httpTarget(`${httpBase}/`), options())).toMatchObject({
-      status: 'down',
-      errorKind: 'unknown',
-    })
-    expect(await pool.run(httpTarget(`${httpBase}/`), options())).toMatchObject({ status: 'up' })
+    expect(await pool.run(secure, options())).toMatchObject({ status: 'down', errorKind: 'unknown' })
+    expect(await pool.run(secure, options())).toMatchObject({ status: 'up' })
     expect(pool.running).toBe(0)
   })
 
