@@ -26,7 +26,7 @@ import { type GuardProcess, spawnGuard } from '../../test/support/spawn-guard.ts
  * through the API; after the probes have them all and BENCH_SCALE_WARMUP_SECONDS (interval + 30)
  * have passed, the run is measured for BENCH_SCALE_SECONDS (600) while a light loop
  * (BENCH_SCALE_API_PER_SECOND, 10) reads the list, a domain summary and the stats from both
- * replicas. Then the probes stop (draining), the collectors finish the stream and stop, and their
+ * replicas. Probes run BENCH_SCALE_PROBE_CONCURRENCY (200) checks at once. Then the probes stop (draining), the collectors finish the stream and stop, and their
  * stores are read back. Prints JSON: schedule lag, results expected, checked, streamed and stored
  * (and every monitor x location's runs in the window), collector RSS over time, API latency,
  * memory per monitor in the probe, and the machine's load while it ran.
@@ -37,6 +37,8 @@ const seconds = Number(process.env.BENCH_SCALE_SECONDS ?? 600)
 const warmupSeconds = Number(process.env.BENCH_SCALE_WARMUP_SECONDS ?? intervalSeconds + 30)
 const apiPerSecond = Number(process.env.BENCH_SCALE_API_PER_SECOND ?? 10)
 const fixturePorts = Number(process.env.BENCH_SCALE_FIXTURE_PORTS ?? 4)
+/** Checks in flight per probe: a probe does at most this many / check duration checks per second. */
+const probeConcurrency = Number(process.env.BENCH_SCALE_PROBE_CONCURRENCY ?? 200)
 const LOCATIONS = ['fra', 'iad', 'sin']
 const SEED_CONCURRENCY = 16
 const SAMPLE_EVERY_MS = 15_000
@@ -187,6 +189,7 @@ async function runScaleBench() {
         GUARD_DATA_DIR: await tempDir(`probe-${location}`),
         GUARD_ALLOW_PRIVATE_TARGETS: '1',
         GUARD_PROBE_METRICS_PORT: String(metricsPort),
+        GUARD_PROBE_CONCURRENCY: String(probeConcurrency),
       })
       processes.push(child)
       await child.waitFor(new RegExp(`probe: ${location}`), 120_000)
@@ -377,6 +380,11 @@ async function runScaleBench() {
       (beat) => beat.receivedAt >= windowStart && beat.receivedAt <= windowEnd,
     )
     const heartbeatP99 = measuredHeartbeats.map((beat) => beat.scheduleLagP99Ms)
+    const inFlight = measuredHeartbeats.map((beat) => beat.inFlight)
+    const duration = lagFigures(
+      histogram(probesAtStart.join('\n'), 'guard_probe_check_duration_seconds'),
+      histogram(probesAtEnd.join('\n'), 'guard_probe_check_duration_seconds'),
+    )
     const checked = probesAtEnd.map((text) => metric(text, 'guard_probe_checks_total'))
     const streamed = stream.state.messages
     const distinctStored = stored.size
@@ -452,6 +460,13 @@ async function runScaleBench() {
         flat: collectorRss.every((each) => Math.abs(each.slopeMBPerMinute) * (windowSeconds / 60) < 0.1 * each.startMB),
       },
       probes: {
+        concurrency: probeConcurrency,
+        checksInFlight: { median: percentile(inFlight, 50), max: Math.max(0, ...inFlight) },
+        checkDuration: {
+          shareWithin100Ms: duration.shareWithin100Ms,
+          shareWithin500Ms: duration.shareWithin500Ms,
+          p99AtMostMs: duration.p99AtMostMs,
+        },
         memory: probeMemory,
         cpuShareOfOneCore: probes.map((_, index) => cpuShare(collectors.length + index)),
       },
