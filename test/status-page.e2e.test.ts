@@ -107,6 +107,58 @@ describe.skipIf(!CHROMIUM)('the public status page in headless Chromium', () => 
     }
   }, 60_000)
 
+  it('keeps a page with its own theme, accent, logo and links accessible whatever the visitor prefers', async () => {
+    const headers = { authorization: `Bearer ${harness.apiKey}` }
+    const pages = (await app.inject({ method: 'GET', url: '/api/status-pages', headers })).json().data
+    const acme = (await app.inject({ method: 'GET', url: `/api/status-pages/${pages[0].id}`, headers })).json().data
+    for (const theme of ['dark', 'light'] as const) {
+      const created = await app.inject({
+        method: 'POST',
+        url: '/api/status-pages',
+        headers,
+        payload: {
+          name: `Acme ${theme}`,
+          slug: `acme-${theme}`,
+          isPublic: true,
+          theme,
+          accentColor: '#8250df',
+          // Refused at once on this machine: the page must read well when its logo does not load.
+          logoUrl: 'http://127.0.0.1:1/logo.png',
+          links: [
+            { label: 'Home', url: 'https://acme.example' },
+            { label: 'Support', url: 'https://acme.example/support?topic=status&lang=en' },
+          ],
+          timezone: 'America/New_York',
+        },
+      })
+      expect(created.statusCode).toBe(201)
+      await app.inject({
+        method: 'POST',
+        url: `/api/status-pages/${created.json().data.id}/domains`,
+        headers,
+        payload: { domainId: acme.components[0].subjectId, displayName: 'Shop' },
+      })
+      const visitor = theme === 'dark' ? 'light' : 'dark'
+      const context = await browser.newContext({
+        viewport: { width: 360, height: 1400 },
+        colorScheme: visitor,
+        bypassCSP: true,
+      })
+      const page = await context.newPage()
+      expect((await page.goto(`${base}/status/acme-${theme}`))?.status()).toBe(200)
+      const background = await page.evaluate(
+        // biome-ignore lint/suspicious/noExplicitAny: the browser's globals, not typed in this Node project
+        () => (globalThis as any).getComputedStyle((globalThis as any).document.body).backgroundColor as string,
+      )
+      expect(background).toBe(theme === 'dark' ? 'rgb(13, 17, 23)' : 'rgb(255, 255, 255)')
+      expect(await page.locator('nav .links a').allTextContents()).toEqual(['Home', 'Support'])
+      expect(await page.locator('img.logo').getAttribute('alt')).toBe(`Acme ${theme} logo`)
+      await page.screenshot({ path: new URL(`themed-${theme}.png`, ARTIFACTS).pathname, fullPage: true })
+      expect(await serious(page)).toEqual([])
+      await context.close()
+    }
+  }, 60_000)
+
   it('works with JavaScript disabled: state, components, bars with tooltips and per-location text', async () => {
     const context = await browser.newContext({ javaScriptEnabled: false })
     const page = await context.newPage()

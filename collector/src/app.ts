@@ -17,6 +17,7 @@ import { incidentRoutes } from './routes/incidents.ts'
 import { integrationRoutes } from './routes/integrations.ts'
 import { integrationCallbackRoutes } from './routes/integrations-callback.ts'
 import { maintenanceWindowRoutes } from './routes/maintenance-windows.ts'
+import { mcpRoutes } from './routes/mcp.ts'
 import { metricsRoutes } from './routes/metrics.ts'
 import { monitorRoutes } from './routes/monitors.ts'
 import { notificationRoutes } from './routes/notifications.ts'
@@ -24,6 +25,7 @@ import { openApiRoute, registerOpenApi } from './routes/openapi.ts'
 import { reportRoutes } from './routes/reports.ts'
 import { serviceRoutes } from './routes/services.ts'
 import { publicStatusPageRoutes, statusPageHtmlRoutes, statusPageRoutes } from './routes/status-pages.ts'
+import { toolboxRoutes } from './routes/toolbox.ts'
 import { usageRoutes } from './routes/usage.ts'
 
 export interface CollectorAppOptions {
@@ -62,6 +64,7 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
   await agentRoutes(app, ctx)
   publicStatusPageRoutes(app, ctx)
   statusPageHtmlRoutes(app, ctx)
+  mcpRoutes(app, ctx)
   await app.register(async (secured) => {
     secured.addHook('onRequest', options.authenticate ?? authenticate(ctx))
     secured.addHook('onRequest', rateLimit(ctx))
@@ -85,6 +88,7 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
     notificationRoutes(routes, ctx)
     integrationRoutes(routes, ctx)
     usageRoutes(routes, ctx)
+    toolboxRoutes(routes, ctx)
     metricsRoutes(routes, options.metrics ?? createIngestMetrics().registry)
   })
   return app

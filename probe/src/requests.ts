@@ -50,10 +50,23 @@ export async function answerRequests(
   const ports: Responder = async (data) => {
     const request = parseRequest(portScanRequestV1, data)
     const progressSubject = request.progressSubject
-    const reply = await scanPorts(request, allowPrivate, (progress) => {
-      if (progressSubject) bus.emit(progressSubject, encodeJson(progress)).catch(() => {})
-    })
-    return encodeJson(reply)
+    const cancel = new AbortController()
+    const cancelling = request.cancelSubject
+      ? await bus.subscribe(request.cancelSubject, () => cancel.abort())
+      : undefined
+    try {
+      const reply = await scanPorts(
+        request,
+        allowPrivate,
+        (progress) => {
+          if (progressSubject) bus.emit(progressSubject, encodeJson(progress)).catch(() => {})
+        },
+        cancel.signal,
+      )
+      return encodeJson(reply)
+    } finally {
+      await cancelling?.stop()
+    }
   }
   const geo: Responder = async (data) => encodeJson(await geolocate(parseRequest(geoLookupRequestV1, data).target))
 

@@ -1,7 +1,10 @@
 // Draws one latency chart per component from the series embedded in the page: one line per
 // probe location, x in seconds, gaps where a location has no point.
 ;(() => {
-  const data = JSON.parse(document.getElementById('latency-data').textContent)
+  const embedded = document.getElementById('latency-data')
+  const data = JSON.parse(embedded.textContent)
+  // The time axis in the page's time zone, like the times written in the page.
+  const zone = embedded.dataset.timezone || 'UTC'
   const palette = ['#0969da', '#bf3989', '#1a7f37', '#9a6700', '#8250df', '#cf222e', '#0a3069', '#57606a']
   const charts = []
   for (const element of document.querySelectorAll('.chart[data-component]')) {
@@ -19,6 +22,7 @@
     const options = {
       width: element.clientWidth || 320,
       height: 160,
+      tzDate: (seconds) => uPlot.tzDate(new Date(seconds * 1000), zone),
       series: [
         {},
         ...locations.map((l, i) => ({

@@ -47,6 +47,35 @@ const badUrl = fc.oneof(
   oversized.map((s) => `https://example.org/${s}`),
   notAString,
 )
+/** A status page's look: null clears the logo and the accent, so only other values are wrong there. */
+const badLook = {
+  theme: fc.oneof(notAString, fc.constantFrom('sepia', 'Dark', '')),
+  accentColor: fc.oneof(fc.constantFrom('red', '#12345', '#1234567', 'ffffff', '#gggggg'), fc.integer()),
+  logoUrl: fc.oneof(
+    fc.constantFrom(
+      '',
+      'example.org',
+      'ftp://example.org/logo.png',
+      'javascript:alert(1)',
+      'data:image/png;base64,AAAA',
+      'https://user:pass@cdn.example/logo.png',
+    ),
+    oversized.map((text) => `https://example.org/${text}`),
+    fc.integer(),
+    fc.boolean(),
+  ),
+  links: fc.oneof(
+    notAString,
+    fc.constantFrom(
+      [{ label: 'x', url: 'javascript:alert(1)' }],
+      [{ label: '', url: 'https://ok.example' }],
+      [{ label: 'x' }],
+      [{ label: 'x', url: 'https://ok.example', extra: 1 }],
+      Array.from({ length: 11 }, () => ({ label: 'x', url: 'https://ok.example' })),
+    ),
+  ),
+  timezone: fc.oneof(notAString, fc.constantFrom('Mars/Olympus', '', '+25:00'), oversized),
+}
 const badSlug = fc.oneof(
   fc.constantFrom('', 'ab', 'Upper', 'has space', '-lead', 'trail-', 'double--hyphen', 'api', 'é-page'),
   oversized,
@@ -448,6 +477,7 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
             slug: fc.oneof(notAString, badSlug, fc.constant('keep-page')),
             description: fc.oneof(notAString, oversized),
             isPublic: badBoolean,
+            ...badLook,
           },
         ),
     },
@@ -463,6 +493,7 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
             slug: fc.oneof(notAString, badSlug),
             description: fc.oneof(notAString, oversized),
             isPublic: badBoolean,
+            ...badLook,
           },
         ),
     },
@@ -636,6 +667,49 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
       { name: fc.oneof(notAString, oversized, fc.constant('  ')), checkInterval: badInterval, timeout: badTimeout },
     ).filter((body) => body !== null),
   )
+  // Toolbox: every body here is refused before a probe is asked (none listens in this test).
+  const badHost = fc.oneof(notAString, oversized, fc.constant(''))
+  const badLocation = fc.constantFrom('UPPER', '', 'a b', 1)
+  routes.push(
+    {
+      name: 'POST /api/toolbox/dns-lookup',
+      method: 'POST',
+      url: () => '/api/toolbox/dns-lookup',
+      bodies: () =>
+        invalidBodies(
+          { domain: 'example.org', record_type: 'MX' },
+          {
+            domain: badHost,
+            record_type: fc.constantFrom('XYZ', 'mx', '', 1, 'PTR'),
+            server: fc.constantFrom('999.1.1.1', 'dns.example', '1.1.1.1:99999x', 1),
+            location: badLocation,
+          },
+        ),
+    },
+    {
+      name: 'POST /api/toolbox/port-scanner',
+      method: 'POST',
+      url: () => '/api/toolbox/port-scanner',
+      bodies: () =>
+        invalidBodies(
+          { target: 'example.org', scanType: 'quick' },
+          {
+            target: badHost,
+            scanType: fc.constantFrom('huge', '', 1),
+            ports: fc.constantFrom('80-22', 'abc', '0', '70000', '1,,2', [0], [70_000], [], 'x'),
+            protocol: fc.constantFrom('udp', '', 1),
+            timeout: fc.oneof(fc.integer({ max: 49 }), fc.integer({ min: 10_001 }), notANumber),
+            location: badLocation,
+          },
+        ),
+    },
+    {
+      name: 'POST /api/toolbox/ip-scanner',
+      method: 'POST',
+      url: () => '/api/toolbox/ip-scanner',
+      bodies: () => invalidBodies({ ip: '8.8.8.8' }, { ip: badHost, location: badLocation }),
+    },
+  )
   routes.push(
     {
       name: 'POST /api/cloud-a/accounts',
@@ -733,6 +807,9 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
       ['POST', '/api/maintenance-windows'],
       ['PUT', `/api/maintenance-windows/${windowId}`],
       ['PUT', '/api/notifications/settings'],
+      ['POST', '/api/toolbox/dns-lookup'],
+      ['POST', '/api/toolbox/port-scanner'],
+      ['POST', '/api/toolbox/ip-scanner'],
     ] as const) {
       const response = await app.inject({
         method,

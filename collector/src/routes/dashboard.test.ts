@@ -102,6 +102,8 @@ describe('dashboard stats', () => {
          VALUES ($1, $2, $3, $4, $5, now() - make_interval(mins => $6))`,
         [id, org, type, summary, subject, minutesAgo],
       )
+    // Only the rows seeded here: the creations of beforeAll are the next test's subject.
+    await harness.ctx.sql.query('DELETE FROM monitoring.activity WHERE organization_id = $1', [ORG])
     await insert('e1', ORG, 'monitor.down', 'a went down', firstDomain, 30)
     await insert('e2', ORG, 'device.offline', 'd1 went offline', firstDevice, 20)
     await insert('e3', ORG, 'monitor.up', 'gone is back up', 'deleted-monitor', 10)
@@ -126,6 +128,58 @@ describe('dashboard stats', () => {
     expect(JSON.stringify([first, second])).not.toContain('someone else')
     const bad = await app.inject({ method: 'GET', url: '/api/dashboard/recent-activity?limit=1000', headers })
     expect(bad.statusCode).toBe(400)
+  })
+
+  it('lists monitors, devices and status pages created and deleted', async () => {
+    const call = async (method: 'POST' | 'DELETE', url: string, payload?: Record<string, unknown>) =>
+      (await app.inject({ method, url, headers, ...(payload ? { payload } : {}) })).json().data
+    const domain = await call('POST', '/api/domains', { url: 'https://feed.example', name: 'Feed domain' })
+    const service = await call('POST', '/api/services', {
+      name: 'Feed service',
+      protocol: 'tcp',
+      protocolConfig: { host: 'feed.example', port: 22 },
+    })
+    const device = await call('POST', '/api/devices', { name: 'Feed device' })
+    const page = await call('POST', '/api/status-pages', { name: 'Feed page', slug: 'feed-page' })
+    await call('DELETE', `/api/services/${service.id}`)
+    await call('DELETE', `/api/devices/${device.id}`)
+    await call('DELETE', `/api/status-pages/${page.id}`)
+    const feed = (await app.inject({ method: 'GET', url: '/api/dashboard/recent-activity?limit=7', headers })).json()
+    const items = feed.data.map((item: { type: string; message: string; link: string | null; subject: object }) => [
+      item.type,
+      item.message,
+      item.link,
+      item.subject,
+    ])
+    expect(items).toEqual(
+      expect.arrayContaining([
+        [
+          'domain.created',
+          'Domain Feed domain created',
+          `/domains/${domain.id}`,
+          { kind: 'domain', id: domain.id, name: 'Feed domain' },
+        ],
+        ['service.created', 'Service Feed service created', null, { kind: 'service', id: service.id, name: null }],
+        ['service.deleted', 'Service Feed service deleted', null, { kind: 'service', id: service.id, name: null }],
+        ['device.created', 'Device Feed device created', null, { kind: 'device', id: device.id, name: null }],
+        ['device.deleted', 'Device Feed device deleted', null, { kind: 'device', id: device.id, name: null }],
+        [
+          'status-page.created',
+          'Status page Feed page created',
+          null,
+          expect.objectContaining({ kind: 'status-page' }),
+        ],
+        [
+          'status-page.deleted',
+          'Status page Feed page deleted',
+          null,
+          expect.objectContaining({ kind: 'status-page' }),
+        ],
+      ]),
+    )
+    const live = await call('POST', '/api/status-pages', { name: 'Live page', slug: 'live-page' })
+    const newest = (await app.inject({ method: 'GET', url: '/api/dashboard/recent-activity?limit=1', headers })).json()
+    expect(newest.data[0]).toMatchObject({ type: 'status-page.created', link: `/status-pages/${live.id}` })
   })
 
   it('refuses a key without any monitor read permission', async () => {

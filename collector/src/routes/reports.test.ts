@@ -3,10 +3,12 @@ import { parse } from 'csv-parse/sync'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildCollectorApp } from '../app.ts'
 import { createApiKey } from '../services/api-keys/create.ts'
+import { applyHeartbeats } from '../services/devices/apply-heartbeats.ts'
+import { storeHeartbeats } from '../services/devices/store-heartbeats.ts'
 import { applyResultsToState } from '../services/monitor-state/apply-results.ts'
 import { storeResults } from '../services/results/store.ts'
 import { collectorForTest } from '../test-support.ts'
-import { resultFor } from './test-helpers.ts'
+import { heartbeatFor, resultFor } from './test-helpers.ts'
 
 const ORG = DEFAULT_ORGANIZATION.id
 
@@ -97,6 +99,78 @@ describe('reports', () => {
         context.header ? value : context.column === 'durationSeconds' ? Number(value) : value === '' ? null : value,
     })
     expect(rows).toEqual(report.incidents)
+  })
+
+  it('reports device availability and average and peak usage, and as CSV', async () => {
+    const post = async (name: string) =>
+      (await app.inject({ method: 'POST', url: '/api/devices', headers, payload: { name } })).json().data.id as string
+    const busy = await post('Busy box')
+    const silent = await post('Silent box')
+    const beats = [
+      heartbeatFor(busy, ORG, 7200, { cpu: 20, memory: 40, disk: 30 }),
+      heartbeatFor(busy, ORG, 600, { cpu: 60, memory: 50, disk: 31 }),
+      // Two days old: only the 7d report counts it.
+      heartbeatFor(busy, ORG, 2 * 86_400, { cpu: 100, memory: 90, disk: 29 }),
+    ]
+    await storeHeartbeats(harness.ctx.timeseries, beats)
+    await applyHeartbeats(harness.ctx.sql, harness.ctx.env, [heartbeatFor(busy, ORG, 1)])
+    await harness.ctx.sql.query(`UPDATE monitoring.devices SET created_at = now() - interval '3 days' WHERE id = $1`, [
+      busy,
+    ])
+    await harness.ctx.sql.query(
+      `INSERT INTO monitoring.incidents (id, organization_id, title, status, severity, cause, monitor_id, monitor_kind,
+                                         detected_at, resolved_at)
+       VALUES ('busy-offline', $1, 'Busy box is offline', 'resolved', 'high', 'device-offline', $2, 'device',
+               now() - interval '5 hours', now() - interval '4 hours')`,
+      [ORG, busy],
+    )
+    const dayResponse = await app.inject({ method: 'GET', url: '/api/reports/devices?range=24h', headers })
+    expect(dayResponse.statusCode, dayResponse.body).toBe(200)
+    const day = dayResponse.json().data
+    const row = (id: string) => day.devices.find((device: { id: string }) => device.id === id)
+    expect(row(busy)).toMatchObject({
+      name: 'Busy box',
+      online: true,
+      availability: 95.83,
+      offlineSeconds: 3600,
+      offlineIncidents: 1,
+      heartbeats: 2,
+      cpuAvg: 40,
+      cpuPeak: 60,
+      memoryAvg: 45,
+      memoryPeak: 50,
+      diskAvg: 30.5,
+      diskPeak: 31,
+    })
+    expect(row(silent)).toMatchObject({ availability: null, heartbeats: 0, cpuAvg: null, cpuPeak: null })
+    expect(day.totals).toMatchObject({
+      devices: 2,
+      online: 1,
+      availability: 95.83,
+      offlineSeconds: 3600,
+      heartbeats: 2,
+    })
+    const week = (await app.inject({ method: 'GET', url: '/api/reports/devices?range=7d', headers })).json().data
+    expect(week.devices.find((device: { id: string }) => device.id === busy)).toMatchObject({
+      heartbeats: 3,
+      cpuPeak: 100,
+      cpuAvg: 60,
+    })
+    const csv = await app.inject({
+      method: 'GET',
+      url: '/api/reports/devices?range=24h',
+      headers: { ...headers, accept: 'text/csv' },
+    })
+    expect(csv.headers['content-disposition']).toBe('attachment; filename="devices-report-24h.csv"')
+    const rows = parse(csv.body, {
+      columns: true,
+      cast: (value, context) => {
+        if (context.header || ['id', 'name'].includes(String(context.column))) return value
+        if (context.column === 'online') return value === 'true'
+        return value === '' ? null : Number(value)
+      },
+    })
+    expect(rows).toEqual(day.devices)
   })
 
   it('refuses a key without reports:read', async () => {

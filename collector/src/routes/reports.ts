@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import type { CollectorContext } from '../context.ts'
 import { callerOf } from '../plugins/authenticate.ts'
+import { deviceReport, deviceReportRow, reportDevices } from '../services/reports/devices.ts'
 import { domainReport, domainReportRow, reportDomains, reportQuery } from '../services/reports/domains.ts'
 import { incidentReport, incidentReportRow, reportIncidents } from '../services/reports/incidents.ts'
 import { envelope, errorResponses, ok } from './common.ts'
@@ -16,7 +17,9 @@ const wantsCsv = (request: FastifyRequest, format: string | undefined) =>
 
 function sendCsv(reply: FastifyReply, name: string, columns: string[], rows: Array<Record<string, unknown>>) {
   reply.header('Content-Disposition', `attachment; filename="${name}.csv"`)
-  return reply.type('text/csv; charset=utf-8').send(stringify(rows, { header: true, columns }))
+  return reply
+    .type('text/csv; charset=utf-8')
+    .send(stringify(rows, { header: true, columns, cast: { boolean: String } }))
 }
 
 export function reportRoutes(app: GuardFastify, ctx: CollectorContext): void {
@@ -60,6 +63,25 @@ export function reportRoutes(app: GuardFastify, ctx: CollectorContext): void {
       const report = await reportIncidents(ctx, callerOf(request), request.query)
       if (!wantsCsv(request, request.query.format)) return ok(report)
       return sendCsv(reply, `incidents-report-${report.range}`, Object.keys(incidentReportRow.shape), report.incidents)
+    },
+  )
+
+  app.get(
+    '/api/reports/devices',
+    {
+      config: read,
+      schema: {
+        description:
+          'Per device over the range: availability (from its offline periods), offline time, heartbeats, and average and peak CPU, memory and disk usage; totals. `format=csv` or `Accept: text/csv` answers one CSV row per device (empty cells for no data).',
+        querystring: reportQuery,
+        produces: ['application/json', 'text/csv'],
+        response: { 200: z.union([envelope(deviceReport), z.string()]), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const report = await reportDevices(ctx, callerOf(request), request.query)
+      if (!wantsCsv(request, request.query.format)) return ok(report)
+      return sendCsv(reply, `devices-report-${report.range}`, Object.keys(deviceReportRow.shape), report.devices)
     },
   )
 }

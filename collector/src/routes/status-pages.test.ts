@@ -1,10 +1,13 @@
 import { DEFAULT_ORGANIZATION } from '@guard/shared'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildCollectorApp } from '../app.ts'
+import { applyHeartbeats } from '../services/devices/apply-heartbeats.ts'
 import { applyResultsToState } from '../services/monitor-state/apply-results.ts'
+import { invalidateReads } from '../services/read-cache/invalidate.ts'
 import { storeResults } from '../services/results/store.ts'
+import { readPublicStatusPage } from '../services/status-pages/read-public.ts'
 import { authenticateWithUsers, collectorForTest, userCaller } from '../test-support.ts'
-import { resultFor } from './test-helpers.ts'
+import { heartbeatFor, resultFor } from './test-helpers.ts'
 
 const ORG = DEFAULT_ORGANIZATION.id
 let ip = 0
@@ -153,6 +156,15 @@ describe('status pages', () => {
     await post(`/api/incidents/${incident}/comments`, { content: 'public-comment-xyz', isInternal: false })
     await post('/api/incidents', { title: 'Unrelated outage', affectedDomains: [other] })
     const response = await publicGet('acme')
+    const renderings = await Promise.all(
+      ['/status/acme', '/status/acme/feed.atom', '/status/acme/summary.json', '/status/acme/badge.svg'].map((url) =>
+        app.inject({ method: 'GET', url, remoteAddress: fresh() }),
+      ),
+    )
+    expect(renderings.map((rendering) => rendering.statusCode)).toEqual([200, 200, 200, 200])
+    expect(renderings[0]!.body).toContain('We are looking into slow checkouts')
+    expect(renderings[1]!.body).toContain('We are looking into slow checkouts')
+    expect(renderings[2]!.json().activeIncidents).toEqual([expect.objectContaining({ title: 'Checkout slow' })])
     const active = response.json().data.incidents.active
     expect(active).toHaveLength(1)
     expect(active[0]).toMatchObject({ title: 'Checkout slow', severity: 'high', components: ['Shop'] })
@@ -164,9 +176,239 @@ describe('status pages', () => {
       'public-comment-xyz',
       'Unrelated outage',
       'elsewhere',
+      strangerDomain,
+      'Stranger domain',
+      'stranger-only',
+      'Shop internal name',
     ]) {
       expect(response.body).not.toContain(secret)
+      for (const rendering of renderings) expect(rendering.body).not.toContain(secret)
     }
+  })
+
+  it('serves an Atom feed of the incidents with their public updates', async () => {
+    const tricky = (
+      await post('/api/incidents', { title: 'Payments <b>& ]]> retries', affectedDomains: [shop] })
+    ).json().data.id
+    const feed = await app.inject({ method: 'GET', url: '/status/acme/feed.atom', remoteAddress: fresh() })
+    expect(feed.body).toContain('<title>Acme status incidents</title>')
+    expect(feed.body).toContain('<![CDATA[Payments &lt;b&gt;&amp; ]]&gt; retries (open)]]>')
+    expect(feed.body).not.toContain('<b>')
+    expect(feed.statusCode).toBe(200)
+    expect(feed.headers['content-type']).toMatch(/^application\/atom\+xml/)
+    expect(feed.body).toContain('<feed xmlns="http://www.w3.org/2005/Atom">')
+    expect(feed.body).toMatch(/<entry>[\s\S]*Checkout slow \(investigating\)[\s\S]*<\/entry>/)
+    expect(feed.body).toContain('<id>http://localhost:80/status/acme#incident-')
+    const again = await app.inject({
+      method: 'GET',
+      url: '/status/acme/feed.atom',
+      remoteAddress: fresh(),
+      headers: { 'if-none-match': feed.headers.etag as string },
+    })
+    expect(again.statusCode).toBe(304)
+    await app.inject({ method: 'PUT', url: `/api/incidents/${tricky}`, headers, payload: { status: 'resolved' } })
+  })
+
+  it('serves SVG badges of the page and of each component, cacheable', async () => {
+    const page = (await app.inject({ method: 'GET', url: '/api/status-pages', headers })).json().data
+    const acme = page.find((p: { slug: string }) => p.slug === 'acme')
+    const detail = (await app.inject({ method: 'GET', url: `/api/status-pages/${acme.id}`, headers })).json().data
+    const [shopComponent, apiComponent] = detail.components
+    const badge = (url: string) => app.inject({ method: 'GET', url, remoteAddress: fresh() })
+    const overall = await badge('/status/acme/badge.svg')
+    expect(overall.headers['content-type']).toMatch(/^image\/svg\+xml/)
+    expect(overall.headers['cache-control']).toMatch(/max-age=60/)
+    expect(overall.body).toMatch(/^<svg[^>]+aria-label="status: partial outage"/)
+    expect((await badge('/status/acme/badge.svg?label=Acme&style=flat-square')).body).toContain(
+      'aria-label="Acme: partial outage"',
+    )
+    const revalidated = await app.inject({
+      method: 'GET',
+      url: '/status/acme/badge.svg',
+      remoteAddress: fresh(),
+      headers: { 'if-none-match': overall.headers.etag as string },
+    })
+    expect(revalidated.statusCode).toBe(304)
+    expect((await badge(`/status/acme/components/${shopComponent.id}/badge.svg`)).body).toContain(
+      'aria-label="Shop: up"',
+    )
+    expect((await badge(`/status/acme/components/${apiComponent.id}/badge.svg?type=uptime`)).body).toContain(
+      'aria-label="API: 50% (30d)"',
+    )
+    expect((await badge('/status/acme/badge.svg?style=neon')).statusCode).toBe(400)
+    expect((await badge('/status/acme/components/nope/badge.svg')).statusCode).toBe(404)
+    expect((await badge('/status/private-badge/badge.svg')).statusCode).toBe(404)
+  })
+
+  it('serves the summary to other sites with CORS and without credentials', async () => {
+    const preflight = await app.inject({
+      method: 'OPTIONS',
+      url: '/status/acme/summary.json',
+      remoteAddress: fresh(),
+      headers: { origin: 'https://elsewhere.example', 'access-control-request-method': 'GET' },
+    })
+    expect(preflight.statusCode).toBe(204)
+    expect(preflight.headers['access-control-allow-origin']).toBe('*')
+    expect(preflight.headers['access-control-allow-methods']).toContain('GET')
+    expect(preflight.headers['access-control-allow-credentials']).toBeUndefined()
+    const summary = await app.inject({
+      method: 'GET',
+      url: '/status/acme/summary.json',
+      remoteAddress: fresh(),
+      headers: { origin: 'https://elsewhere.example' },
+    })
+    expect(summary.headers['access-control-allow-origin']).toBe('*')
+    expect(summary.headers['access-control-allow-credentials']).toBeUndefined()
+    expect(summary.json()).toMatchObject({
+      name: 'Acme status',
+      url: '/status/acme',
+      status: 'partial_outage',
+      components: [
+        { name: 'Shop', status: 'up', uptime30d: 100 },
+        { name: 'API', status: 'down', uptime30d: 50 },
+      ],
+    })
+    const missing = await app.inject({
+      method: 'GET',
+      url: '/status/private-page/summary.json',
+      remoteAddress: fresh(),
+    })
+    expect(missing.statusCode).toBe(404)
+  })
+
+  it('shows theme, accent, logo, links and times in the page time zone; refuses unsafe addresses', async () => {
+    for (const bad of [
+      { logoUrl: 'javascript:alert(1)' },
+      { logoUrl: 'data:image/png;base64,AAAA' },
+      { logoUrl: 'https://user:pass@cdn.example/logo.png' },
+      { links: [{ label: 'x', url: 'javascript:alert(1)' }] },
+      { links: [{ label: '', url: 'https://ok.example' }] },
+      { timezone: 'Mars/Olympus' },
+      { accentColor: 'red' },
+      { theme: 'sepia' },
+    ]) {
+      const response = await post('/api/status-pages', { name: 'Bad', slug: 'bad-look', ...bad })
+      expect(response.statusCode, JSON.stringify(bad)).toBe(400)
+    }
+    const created = (
+      await post('/api/status-pages', {
+        name: 'Looks',
+        slug: 'looks',
+        isPublic: true,
+        theme: 'dark',
+        accentColor: '#0a66c2',
+        logoUrl: 'https://cdn.example/logo.png',
+        links: [{ label: 'Support <24/7>', url: 'https://help.example/?a=1&b="2"' }],
+        timezone: 'Europe/Berlin',
+      })
+    ).json().data
+    expect(created).toMatchObject({ theme: 'dark', timezone: 'Europe/Berlin', logoUrl: 'https://cdn.example/logo.png' })
+    await post(`/api/status-pages/${created.id}/domains`, { domainId: shop, displayName: 'Shop' })
+    const incident = (await post('/api/incidents', { title: 'Berlin time', affectedDomains: [shop] })).json().data.id
+    const html = await app.inject({ method: 'GET', url: '/status/looks', remoteAddress: fresh() })
+    expect(html.body).toContain('<html lang="en" data-theme="dark">')
+    expect(html.body).toContain('style="--accent: #0a66c2"')
+    expect(html.body).toContain('<img class="logo" src="https://cdn.example/logo.png" alt="Looks logo"')
+    expect(html.body).toContain(
+      '<a href="https://help.example/?a=1&amp;b=&quot;2&quot;" rel="noopener noreferrer nofollow">Support &lt;24/7&gt;</a>',
+    )
+    expect(html.body).toMatch(
+      /started <time datetime="[^"]+">\d{4}-\d\d-\d\d \d\d:\d\d (CET|CEST|GMT\+1|GMT\+2)<\/time>/,
+    )
+    expect(html.headers['content-security-policy']).toContain("img-src 'self' data: https://cdn.example;")
+    const updated = await app.inject({
+      method: 'PUT',
+      url: `/api/status-pages/${created.id}`,
+      headers,
+      payload: { logoUrl: null, accentColor: null, theme: 'auto' },
+    })
+    expect(updated.json().data).toMatchObject({
+      logoUrl: null,
+      accentColor: null,
+      theme: 'auto',
+      timezone: 'Europe/Berlin',
+    })
+    const plain = await app.inject({ method: 'GET', url: '/status/looks', remoteAddress: fresh() })
+    expect(plain.body).not.toContain('class="logo"')
+    expect(plain.body).toContain('<html lang="en">')
+    await app.inject({ method: 'PUT', url: `/api/incidents/${incident}`, headers, payload: { status: 'resolved' } })
+  })
+
+  it('shows a recurring maintenance window by its next occurrence', async () => {
+    const hour = 3_600_000
+    const start = Date.now() - 2 * 24 * hour + 2 * hour
+    const windows = [
+      { title: 'Nightly backup', startsAt: start, recurrence: 'daily' },
+      { title: 'Finished one-off', startsAt: Date.now() - 5 * hour, recurrence: 'none' },
+    ]
+    for (const window of windows) {
+      const response = await post('/api/maintenance-windows', {
+        title: window.title,
+        monitorId: shop,
+        startsAt: new Date(window.startsAt).toISOString(),
+        endsAt: new Date(window.startsAt + hour).toISOString(),
+        recurrence: window.recurrence,
+      })
+      expect(response.statusCode).toBe(201)
+    }
+    const maintenance = (await publicGet('acme')).json().data.maintenance
+    expect(maintenance).toEqual([
+      {
+        title: 'Nightly backup',
+        startsAt: new Date(start + 2 * 24 * hour).toISOString(),
+        endsAt: new Date(start + 2 * 24 * hour + hour).toISOString(),
+        recurrence: 'daily',
+        status: 'upcoming',
+        components: ['Shop'],
+      },
+    ])
+  })
+
+  it('draws daily bars for a device from its offline incidents', async () => {
+    const device = (await post('/api/devices', { name: 'Edge box' })).json().data.id
+    await applyHeartbeats(harness.ctx.sql, harness.ctx.env, [heartbeatFor(device, ORG, 5)])
+    await harness.ctx.sql.query(`UPDATE monitoring.devices SET created_at = now() - interval '10 days' WHERE id = $1`, [
+      device,
+    ])
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10)
+    await harness.ctx.sql.query(
+      `INSERT INTO monitoring.incidents (id, organization_id, title, status, severity, cause, monitor_id, monitor_kind,
+                                         detected_at, resolved_at)
+       VALUES ('offline-1', $1, 'Edge box is offline', 'resolved', 'high', 'device-offline', $2, 'device', $3, $4)`,
+      [ORG, device, `${yesterday}T06:00:00Z`, `${yesterday}T12:00:00Z`],
+    )
+    const page = (await post('/api/status-pages', { name: 'Devices', slug: 'devices-page', isPublic: true })).json()
+      .data
+    await post(`/api/status-pages/${page.id}/devices`, { deviceId: device })
+    const [component] = (await publicGet('devices-page')).json().data.components
+    expect(component).toMatchObject({ name: 'Edge box', kind: 'device', status: 'up' })
+    expect(component.daily).toHaveLength(90)
+    expect(component.daily.at(-2)).toMatchObject({ date: yesterday, uptime: 75 })
+    expect(component.daily.at(-1).uptime).toBe(100)
+    expect(component.daily.slice(0, 70).every((day: { uptime: null }) => day.uptime === null)).toBe(true)
+    expect(component.uptime90d).toBeGreaterThan(97)
+    expect(component.uptime90d).toBeLessThan(100)
+    const html = await app.inject({ method: 'GET', url: '/status/devices-page', remoteAddress: fresh() })
+    expect(html.body).toContain(`${yesterday}: online 75% of the day`)
+  })
+
+  it('keeps the public answer until a write or ingest of its organization, not of another', async () => {
+    const cached = { ...harness.ctx, env: { ...harness.ctx.env, GUARD_STATUS_PAGE_CACHE_SECONDS: 300 } }
+    const first = await readPublicStatusPage(cached, 'acme')
+    expect(await readPublicStatusPage(cached, 'acme')).toBe(first)
+    await invalidateReads({ ctx: harness.ctx, organizationIds: ['org-stranger'] })
+    expect(await readPublicStatusPage(cached, 'acme')).toBe(first)
+    const page = (await app.inject({ method: 'GET', url: '/api/status-pages', headers })).json().data
+    const acme = page.find((p: { slug: string }) => p.slug === 'acme')
+    await app.inject({ method: 'PUT', url: `/api/status-pages/${acme.id}`, headers, payload: { description: 'Fresh' } })
+    const afterWrite = await readPublicStatusPage(cached, 'acme')
+    expect(afterWrite).not.toBe(first)
+    expect(afterWrite.page.description).toBe('Fresh')
+    await invalidateReads({ ctx: harness.ctx, organizationIds: [ORG] })
+    expect(await readPublicStatusPage(cached, 'acme')).not.toBe(afterWrite)
+    await app.inject({ method: 'PUT', url: `/api/status-pages/${acme.id}`, headers, payload: { isPublic: false } })
+    await expect(readPublicStatusPage(cached, 'acme')).rejects.toThrow()
+    await app.inject({ method: 'PUT', url: `/api/status-pages/${acme.id}`, headers, payload: { isPublic: true } })
   })
 
   it('revalidates with the ETag to a 304 without a body', async () => {

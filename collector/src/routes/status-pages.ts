@@ -1,20 +1,23 @@
+import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import type { GuardFastify } from '@guard/shared'
-import type { FastifyInstance, FastifyReply } from 'fastify'
+import { type GuardFastify, notFound } from '@guard/shared'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import type { CollectorContext } from '../context.ts'
 import { callerOf } from '../plugins/authenticate.ts'
 import { addStatusPageComponent } from '../services/status-pages/add-component.ts'
+import { badgeQuery, componentBadge, componentBadgeQuery, pageBadge } from '../services/status-pages/badge.ts'
 import { createStatusPage } from '../services/status-pages/create.ts'
 import { deleteStatusPage } from '../services/status-pages/delete.ts'
+import { renderIncidentFeed } from '../services/status-pages/feed.ts'
 import { getStatusPage } from '../services/status-pages/get.ts'
 import { listStatusPages } from '../services/status-pages/list.ts'
 import { orderStatusPageComponents } from '../services/status-pages/order-components.ts'
-import { readPublicStatusPage } from '../services/status-pages/read-public.ts'
+import { type PublicPageAnswer, readPublicStatusPage } from '../services/status-pages/read-public.ts'
 import { removeStatusPageComponent } from '../services/status-pages/remove-component.ts'
-import { renderStatusPageHtml } from '../services/status-pages/render-html.ts'
+import { logoOrigin, renderStatusPageHtml } from '../services/status-pages/render-html.ts'
 import {
   addDeviceInput,
   addDomainInput,
@@ -27,6 +30,7 @@ import {
   statusPageView,
   updateStatusPageInput,
 } from '../services/status-pages/schemas.ts'
+import { statusPageSummary, summarizeStatusPage } from '../services/status-pages/summary.ts'
 import { updateStatusPage } from '../services/status-pages/update.ts'
 import { deleted, envelope, errorResponses, errorSchema, idParams, ok, rateLimitedSchema } from './common.ts'
 
@@ -156,12 +160,14 @@ export function publicStatusPageRoutes(fastify: FastifyInstance, ctx: CollectorC
     },
     async (request, reply) => {
       const { json, etag } = await readPublicStatusPage(ctx, request.params.id)
-      reply.header('ETag', etag)
-      reply.header('Cache-Control', 'public, max-age=30, stale-while-revalidate=30')
-      if (matches(request.headers['if-none-match'], etag)) return notModified(reply)
-      // Serialized (and checked against the schema) once per cache interval, not per request.
+      // Serialized (and checked against the schema) once per kept answer, not per request.
       // The string is that schema's answer already; fastify sends strings as they are.
-      return reply.type('application/json; charset=utf-8').send(json as never)
+      return sendPublic(request, reply, {
+        etag,
+        cache: PUBLIC_CACHE,
+        type: 'application/json; charset=utf-8',
+        body: () => json,
+      })
     },
   )
 }
@@ -193,10 +199,48 @@ const ASSETS: Record<string, { type: string; body: string }> = {
   },
 }
 
-const CONTENT_SECURITY_POLICY =
-  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors *"
+/** Only the page's own scripts run; images come from the collector and the page's logo origin. */
+const contentSecurityPolicy = (logo: string | null) =>
+  `default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:${logo ? ` ${logo}` : ''}; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors *`
+const PUBLIC_CACHE = 'public, max-age=30, stale-while-revalidate=30'
+/** Badges are fetched by image proxies (GitHub's camo) that honour max-age: a minute keeps outages visible. */
+const BADGE_CACHE = 'public, max-age=60, stale-while-revalidate=60'
+const SVG_POLICY = "default-src 'none'; style-src 'unsafe-inline'"
+const slugParams = z.object({ slug: slugString })
+const tagOf = (prefix: string, text: string) =>
+  `"${prefix}${createHash('sha256').update(text).digest('base64url').slice(0, 27)}"`
 
-/** The public HTML page and its assets, unauthenticated and counted per client IP like the JSON. */
+/** Rendered once per cached answer: the HTML page and the summary are as cheap to serve as the JSON. */
+function renderedOnce(answer: PublicPageAnswer, key: string, render: () => string): string {
+  let text = answer.rendered.get(key)
+  if (text === undefined) {
+    text = render()
+    answer.rendered.set(key, text)
+  }
+  return text
+}
+
+/** Sends a public answer with its validator and cache policy, or a 304 when the client has it. */
+function sendPublic(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  response: { etag: string; cache: string; type: string; body: () => string },
+) {
+  reply.header('ETag', response.etag)
+  reply.header('Cache-Control', response.cache)
+  if (matches(request.headers['if-none-match'], response.etag)) return notModified(reply)
+  return reply.type(response.type).send(response.body())
+}
+
+const CORS = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Expose-Headers': 'ETag',
+}
+
+/**
+ * The public HTML page, its assets, badges, incident feed and embeddable summary: unauthenticated,
+ * counted per client IP like the JSON, and 404 for private or unknown pages.
+ */
 export function statusPageHtmlRoutes(fastify: FastifyInstance, ctx: CollectorContext): void {
   const app = fastify.withTypeProvider<ZodTypeProvider>()
   app.get(
@@ -204,21 +248,150 @@ export function statusPageHtmlRoutes(fastify: FastifyInstance, ctx: CollectorCon
     {
       schema: {
         description: 'The public status page as HTML, readable without JavaScript; 404 for private or unknown pages.',
-        params: z.object({ slug: slugString }),
+        params: slugParams,
         produces: ['text/html'],
         response: { 200: z.string(), 304: z.null(), 400: errorSchema, 404: errorSchema, 429: rateLimitedSchema },
       },
     },
     async (request, reply) => {
-      const { page, etag } = await readPublicStatusPage(ctx, request.params.slug)
-      const htmlTag = `"h${etag.slice(1)}`
-      reply.header('ETag', htmlTag)
-      reply.header('Cache-Control', 'public, max-age=30, stale-while-revalidate=30')
-      reply.header('Content-Security-Policy', CONTENT_SECURITY_POLICY)
-      if (matches(request.headers['if-none-match'], htmlTag)) return notModified(reply)
-      return reply.type('text/html; charset=utf-8').send(renderStatusPageHtml(page, ASSET_BASE))
+      const answer = await readPublicStatusPage(ctx, request.params.slug)
+      reply.header('Content-Security-Policy', contentSecurityPolicy(logoOrigin(answer.page)))
+      return sendPublic(request, reply, {
+        etag: `"h${answer.etag.slice(1)}`,
+        cache: PUBLIC_CACHE,
+        type: 'text/html; charset=utf-8',
+        body: () => renderedOnce(answer, 'html', () => renderStatusPageHtml(answer.page, ASSET_BASE)),
+      })
     },
   )
+
+  app.get(
+    '/status/:slug/badge.svg',
+    {
+      schema: {
+        description:
+          'SVG badge of the page overall state (badge-maker). `style`: flat, flat-square, plastic, for-the-badge, social; `label` replaces "status".',
+        params: slugParams,
+        querystring: badgeQuery,
+        produces: ['image/svg+xml'],
+        response: { 200: z.string(), 304: z.null(), 400: errorSchema, 404: errorSchema, 429: rateLimitedSchema },
+      },
+    },
+    async (request, reply) => {
+      const answer = await readPublicStatusPage(ctx, request.params.slug)
+      const svg = pageBadge(answer.page, request.query)
+      reply.header('Content-Security-Policy', SVG_POLICY)
+      return sendPublic(request, reply, {
+        etag: tagOf('b', svg),
+        cache: BADGE_CACHE,
+        type: 'image/svg+xml; charset=utf-8',
+        body: () => svg,
+      })
+    },
+  )
+
+  app.get(
+    '/status/:slug/components/:componentId/badge.svg',
+    {
+      schema: {
+        description:
+          'SVG badge of one component of a public page: `type=status` (default) its state, `type=uptime` its uptime over 30 days. `componentId` is the id from GET /api/status-pages/{id}; `label` defaults to the component name.',
+        params: z.object({ slug: slugString, componentId: z.string().min(1).max(64) }),
+        querystring: componentBadgeQuery,
+        produces: ['image/svg+xml'],
+        response: { 200: z.string(), 304: z.null(), 400: errorSchema, 404: errorSchema, 429: rateLimitedSchema },
+      },
+    },
+    async (request, reply) => {
+      const answer = await readPublicStatusPage(ctx, request.params.slug)
+      const component = answer.page.components[answer.componentIds.indexOf(request.params.componentId)]
+      if (!component) throw notFound('Component')
+      const svg = componentBadge(component, request.query)
+      reply.header('Content-Security-Policy', SVG_POLICY)
+      return sendPublic(request, reply, {
+        etag: tagOf('b', svg),
+        cache: BADGE_CACHE,
+        type: 'image/svg+xml; charset=utf-8',
+        body: () => svg,
+      })
+    },
+  )
+
+  app.get(
+    '/status/:slug/feed.atom',
+    {
+      schema: {
+        description:
+          'Atom feed of the page incidents (active and resolved in the last 14 days) with their public updates; links use GUARD_PUBLIC_URL when set, else the request host.',
+        params: slugParams,
+        produces: ['application/atom+xml'],
+        response: { 200: z.string(), 304: z.null(), 400: errorSchema, 404: errorSchema, 429: rateLimitedSchema },
+      },
+    },
+    async (request, reply) => {
+      const answer = await readPublicStatusPage(ctx, request.params.slug)
+      const base = ctx.env.GUARD_PUBLIC_URL ?? `${request.protocol}://${request.host}`
+      return sendPublic(request, reply, {
+        etag: tagOf('f', `${answer.etag}|${base}`),
+        cache: PUBLIC_CACHE,
+        type: 'application/atom+xml; charset=utf-8',
+        body: () => renderIncidentFeed(answer, base),
+      })
+    },
+  )
+
+  app.get(
+    '/status/:slug/summary.json',
+    {
+      schema: {
+        description:
+          'Small summary of a public page for other sites to embed: overall state, components with 30-day uptime, active incidents, maintenance. CORS: any origin, no credentials.',
+        params: slugParams,
+        response: {
+          200: statusPageSummary,
+          304: z.null(),
+          400: errorSchema,
+          404: errorSchema,
+          429: rateLimitedSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      reply.headers(CORS)
+      const answer = await readPublicStatusPage(ctx, request.params.slug)
+      return sendPublic(request, reply, {
+        etag: `"s${answer.etag.slice(1)}`,
+        cache: PUBLIC_CACHE,
+        type: 'application/json; charset=utf-8',
+        body: () =>
+          renderedOnce(answer, 'summary', () =>
+            JSON.stringify(statusPageSummary.parse(summarizeStatusPage(answer.page))),
+          ),
+      })
+    },
+  )
+
+  app.options(
+    '/status/:slug/summary.json',
+    {
+      schema: {
+        description: 'CORS preflight of the summary: GET from any origin, with If-None-Match, without credentials.',
+        params: slugParams,
+        response: { 204: z.null(), 400: errorSchema, 429: rateLimitedSchema },
+      },
+    },
+    async (_request, reply) =>
+      reply
+        .headers({
+          ...CORS,
+          'Access-Control-Allow-Methods': 'GET, HEAD, OPTIONS',
+          'Access-Control-Allow-Headers': 'If-None-Match',
+          'Access-Control-Max-Age': '86400',
+        })
+        .status(204)
+        .send(null),
+  )
+
   app.get(
     `${ASSET_BASE}/:file`,
     {

@@ -12,7 +12,7 @@ import { resultFor } from './test-helpers.ts'
 
 type Harness = Awaited<ReturnType<typeof collectorForTest>>
 const ORG = DEFAULT_ORGANIZATION.id
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'OPTIONS'
 
 /**
  * Every route of the collector, called by members of another organization against this
@@ -255,10 +255,22 @@ const table: Array<{
   { method: 'GET', path: '/api/status-pages/{id}/public', url: '/api/status-pages/secret-status/public' },
   { method: 'GET', path: '/status/{slug}', url: '/status/secret-status' },
   { method: 'GET', path: '/status-assets/{file}', url: '/status-assets/status-page.js', own: true },
+  { method: 'GET', path: '/status/{slug}/badge.svg', url: '/status/secret-status/badge.svg' },
+  {
+    method: 'GET',
+    path: '/status/{slug}/components/{componentId}/badge.svg',
+    url: '/status/secret-status/components/:component/badge.svg?type=uptime',
+  },
+  { method: 'GET', path: '/status/{slug}/feed.atom', url: '/status/secret-status/feed.atom' },
+  { method: 'GET', path: '/status/{slug}/summary.json', url: '/status/secret-status/summary.json' },
+  // A preflight answers the same for every slug and carries no data.
+  { method: 'OPTIONS', path: '/status/{slug}/summary.json', url: '/status/secret-status/summary.json', own: true },
   { method: 'GET', path: '/api/dashboard/stats', url: `/api/dashboard/stats?organizationId=${ORG}` },
   { method: 'GET', path: '/api/dashboard/stats', url: '/api/dashboard/stats', own: true },
   { method: 'GET', path: '/api/reports/domains', url: `/api/reports/domains?organizationId=${ORG}&range=30d` },
   { method: 'GET', path: '/api/reports/domains', url: '/api/reports/domains?format=csv', own: true },
+  { method: 'GET', path: '/api/reports/devices', url: `/api/reports/devices?organizationId=${ORG}&range=7d` },
+  { method: 'GET', path: '/api/reports/devices', url: '/api/reports/devices?format=csv', own: true },
   {
     method: 'GET',
     path: '/api/dashboard/recent-activity',
@@ -284,6 +296,32 @@ const table: Array<{
   { method: 'GET', path: '/api/reports/incidents', url: '/api/reports/incidents?format=csv', own: true },
   { method: 'GET', path: '/metrics', url: '/metrics', own: true },
   { method: 'GET', path: '/api/health', url: '/api/health', own: true },
+  // The toolbox holds no tenant data and runs in the caller's own name; with no probe here, bodies it refuses.
+  { method: 'POST', path: '/api/toolbox/dns-lookup', url: '/api/toolbox/dns-lookup', body: { domain: '' }, own: true },
+  {
+    method: 'POST',
+    path: '/api/toolbox/port-scanner',
+    url: '/api/toolbox/port-scanner',
+    body: { target: '127.0.0.1', ports: '9-1' },
+    own: true,
+  },
+  { method: 'POST', path: '/api/toolbox/ip-scanner', url: '/api/toolbox/ip-scanner', body: { ip: '' }, own: true },
+  // The MCP endpoint: naming our organization is a tool error, never our data (also test/collector-mcp.e2e.test.ts).
+  ...['/mcp', '/api/mcp'].flatMap((path) =>
+    ['get_dashboard_stats', 'list_incidents', 'get_domains_status', 'get_devices_status'].map((name) => ({
+      method: 'POST' as const,
+      path,
+      url: path,
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: { organizationId: ORG } } },
+      own: true as const,
+    })),
+  ),
+  ...['', '/mcp', '/api/mcp'].map((suffix) => ({
+    method: 'GET' as const,
+    path: `/.well-known/oauth-protected-resource${suffix}`,
+    url: `/.well-known/oauth-protected-resource${suffix}`,
+    own: true as const,
+  })),
 ]
 
 describe('tenancy: another organization never sees or changes our data', () => {

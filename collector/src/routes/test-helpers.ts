@@ -1,4 +1,5 @@
-import { type CheckResult, newId } from '@guard/shared'
+import { type CheckResult, type DeviceHeartbeat, newId } from '@guard/shared'
+import { sampleHeartbeat } from '@guard/shared/testing'
 
 /** A check result `secondsAgo` seconds old, for seeding stores in tests. */
 export function resultFor(
@@ -22,5 +23,23 @@ export function resultFor(
     responseTimeMs,
     statusCode: status === 'down' ? 503 : 200,
     ...extra,
+  }
+}
+
+/** A device heartbeat `secondsAgo` seconds old with the given usage percentages, for seeding stores. */
+export function heartbeatFor(
+  deviceId: string,
+  organizationId: string,
+  secondsAgo: number,
+  usage: { cpu?: number; memory?: number; disk?: number } = {},
+): DeviceHeartbeat {
+  const at = new Date(Date.now() - secondsAgo * 1000).toISOString()
+  return {
+    v: 1,
+    deviceId,
+    organizationId,
+    timestamp: at,
+    receivedAt: at,
+    heartbeat: sampleHeartbeat(deviceId, usage),
   }
 }

@@ -40,7 +40,7 @@ export async function readDashboardStats(
          FROM monitoring.devices WHERE organization_id = $1`,
       [organizationId],
     ),
-    activeIncidents(ctx, organizationId),
+    countActiveIncidents(ctx, organizationId),
   ])
   const device = devices.rows[0] ?? { total: 0, online: 0 }
   return {
@@ -52,7 +52,7 @@ export async function readDashboardStats(
 }
 
 /** Open incidents of the incident engine (issue 12); without its table there are none. */
-async function activeIncidents(ctx: CollectorContext, organizationId: string) {
+export async function countActiveIncidents(ctx: CollectorContext, organizationId: string) {
   const { rows } = await ctx.sql.query<{ present: boolean }>(
     "SELECT to_regclass('monitoring.incidents') IS NOT NULL AS present",
   )

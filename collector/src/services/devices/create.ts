@@ -1,6 +1,7 @@
 import { newId } from '@guard/shared'
 import type { Caller, CollectorContext } from '../../context.ts'
 import { organizationScope } from '../access/organization.ts'
+import { recordChange } from '../activity/record-change.ts'
 import { findDevice, toDeviceDetail } from './find.ts'
 import { type CreateDeviceInput, createDeviceInput, type DeviceDetail } from './schemas.ts'
 import { generateDeviceToken } from './token.ts'
@@ -18,24 +19,28 @@ export async function createDevice(
   const { cpu = DEFAULTS, memory = DEFAULTS, disk = DEFAULTS } = input.thresholds ?? {}
   const id = newId()
   const token = generateDeviceToken()
-  await ctx.sql.query(
-    `INSERT INTO monitoring.devices (id, organization_id, name, tags, token_hash, token_prefix,
+  const organizationId = organizationScope(caller, organization)
+  await ctx.sql.transaction(async (tx) => {
+    await tx.query(
+      `INSERT INTO monitoring.devices (id, organization_id, name, tags, token_hash, token_prefix,
        cpu_warning, cpu_critical, memory_warning, memory_critical, disk_warning, disk_critical)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-    [
-      id,
-      organizationScope(caller, organization),
-      input.name,
-      input.tags,
-      token.hash,
-      token.prefix,
-      cpu.warning,
-      cpu.critical,
-      memory.warning,
-      memory.critical,
-      disk.warning,
-      disk.critical,
-    ],
-  )
+      [
+        id,
+        organizationId,
+        input.name,
+        input.tags,
+        token.hash,
+        token.prefix,
+        cpu.warning,
+        cpu.critical,
+        memory.warning,
+        memory.critical,
+        disk.warning,
+        disk.critical,
+      ],
+    )
+    await recordChange(tx, { organizationId, kind: 'device', action: 'created', id, name: input.name })
+  })
   return { ...toDeviceDetail(await findDevice(ctx.sql, caller, id)), token: token.token }
 }

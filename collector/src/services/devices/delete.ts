@@ -1,4 +1,5 @@
 import type { Caller, CollectorContext } from '../../context.ts'
+import { recordChange } from '../activity/record-change.ts'
 import { findDevice } from './find.ts'
 
 /**
@@ -7,8 +8,17 @@ import { findDevice } from './find.ts'
  */
 export async function deleteDevice(ctx: CollectorContext, caller: Caller, id: string): Promise<void> {
   const device = await findDevice(ctx.sql, caller, id)
-  await ctx.sql.query('DELETE FROM monitoring.devices WHERE id = $1 AND organization_id = $2', [
-    id,
-    device.organization_id,
-  ])
+  await ctx.sql.transaction(async (tx) => {
+    await tx.query('DELETE FROM monitoring.devices WHERE id = $1 AND organization_id = $2', [
+      id,
+      device.organization_id,
+    ])
+    await recordChange(tx, {
+      organizationId: device.organization_id,
+      kind: 'device',
+      action: 'deleted',
+      id,
+      name: device.name,
+    })
+  })
 }

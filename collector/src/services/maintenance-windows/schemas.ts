@@ -63,3 +63,23 @@ export function windowCovers(
   if (window.until !== null && at >= window.until) return false
   return (at - window.startsAt) % PERIOD_MS[window.recurrence] < length
 }
+
+/**
+ * The occurrence of a window that covers `at`, else its next one; null once it has no more
+ * (a one-off window that ended, a recurring one past `until`).
+ */
+export function currentOrNextOccurrence(
+  window: { startsAt: number; endsAt: number; recurrence: z.infer<typeof recurrence>; until: number | null },
+  at: number,
+): { startsAt: number; endsAt: number; ongoing: boolean } | null {
+  const length = window.endsAt - window.startsAt
+  const period = PERIOD_MS[window.recurrence]
+  let start = window.startsAt
+  if (period > 0 && at >= window.startsAt) {
+    start = window.startsAt + Math.floor((at - window.startsAt) / period) * period
+    if (at >= start + length) start += period
+  }
+  if (at >= start + length) return null
+  if (period > 0 && window.until !== null && start >= window.until) return null
+  return { startsAt: start, endsAt: start + length, ongoing: at >= start }
+}

@@ -1,6 +1,7 @@
 import { newId } from '@guard/shared'
 import type { Caller, CollectorContext } from '../../context.ts'
 import { organizationScope } from '../access/organization.ts'
+import { recordChange } from '../activity/record-change.ts'
 import { enforcePlan } from '../plans/enforce.ts'
 import { admitMonitor } from './admit.ts'
 import { sealCredentials } from './credentials.ts'
@@ -27,32 +28,38 @@ export async function createMonitor({
   await admitMonitor(ctx, caller, { kind: input.kind, organizationId, checkInterval: input.checkInterval, locations })
   const sealed = input.auth ? sealCredentials(ctx.credentialKey, input.auth) : null
   const plan = { organizationId, adds: true, checkInterval: input.checkInterval, locations }
-  const { rows } = await enforcePlan(ctx, plan, (tx) =>
-    tx.query<MonitorRow>(
-      `INSERT INTO monitoring.monitors
+  // A savepoint when the plan check already opened a transaction: the row and its activity line together.
+  const { rows } = await enforcePlan(ctx, plan, (outer) =>
+    outer.transaction(async (tx) => {
+      const inserted = await tx.query<MonitorRow>(
+        `INSERT INTO monitoring.monitors
        (id, organization_id, kind, name, protocol, target, is_api, auth_type, credentials, check_interval,
         timeout_seconds, enabled, locations, tags, failure_threshold, quorum_percent)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
      RETURNING ${MONITOR_COLUMNS}`,
-      [
-        newId(),
-        organizationId,
-        input.kind,
-        input.name,
-        input.protocol ?? null,
-        JSON.stringify(input.target),
-        input.isApi,
-        input.auth?.type ?? 'none',
-        sealed,
-        input.checkInterval,
-        input.timeout,
-        input.enabled,
-        locations,
-        input.tags,
-        input.failureThreshold,
-        input.quorumPercent,
-      ],
-    ),
+        [
+          newId(),
+          organizationId,
+          input.kind,
+          input.name,
+          input.protocol ?? null,
+          JSON.stringify(input.target),
+          input.isApi,
+          input.auth?.type ?? 'none',
+          sealed,
+          input.checkInterval,
+          input.timeout,
+          input.enabled,
+          locations,
+          input.tags,
+          input.failureThreshold,
+          input.quorumPercent,
+        ],
+      )
+      const row = inserted.rows[0]!
+      await recordChange(tx, { organizationId, kind: input.kind, action: 'created', id: row.id, name: row.name })
+      return inserted
+    }),
   )
   const monitor = toMonitorRecord(rows[0]!)
   await scheduleMonitor(ctx, monitor, sealed)

@@ -1,4 +1,5 @@
 import type { Caller, CollectorContext } from '../../context.ts'
+import { recordChange } from '../activity/record-change.ts'
 import { deleteMonitorState } from '../monitor-state/delete.ts'
 import { findMonitor } from './find.ts'
 import type { MonitorKind } from './schemas.ts'
@@ -23,6 +24,13 @@ export async function deleteMonitor({
       monitor.organizationId,
     ])
     await deleteMonitorState(tx, monitor.id)
+    await recordChange(tx, {
+      organizationId: monitor.organizationId,
+      kind: monitor.kind,
+      action: 'deleted',
+      id: monitor.id,
+      name: monitor.name,
+    })
   })
   await ctx.monitors.delete(monitor.id)
 }

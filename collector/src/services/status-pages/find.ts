@@ -9,6 +9,11 @@ export interface StatusPageRow {
   slug: string
   description: string
   is_public: boolean
+  theme: 'auto' | 'light' | 'dark'
+  accent_color: string | null
+  logo_url: string | null
+  links: Array<{ label: string; url: string }>
+  timezone: string
   component_count: number
   created_at: Date
   updated_at: Date
@@ -74,6 +79,11 @@ export const toStatusPageView = (row: StatusPageRow): StatusPageView => ({
   slug: row.slug,
   description: row.description,
   isPublic: row.is_public,
+  theme: row.theme,
+  accentColor: row.accent_color,
+  logoUrl: row.logo_url,
+  links: row.links,
+  timezone: row.timezone,
   componentCount: row.component_count,
   createdAt: row.created_at.toISOString(),
   updatedAt: row.updated_at.toISOString(),

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import { notFound, type Sql } from '@guard/shared'
 import { z } from 'zod'
 import type { CollectorContext } from '../../context.ts'
+import { currentOrNextOccurrence } from '../maintenance-windows/schemas.ts'
 import { selectRows } from '../results/query.ts'
 import { round2 } from '../results/window.ts'
 import { readComponents } from './find.ts'
@@ -20,6 +21,11 @@ interface PageRow {
   name: string
   slug: string
   description: string
+  theme: PublicStatusPage['theme']
+  accent_color: string | null
+  logo_url: string | null
+  links: PublicStatusPage['links']
+  timezone: string
 }
 
 export interface PublicPageAnswer {
@@ -28,59 +34,90 @@ export interface PublicPageAnswer {
   etag: string
   /** The JSON answer, serialized once per cache interval rather than once per request. */
   json: string
+  /** Management ids of `page.components`, in order: public addresses (badges) name a component by it. */
+  componentIds: string[]
+  /** Ids of the incidents shown, by incident object: feed entries need ids that outlive title changes. */
+  incidentIds: Map<Incident, string>
+  /** Renderings of this answer (the HTML page, the summary), made once and kept with it. */
+  rendered: Map<string, string>
 }
 
-const caches = new WeakMap<CollectorContext, Map<string, { expires: number; answer: Promise<PublicPageAnswer> }>>()
+interface Entry {
+  expires: number
+  answer: Promise<PublicPageAnswer>
+  /** Known once the page row is read: the organization whose writes and ingest make the entry stale. */
+  organizationId?: string
+  generation?: number
+}
+
+const caches = new WeakMap<CollectorContext, Map<string, Entry>>()
 
 /**
- * What visitors of a public page see. Kept in memory for GUARD_STATUS_PAGE_CACHE_SECONDS per slug, so
- * a popular page costs one read per interval whatever its traffic; a private or unknown slug is 404.
+ * What visitors of a public page see. Kept in memory per slug until its organization changes (any
+ * write or ingested batch bumps the organization's read-cache generation, on every replica) and at
+ * most GUARD_STATUS_PAGE_CACHE_SECONDS, which bounds what no write announces (the clock moving the
+ * windows, devices going offline). A private or unknown slug is 404 and is not kept.
  */
 export async function readPublicStatusPage(ctx: CollectorContext, slug: string): Promise<PublicPageAnswer> {
   const ttl = ctx.env.GUARD_STATUS_PAGE_CACHE_SECONDS * 1000
-  if (ttl === 0) return buildPublicPage(ctx, slug)
-  const cache = caches.get(ctx) ?? new Map()
+  if (ttl === 0) return buildPublicPage(ctx, slug, () => {})
+  const cache = caches.get(ctx) ?? new Map<string, Entry>()
   caches.set(ctx, cache)
   const now = Date.now()
   const hit = cache.get(slug)
-  if (hit && hit.expires > now) return hit.answer
-  const answer = buildPublicPage(ctx, slug)
-  cache.set(slug, { expires: now + ttl, answer })
-  answer.catch(() => cache.delete(slug))
+  if (hit && hit.expires > now && (hit.organizationId === undefined || fresh(ctx, hit))) return hit.answer
+  const entry: Entry = { expires: now + ttl, answer: Promise.resolve() as never }
+  entry.answer = buildPublicPage(ctx, slug, (organizationId, generation) => {
+    entry.organizationId = organizationId
+    entry.generation = generation
+  })
+  cache.set(slug, entry)
+  entry.answer.catch(() => {
+    if (cache.get(slug) === entry) cache.delete(slug)
+  })
   if (cache.size > 10_000) cache.delete(cache.keys().next().value as string)
-  return answer
+  return entry.answer
 }
 
-async function buildPublicPage(ctx: CollectorContext, slug: string): Promise<PublicPageAnswer> {
+const fresh = (ctx: CollectorContext, entry: Entry) =>
+  ctx.reads.generations([entry.organizationId as string])[0] === entry.generation
+
+async function buildPublicPage(
+  ctx: CollectorContext,
+  slug: string,
+  readingFor: (organizationId: string, generation: number) => void,
+): Promise<PublicPageAnswer> {
   const { rows } = await ctx.sql.query<PageRow>(
-    'SELECT id, organization_id, name, slug, description FROM monitoring.status_pages WHERE slug = $1 AND is_public',
+    `SELECT id, organization_id, name, slug, description, theme, accent_color, logo_url, links, timezone
+       FROM monitoring.status_pages WHERE slug = $1 AND is_public`,
     [slug],
   )
   const page = rows[0]
   if (!page) throw notFound('Status page')
+  // Taken before the rest is read: a write racing this read leaves the entry stale, never hides it.
+  readingFor(page.organization_id, ctx.reads.generations([page.organization_id])[0]!)
   const components = await readComponents(ctx.sql, page)
   const monitors = components.filter((component) => component.kind !== 'device')
   const monitorIds = monitors.map((component) => component.subjectId)
-  const [states, devices, daily, latency, incidents, maintenance] = await Promise.all([
+  const deviceIds = components.filter((component) => component.kind === 'device').map((c) => c.subjectId)
+  const [states, devices, daily, deviceDays, latency, incidents, maintenance] = await Promise.all([
     monitorStates(ctx.sql, monitorIds),
-    deviceStates(
-      ctx.sql,
-      page.organization_id,
-      components.filter((component) => component.kind === 'device').map((component) => component.subjectId),
-    ),
+    deviceStates(ctx.sql, page.organization_id, deviceIds),
     dailyUptime(ctx, page.organization_id, monitorIds),
+    deviceDailyUptime(ctx.sql, page.organization_id, deviceIds),
     latencyByLocation(ctx, page.organization_id, monitorIds),
     pageIncidents(ctx.sql, page.organization_id, components),
     pageMaintenance(ctx.sql, page.organization_id, components),
   ])
   const publicComponents = components.map((component) => {
     if (component.kind === 'device') {
+      const days = deviceDays.get(component.subjectId)
       return {
         name: component.displayName,
         kind: component.kind,
         status: devices.get(component.subjectId) ?? ('unknown' as const),
-        uptime90d: null,
-        daily: [],
+        uptime90d: days?.uptime ?? null,
+        daily: lastDays().map((date) => ({ date, uptime: days?.daily.get(date) ?? null, checks: 0, failures: 0 })),
         locations: [],
       }
     }
@@ -112,14 +149,26 @@ async function buildPublicPage(ctx: CollectorContext, slug: string): Promise<Pub
     name: page.name,
     slug: page.slug,
     description: page.description,
+    theme: page.theme,
+    accentColor: page.accent_color,
+    logoUrl: page.logo_url,
+    links: page.links,
+    timezone: page.timezone,
     status: overall(publicComponents.map((component) => component.status)),
     components: publicComponents,
-    incidents,
+    incidents: incidents.shown,
     maintenance,
   }
   const etag = `"${createHash('sha256').update(JSON.stringify(body)).digest('base64url').slice(0, 27)}"`
   const answer: PublicStatusPage = { ...body, generatedAt: new Date().toISOString() }
-  return { page: answer, etag, json: JSON.stringify(publicStatusPageEnvelope.parse({ success: true, data: answer })) }
+  return {
+    page: answer,
+    etag,
+    json: JSON.stringify(publicStatusPageEnvelope.parse({ success: true, data: answer })),
+    componentIds: components.map((component) => component.id),
+    incidentIds: incidents.ids,
+    rendered: new Map(),
+  }
 }
 
 function lastDays(): string[] {
@@ -263,8 +312,8 @@ async function pageIncidents(
   sql: Sql,
   organizationId: string,
   components: StatusPageComponent[],
-): Promise<PublicStatusPage['incidents']> {
-  const none = { active: [], recent: [] }
+): Promise<{ shown: PublicStatusPage['incidents']; ids: Map<Incident, string> }> {
+  const none = { shown: { active: [], recent: [] }, ids: new Map<Incident, string>() }
   if (components.length === 0 || !(await hasTable(sql, 'monitoring.incidents'))) return none
   const ids = components.map((component) => component.subjectId)
   const { rows } = await sql.query<IncidentRow>(
@@ -284,31 +333,42 @@ async function pageIncidents(
     [rows.map((row) => row.id)],
   )
   const names = new Map(components.map((component) => [component.subjectId, component.displayName]))
-  const toIncident = (row: IncidentRow): Incident => ({
-    title: row.title,
-    status: row.status,
-    severity: row.severity,
-    impact: row.impact,
-    startedAt: row.detected_at.toISOString(),
-    resolvedAt: row.resolved_at?.toISOString() ?? null,
-    components: [
-      ...new Set([row.monitor_id, ...row.affected].flatMap((id) => (id && names.has(id) ? [names.get(id)!] : []))),
-    ],
-    updates: updates.rows
-      .filter((update) => update.incident_id === row.id)
-      .map((update) => ({
-        status: update.status,
-        message: update.message,
-        createdAt: update.created_at.toISOString(),
-      })),
-  })
+  const incidentIds = new Map<Incident, string>()
+  const toIncident = (row: IncidentRow): Incident => {
+    const incident = {
+      title: row.title,
+      status: row.status,
+      severity: row.severity,
+      impact: row.impact,
+      startedAt: row.detected_at.toISOString(),
+      resolvedAt: row.resolved_at?.toISOString() ?? null,
+      components: [
+        ...new Set([row.monitor_id, ...row.affected].flatMap((id) => (id && names.has(id) ? [names.get(id)!] : []))),
+      ],
+      updates: updates.rows
+        .filter((update) => update.incident_id === row.id)
+        .map((update) => ({
+          status: update.status,
+          message: update.message,
+          createdAt: update.created_at.toISOString(),
+        })),
+    }
+    incidentIds.set(incident, row.id)
+    return incident
+  }
   return {
-    active: rows.filter((row) => row.resolved_at === null).map(toIncident),
-    recent: rows.filter((row) => row.resolved_at !== null).map(toIncident),
+    shown: {
+      active: rows.filter((row) => row.resolved_at === null).map(toIncident),
+      recent: rows.filter((row) => row.resolved_at !== null).map(toIncident),
+    },
+    ids: incidentIds,
   }
 }
 
-/** Ongoing and upcoming maintenance of the organization or of a monitor on the page. */
+/**
+ * Ongoing and upcoming maintenance of the organization or of a monitor on the page; a recurring
+ * window shows its ongoing or next occurrence.
+ */
 async function pageMaintenance(
   sql: Sql,
   organizationId: string,
@@ -316,17 +376,104 @@ async function pageMaintenance(
 ): Promise<PublicStatusPage['maintenance']> {
   if (components.length === 0 || !(await hasTable(sql, 'monitoring.maintenance_windows'))) return []
   const ids = components.map((component) => component.subjectId)
-  const { rows } = await sql.query<{ title: string; monitor_id: string | null; starts_at: Date; ends_at: Date }>(
-    `SELECT title, monitor_id, starts_at, ends_at FROM monitoring.maintenance_windows
-      WHERE organization_id = $1 AND (monitor_id IS NULL OR monitor_id = ANY($2)) AND ends_at > now()
-      ORDER BY starts_at LIMIT 20`,
+  const { rows } = await sql.query<{
+    title: string
+    monitor_id: string | null
+    starts_at: Date
+    ends_at: Date
+    recurrence: 'none' | 'daily' | 'weekly'
+    until: Date | null
+  }>(
+    `SELECT title, monitor_id, starts_at, ends_at, recurrence, until FROM monitoring.maintenance_windows
+      WHERE organization_id = $1 AND (monitor_id IS NULL OR monitor_id = ANY($2))
+        AND (ends_at > now() OR (recurrence <> 'none' AND (until IS NULL OR until > now())))
+      ORDER BY starts_at LIMIT 50`,
     [organizationId, ids],
   )
   const names = new Map(components.map((component) => [component.subjectId, component.displayName]))
-  return rows.map((row) => ({
-    title: row.title,
-    startsAt: row.starts_at.toISOString(),
-    endsAt: row.ends_at.toISOString(),
-    components: row.monitor_id ? [names.get(row.monitor_id)!] : components.map((component) => component.displayName),
-  }))
+  const now = Date.now()
+  return rows
+    .flatMap((row) => {
+      const occurrence = currentOrNextOccurrence(
+        {
+          startsAt: row.starts_at.getTime(),
+          endsAt: row.ends_at.getTime(),
+          recurrence: row.recurrence,
+          until: row.until?.getTime() ?? null,
+        },
+        now,
+      )
+      if (!occurrence) return []
+      return [
+        {
+          title: row.title,
+          startsAt: new Date(occurrence.startsAt).toISOString(),
+          endsAt: new Date(occurrence.endsAt).toISOString(),
+          recurrence: row.recurrence,
+          status: occurrence.ongoing ? ('ongoing' as const) : ('upcoming' as const),
+          components: row.monitor_id
+            ? [names.get(row.monitor_id)!]
+            : components.map((component) => component.displayName),
+        },
+      ]
+    })
+    .sort((a, b) => a.startsAt.localeCompare(b.startsAt))
+    .slice(0, 20)
+}
+
+/**
+ * Per device and UTC day, the share of the day it was online, from its offline incidents (opened
+ * by device.offline, resolved by device.online), counted from its enrolment; null before that and
+ * for a device that never reported.
+ */
+async function deviceDailyUptime(sql: Sql, organizationId: string, ids: string[]) {
+  const byDevice = new Map<string, { uptime: number | null; daily: Map<string, number> }>()
+  if (ids.length === 0) return byDevice
+  const days = lastDays()
+  const from = Date.parse(`${days[0]}T00:00:00Z`)
+  const [devices, incidents] = await Promise.all([
+    sql.query<{ id: string; created_at: Date; last_seen: Date | null }>(
+      'SELECT id, created_at, last_seen FROM monitoring.devices WHERE id = ANY($1) AND organization_id = $2',
+      [ids, organizationId],
+    ),
+    hasTable(sql, 'monitoring.incidents').then(async (present) =>
+      present
+        ? (
+            await sql.query<{ monitor_id: string; detected_at: Date; resolved_at: Date | null }>(
+              `SELECT monitor_id, detected_at, resolved_at FROM monitoring.incidents
+                WHERE organization_id = $1 AND monitor_id = ANY($2) AND cause = 'device-offline'
+                  AND coalesce(resolved_at, now()) > $3`,
+              [organizationId, ids, new Date(from)],
+            )
+          ).rows
+        : [],
+    ),
+  ])
+  const now = Date.now()
+  for (const device of devices.rows) {
+    if (device.last_seen === null) continue
+    const offline = incidents
+      .filter((incident) => incident.monitor_id === device.id)
+      .map((incident) => [incident.detected_at.getTime(), incident.resolved_at?.getTime() ?? now] as const)
+    const daily = new Map<string, number>()
+    let observedTotal = 0
+    let offlineTotal = 0
+    for (const date of days) {
+      const dayStart = Math.max(Date.parse(`${date}T00:00:00Z`), device.created_at.getTime())
+      const dayEnd = Math.min(Date.parse(`${date}T00:00:00Z`) + 86_400_000, now)
+      if (dayEnd <= dayStart) continue
+      const down = offline.reduce(
+        (sum, [start, end]) => sum + Math.max(0, Math.min(end, dayEnd) - Math.max(start, dayStart)),
+        0,
+      )
+      observedTotal += dayEnd - dayStart
+      offlineTotal += down
+      daily.set(date, round2(100 - (down / (dayEnd - dayStart)) * 100))
+    }
+    byDevice.set(device.id, {
+      uptime: observedTotal ? round2(100 - (offlineTotal / observedTotal) * 100) : null,
+      daily,
+    })
+  }
+  return byDevice
 }

@@ -3,7 +3,7 @@ import type { PublicStatusPage } from './schemas.ts'
 type Component = PublicStatusPage['components'][number]
 type Incident = PublicStatusPage['incidents']['active'][number]
 
-const escapeHtml = (value: string) =>
+export const escapeHtml = (value: string) =>
   value.replace(
     /[&<>"']/g,
     (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] as string,
@@ -23,18 +23,44 @@ const STATE: Record<Component['status'], string> = {
   unknown: 'No data',
 }
 
-function bar(day: Component['daily'][number]): string {
+const formatters = new Map<string, Intl.DateTimeFormat>()
+/** `2026-11-24 13:05 CET`: the page's time zone, with its abbreviation so nobody guesses. */
+function formatTime(iso: string, timeZone: string): string {
+  let format = formatters.get(timeZone)
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+      timeZoneName: 'short',
+    })
+    formatters.set(timeZone, format)
+  }
+  const parts = Object.fromEntries(format.formatToParts(new Date(iso)).map((part) => [part.type, part.value]))
+  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute} ${parts.timeZoneName}`
+}
+
+const time = (iso: string, timeZone: string) =>
+  `<time datetime="${escapeHtml(iso)}">${escapeHtml(formatTime(iso, timeZone))}</time>`
+
+function bar(day: Component['daily'][number], kind: Component['kind']): string {
   const level = day.uptime === null ? 'none' : day.uptime >= 99.9 ? 'ok' : day.uptime >= 95 ? 'warn' : 'bad'
   const text =
     day.uptime === null
       ? `${day.date}: no data`
-      : `${day.date}: ${day.uptime}% up (${day.failures} of ${day.checks} checks failed)`
+      : kind === 'device'
+        ? `${day.date}: online ${day.uptime}% of the day`
+        : `${day.date}: ${day.uptime}% up (${day.failures} of ${day.checks} checks failed)`
   return `<span class="bar ${level}" title="${escapeHtml(text)}"></span>`
 }
 
 function component(item: Component, index: number): string {
   const bars = item.daily.length
-    ? `<div class="bars" role="img" aria-label="${escapeHtml(`Daily uptime of ${item.name} over 90 days`)}">${item.daily.map(bar).join('')}</div>
+    ? `<div class="bars" role="img" aria-label="${escapeHtml(`Daily uptime of ${item.name} over 90 days`)}">${item.daily.map((day) => bar(day, item.kind)).join('')}</div>
        <div class="legend"><span>90 days ago</span><span>${item.uptime90d === null ? 'no data' : `${item.uptime90d}% uptime`}</span><span>Today</span></div>`
     : ''
   const locations = item.locations.length
@@ -51,21 +77,63 @@ function component(item: Component, index: number): string {
     ${bars}${locations}</li>`
 }
 
-function incident(item: Incident): string {
+function incident(item: Incident, zone: string): string {
   const updates = item.updates
     .map(
       (update) =>
-        `<li><strong>${escapeHtml(update.status)}</strong> <time datetime="${update.createdAt}">${update.createdAt.slice(0, 16).replace('T', ' ')} UTC</time><p>${escapeHtml(update.message)}</p></li>`,
+        `<li><strong>${escapeHtml(update.status)}</strong> ${time(update.createdAt, zone)}<p>${escapeHtml(update.message)}</p></li>`,
     )
     .join('')
   return `<article class="incident ${escapeHtml(item.severity)}">
     <h3>${escapeHtml(item.title)}</h3>
-    <p class="meta">${escapeHtml(item.status)} · ${escapeHtml(item.severity)} · started <time datetime="${item.startedAt}">${item.startedAt.slice(0, 16).replace('T', ' ')} UTC</time>${item.resolvedAt ? ` · resolved <time datetime="${item.resolvedAt}">${item.resolvedAt.slice(0, 16).replace('T', ' ')} UTC</time>` : ''}${item.components.length ? ` · ${item.components.map(escapeHtml).join(', ')}` : ''}</p>
+    <p class="meta">${escapeHtml(item.status)} · ${escapeHtml(item.severity)} · started ${time(item.startedAt, zone)}${item.resolvedAt ? ` · resolved ${time(item.resolvedAt, zone)}` : ''}${item.components.length ? ` · ${item.components.map(escapeHtml).join(', ')}` : ''}</p>
     ${updates ? `<ol class="updates">${updates}</ol>` : ''}</article>`
 }
 
 /** JSON inside a script element: `<` escaped, so no string in it can close the element. */
 const embedded = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c')
+
+const RECURRENCE: Record<PublicStatusPage['maintenance'][number]['recurrence'], string> = {
+  none: '',
+  daily: ', repeats daily',
+  weekly: ', repeats weekly',
+}
+
+function maintenance(page: PublicStatusPage): string {
+  if (!page.maintenance.length) return ''
+  const items = page.maintenance
+    .map(
+      (item) =>
+        `<li><strong>${escapeHtml(item.title)}</strong> (${item.status === 'ongoing' ? 'in progress' : 'upcoming'}${RECURRENCE[item.recurrence]}): ${time(item.startsAt, page.timezone)} to ${time(item.endsAt, page.timezone)} (${item.components.map(escapeHtml).join(', ')})</li>`,
+    )
+    .join('')
+  return `<section aria-labelledby="maintenance"><h2 id="maintenance">Scheduled maintenance</h2><ul>${items}</ul></section>`
+}
+
+/** Links leave the page without handing it the visitor's referrer or a window reference. */
+function header(page: PublicStatusPage): string {
+  const logo = page.logoUrl
+    ? `<img class="logo" src="${escapeHtml(page.logoUrl)}" alt="${escapeHtml(page.name)} logo" referrerpolicy="no-referrer">`
+    : ''
+  const links = page.links.length
+    ? `<nav aria-label="Links"><ul class="links">${page.links
+        .map(
+          (link) =>
+            `<li><a href="${escapeHtml(link.url)}" rel="noopener noreferrer nofollow">${escapeHtml(link.label)}</a></li>`,
+        )
+        .join('')}</ul></nav>`
+    : ''
+  return `<header${page.accentColor ? ` class="accent" style="--accent: ${page.accentColor}"` : ''}>
+  ${logo}${links}
+  <h1>${escapeHtml(page.name)}</h1>
+  ${page.description ? `<p class="description">${escapeHtml(page.description)}</p>` : ''}
+  <p class="banner ${page.status}" role="status">${OVERALL[page.status]}</p>
+</header>`
+}
+
+/** The origins the page's logo may load from: its own, besides the collector's. */
+export const logoOrigin = (page: PublicStatusPage): string | null =>
+  page.logoUrl ? new URL(page.logoUrl).origin : null
 
 /**
  * The public page, complete without JavaScript; the script only draws the latency charts from the
@@ -73,47 +141,37 @@ const embedded = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003
  */
 export function renderStatusPageHtml(page: PublicStatusPage, assetBase: string): string {
   const series = page.components.map((item) => item.locations.map(({ location, points }) => ({ location, points })))
+  const scheme = page.theme === 'auto' ? 'light dark' : page.theme
+  const zone = page.timezone
   return `<!doctype html>
-<html lang="en">
+<html lang="en"${page.theme === 'auto' ? '' : ` data-theme="${page.theme}"`}>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light dark">
+<meta name="color-scheme" content="${scheme}">
 <title>${escapeHtml(page.name)} status</title>
 <link rel="stylesheet" href="${assetBase}/uplot.min.css">
 <link rel="stylesheet" href="${assetBase}/status-page.css">
 <link rel="alternate" type="application/json" href="/api/status-pages/${escapeHtml(page.slug)}/public">
+<link rel="alternate" type="application/atom+xml" title="${escapeHtml(page.name)} incidents" href="/status/${escapeHtml(page.slug)}/feed.atom">
 </head>
 <body>
 <main>
-<header>
-  <h1>${escapeHtml(page.name)}</h1>
-  ${page.description ? `<p class="description">${escapeHtml(page.description)}</p>` : ''}
-  <p class="banner ${page.status}" role="status">${OVERALL[page.status]}</p>
-</header>
-${
-  page.maintenance.length
-    ? `<section aria-labelledby="maintenance"><h2 id="maintenance">Scheduled maintenance</h2><ul>${page.maintenance
-        .map(
-          (item) =>
-            `<li><strong>${escapeHtml(item.title)}</strong>: <time datetime="${item.startsAt}">${item.startsAt.slice(0, 16).replace('T', ' ')}</time> to <time datetime="${item.endsAt}">${item.endsAt.slice(0, 16).replace('T', ' ')} UTC</time> (${item.components.map(escapeHtml).join(', ')})</li>`,
-        )
-        .join('')}</ul></section>`
-    : ''
-}
+${header(page)}
+${maintenance(page)}
 ${
   page.incidents.active.length
-    ? `<section aria-labelledby="active"><h2 id="active">Active incidents</h2>${page.incidents.active.map(incident).join('')}</section>`
+    ? `<section aria-labelledby="active"><h2 id="active">Active incidents</h2>${page.incidents.active.map((item) => incident(item, zone)).join('')}</section>`
     : ''
 }
 <section aria-labelledby="components"><h2 id="components">Components</h2>
 <ul class="components">${page.components.map(component).join('')}</ul></section>
 <section aria-labelledby="recent"><h2 id="recent">Past incidents</h2>
-${page.incidents.recent.length ? page.incidents.recent.map(incident).join('') : '<p>No incidents in the last 14 days.</p>'}
+${page.incidents.recent.length ? page.incidents.recent.map((item) => incident(item, zone)).join('') : '<p>No incidents in the last 14 days.</p>'}
 </section>
-<footer><p>Updated <time datetime="${page.generatedAt}">${page.generatedAt.slice(0, 16).replace('T', ' ')} UTC</time>. Latency is the average response time per probe location over the last 24 hours.</p></footer>
+<footer><p>Updated ${time(page.generatedAt, zone)}. Daily bars are UTC days. Latency is the average response time per probe location over the last 24 hours. <a href="/status/${escapeHtml(page.slug)}/feed.atom">Incident feed (Atom)</a></p></footer>
 </main>
-<script type="application/json" id="latency-data">${embedded(series)}</script>
+<script type="application/json" id="latency-data" data-timezone="${escapeHtml(zone)}">${embedded(series)}</script>
 <script src="${assetBase}/uplot.iife.min.js"></script>
 <script src="${assetBase}/status-page.js"></script>
 </body>

@@ -9,12 +9,54 @@ export const slugString = z
   .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'a slug is lowercase letters, digits and single hyphens, 3 to 64 characters')
   .refine((slug) => !RESERVED_SLUGS.includes(slug), 'this slug is reserved')
 
+/** An http(s) address without credentials: anything else (javascript:, data:, user:pass@) is refused. */
+const webUrl = z
+  .url({ protocol: /^https?$/, error: 'must be an http(s):// URL' })
+  .max(2048)
+  // zod runs refinements after a failed format check too: an address that does not parse is left to it.
+  .refine((value) => {
+    const url = URL.parse(value)
+    return url === null || (url.username === '' && url.password === '')
+  }, 'must not carry credentials')
+
+export const THEMES = ['auto', 'light', 'dark'] as const
+export const statusPageLink = z.strictObject({ label: z.string().trim().min(1).max(60), url: webUrl })
+export const timezoneString = z
+  .string()
+  .min(1)
+  .max(64)
+  .refine((zone) => {
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: zone })
+      return true
+    } catch {
+      return false
+    }
+  }, 'must be an IANA time zone such as Europe/Berlin or UTC')
+
+const appearance = {
+  theme: z.enum(THEMES).meta({ description: 'auto follows the visitor (prefers-color-scheme)' }),
+  accentColor: z
+    .string()
+    .regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour such as #1a7f37')
+    .nullable()
+    .meta({ description: 'decorates the page header; null: none' }),
+  logoUrl: webUrl.nullable().meta({ description: 'shown above the page name; loaded by visitors, never by Guard' }),
+  links: z.array(statusPageLink).max(10).meta({ description: 'shown in the page header, e.g. home page, support' }),
+  timezone: timezoneString.meta({ description: 'IANA zone the HTML page shows times in' }),
+}
+
 export const createStatusPageInput = z
   .object({
     name: z.string().trim().min(1).max(100),
     slug: slugString,
     description: z.string().max(2000).default(''),
     isPublic: z.boolean().default(false),
+    theme: appearance.theme.default('auto'),
+    accentColor: appearance.accentColor.default(null),
+    logoUrl: appearance.logoUrl.default(null),
+    links: appearance.links.default([]),
+    timezone: appearance.timezone.default('UTC'),
   })
   .strict()
 export type CreateStatusPageInput = z.input<typeof createStatusPageInput>
@@ -25,6 +67,11 @@ export const updateStatusPageInput = z
     slug: slugString.optional(),
     description: z.string().max(2000).optional(),
     isPublic: z.boolean().optional(),
+    theme: appearance.theme.optional(),
+    accentColor: appearance.accentColor.optional(),
+    logoUrl: appearance.logoUrl.optional(),
+    links: appearance.links.optional(),
+    timezone: appearance.timezone.optional(),
   })
   .strict()
 export type UpdateStatusPageInput = z.input<typeof updateStatusPageInput>
@@ -60,6 +107,11 @@ export const statusPageView = z.object({
   slug: z.string(),
   description: z.string(),
   isPublic: z.boolean(),
+  theme: z.enum(THEMES),
+  accentColor: z.string().nullable(),
+  logoUrl: z.string().nullable(),
+  links: z.array(z.object({ label: z.string(), url: z.string() })),
+  timezone: z.string(),
   componentCount: z.number().int(),
   createdAt: z.string(),
   updatedAt: z.string(),
@@ -92,7 +144,10 @@ export const publicComponent = z.object({
   kind: z.enum(COMPONENT_KINDS),
   status: componentStatus,
   uptime90d: z.number().nullable(),
-  daily: z.array(day).meta({ description: '90 UTC days, oldest first; empty for devices' }),
+  daily: z.array(day).meta({
+    description:
+      '90 UTC days, oldest first. Devices: uptime is the share of the day online (from their offline incidents), checks and failures 0',
+  }),
   locations: z.array(locationSeries).meta({ description: 'last 24 h per probe location; empty for devices' }),
 })
 
@@ -110,8 +165,10 @@ export const publicIncident = z.object({
 
 export const publicMaintenance = z.object({
   title: z.string(),
-  startsAt: z.string(),
+  startsAt: z.string().meta({ description: 'of the ongoing or next occurrence for recurring windows' }),
   endsAt: z.string(),
+  recurrence: z.enum(['none', 'daily', 'weekly']),
+  status: z.enum(['ongoing', 'upcoming']),
   components: z.array(z.string()),
 })
 
@@ -119,6 +176,11 @@ export const publicStatusPage = z.object({
   name: z.string(),
   slug: z.string(),
   description: z.string(),
+  theme: z.enum(THEMES),
+  accentColor: z.string().nullable(),
+  logoUrl: z.string().nullable(),
+  links: z.array(z.object({ label: z.string(), url: z.string() })),
+  timezone: z.string(),
   status: overallStatus,
   generatedAt: z.string(),
   components: z.array(publicComponent),

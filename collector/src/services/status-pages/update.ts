@@ -13,7 +13,8 @@ export async function updateStatusPage(
   await slugTaken(() =>
     ctx.sql.query(
       `UPDATE monitoring.status_pages
-          SET name = $2, slug = $3, description = $4, is_public = $5, updated_at = now()
+          SET name = $2, slug = $3, description = $4, is_public = $5, theme = $6, accent_color = $7,
+              logo_url = $8, links = $9, timezone = $10, updated_at = now()
         WHERE id = $1`,
       [
         page.id,
@@ -21,6 +22,11 @@ export async function updateStatusPage(
         input.slug ?? page.slug,
         input.description ?? page.description,
         input.isPublic ?? page.is_public,
+        input.theme ?? page.theme,
+        input.accentColor === undefined ? page.accent_color : input.accentColor,
+        input.logoUrl === undefined ? page.logo_url : input.logoUrl,
+        JSON.stringify(input.links ?? page.links),
+        input.timezone ?? page.timezone,
       ],
     ),
   )
