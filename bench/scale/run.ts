@@ -390,15 +390,16 @@ async function runScaleBench() {
     const distinctStored = stored.size
 
     const measuredRss = rssSamples.filter((each) => each.phase === 'measured')
+    // Caches and pools keep filling for a few minutes after the warm-up: flat means no growth over the second half.
     const collectorRss = collectors.map((_, index) => {
       const series = measuredRss.map((each) => ({ at: each.at, bytes: each.collectors[index]! }))
-      const first = series[0]?.bytes ?? 0
-      const last = series.at(-1)?.bytes ?? 0
+      const secondHalf = series.slice(Math.floor(series.length / 2))
       return {
-        startMB: round(first / MB),
-        endMB: round(last / MB),
+        startMB: round((series[0]?.bytes ?? 0) / MB),
+        endMB: round((series.at(-1)?.bytes ?? 0) / MB),
         maxMB: round(Math.max(...series.map((each) => each.bytes)) / MB),
         slopeMBPerMinute: round(slopePerMinute(series) / MB),
+        secondHalfSlopeMBPerMinute: round(slopePerMinute(secondHalf) / MB),
       }
     })
     // With every monitor scheduled: the least heap in use over the measured samples, against the empty probe's.
@@ -457,7 +458,9 @@ async function runScaleBench() {
       collectors: {
         rss: collectorRss,
         cpuShareOfOneCore: collectors.map((_, index) => cpuShare(index)),
-        flat: collectorRss.every((each) => Math.abs(each.slopeMBPerMinute) * (windowSeconds / 60) < 0.1 * each.startMB),
+        flat: collectorRss.every(
+          (each) => each.secondHalfSlopeMBPerMinute * (windowSeconds / 120) < 0.05 * each.startMB,
+        ),
       },
       probes: {
         concurrency: probeConcurrency,
