@@ -53,6 +53,12 @@ export async function runStart(env: NodeJS.ProcessEnv = process.env) {
     timeseries,
     bus,
   })
+  // Assistants get tokens for the MCP endpoints of the collector beside identity, at the address
+  // its protected-resource metadata names (a wildcard listening address read as 127.0.0.1, as the
+  // collector does), unless GUARD_MCP_RESOURCES or GUARD_COLLECTOR_PUBLIC_URL, shared with the collector, name them.
+  if (!identity.mcpResourcesConfigured) {
+    identity.serveMcpResourcesOf(collector.url.replace(/^http:\/\/(0\.0\.0\.0|\[::\])(?=:)/, 'http://127.0.0.1'))
+  }
   const probe = await startProbe({
     env: probeEnv,
     log: log.child({ service: 'probe' }),

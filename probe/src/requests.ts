@@ -15,7 +15,7 @@ import {
   toolboxSubject,
 } from '@guard/shared'
 import { z } from 'zod'
-import { runCheck } from './run-check.ts'
+import { type RunCheckOptions, runCheck } from './run-check.ts'
 import { lookupDns } from './toolbox/dns-lookup.ts'
 import { geolocate } from './toolbox/geolocate.ts'
 import { scanPorts } from './toolbox/port-scan.ts'
@@ -38,11 +38,11 @@ export async function answerRequests(
   location: string,
   allowPrivate: boolean,
   log: Logger,
-  credentialsKey?: Buffer,
+  checkOptions: Pick<RunCheckOptions, 'credentialsKey' | 'check'> = {},
 ): Promise<Stoppable[]> {
   const manualCheck: Responder = async (data) => {
     const { monitor } = parseRequest(manualCheckRequestV1, data)
-    const result = await runCheck(monitor, location, allowPrivate, credentialsKey)
+    const result = await runCheck(monitor, location, allowPrivate, checkOptions)
     return encodeJson({ v: 1, result } satisfies ManualCheckReply)
   }
   const dns: Responder = async (data) =>
