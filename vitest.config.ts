@@ -9,5 +9,7 @@ export default defineConfig({
     // chDB allows one data directory per process: a fork per test file keeps each file's engine its own.
     pool: 'forks',
     maxWorkers: 2,
+    // The collector serves the web console's build; it is built once here, before any test starts Guard.
+    globalSetup: ['test/support/console-build-setup.ts'],
   },
 })

@@ -32,6 +32,7 @@ const REQUESTS: Record<string, { query?: string; form?: Record<string, string>; 
   },
   'POST /api/oauth/token': { form: { grant_type: 'authorization_code', code: 'not-a-code', client_id: 'unknown' } },
   'POST /api/oauth/revoke': { form: { token: 'unknown-token' } },
+  'POST /api/oauth/register': { json: { redirect_uris: ['https://example.org/cb'], client_name: 'OpenAPI check' } },
   'POST /api/oauth/userinfo': { form: { access_token: 'not-a-token' } },
   'POST /mcp': { json: { jsonrpc: '2.0', id: 1, method: 'ping' } },
   'POST /.well-known/mcp': { json: { jsonrpc: '2.0', id: 1, method: 'tools/list' } },
@@ -73,6 +74,8 @@ describe('identity OpenAPI document', () => {
     }
     for (const path of [
       '/.well-known/openid-configuration',
+      '/.well-known/oauth-authorization-server',
+      '/api/oauth/register',
       '/.well-known/jwks.json',
       '/api/oauth/token',
       '/api/oauth/revoke',

@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process'
-import { hostname, platform } from 'node:os'
+import { hostname, platform, uptime } from 'node:os'
 import { promisify } from 'node:util'
 import type { AgentHeartbeat } from '@guard/shared'
-import si from 'systeminformation'
 import { realFilesystems } from './collect-metrics.ts'
+import { si } from './system-information.ts'
 import { AGENT_VERSION } from './version.ts'
 
 const run = promisify(execFile)
@@ -24,7 +24,7 @@ async function systemInfo(): Promise<NonNullable<AgentHeartbeat['system']>> {
     total_memory: memory.total,
     total_disk: Math.round(filesystems.reduce((sum, fs) => sum + fs.size, 0)),
     agent_version: AGENT_VERSION,
-    uptime_seconds: Math.round(si.time().uptime),
+    uptime_seconds: Math.round(uptime()),
   }
 }
 

@@ -1,6 +1,6 @@
 import { loadavg } from 'node:os'
 import type { AgentHeartbeat, AgentMetrics } from '@guard/shared'
-import si from 'systeminformation'
+import { si } from './system-information.ts'
 
 const GB = 1024 ** 3
 const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits

@@ -23,7 +23,14 @@ const RETRY_MAX_MS = 60_000
  * with its own timestamp, removing it only once the collector answered 200. Failures back off with
  * jitter; nothing the collector answers stops either loop.
  */
-export async function startAgent(config: AgentConfig, log: Logger): Promise<RunningAgent> {
+export async function startAgent(
+  config: AgentConfig,
+  log: Logger,
+  options: {
+    /** Called once an inventory is in the spool (and its garbage is unreachable); see node-flags.ts. */
+    afterInventory?: () => void
+  } = {},
+): Promise<RunningAgent> {
   const spool = await Spool.open(config.spoolDir, {
     maxBytes: config.spoolMaxMb * 1024 * 1024,
     maxAgeMs: config.spoolMaxAgeHours * 3_600_000,
@@ -58,7 +65,8 @@ export async function startAgent(config: AgentConfig, log: Logger): Promise<Runn
       interval_seconds: config.intervalSeconds,
       ...(network && network.length > 0 ? { network } : {}),
     }
-    if (now >= nextInventory) {
+    const withInventory = now >= nextInventory
+    if (withInventory) {
       nextInventory = now + config.inventoryIntervalSeconds * 1000
       Object.assign(
         heartbeat,
@@ -67,13 +75,14 @@ export async function startAgent(config: AgentConfig, log: Logger): Promise<Runn
     }
     await spool.add(heartbeat, now)
     stats.collected += 1
+    return withInventory
   }
 
   let collectTimer: NodeJS.Timeout | undefined
   const collectLoop = async () => {
     const started = Date.now()
     try {
-      await collect()
+      if (await collect()) options.afterInventory?.()
       wake()
     } catch (error) {
       log.error({ err: error }, 'collecting metrics failed; next interval tries again')
@@ -99,7 +108,7 @@ export async function startAgent(config: AgentConfig, log: Logger): Promise<Runn
         await sleep(config.intervalSeconds * 1000, true)
         continue
       }
-      const outcome = await sendHeartbeat(config.collectorUrl, config.token, next.heartbeat)
+      const outcome = await sendHeartbeat(config.collectorUrl, config.token, next.body)
       if (outcome.kind === 'stored') {
         await spool.remove(next.name)
         stats.sent += 1

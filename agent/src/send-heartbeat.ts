@@ -1,10 +1,4 @@
 import { request as httpRequest } from 'node:http'
-import { request as httpsRequest } from 'node:https'
-import { promisify } from 'node:util'
-import { gzip } from 'node:zlib'
-import type { AgentHeartbeat } from '@guard/shared'
-
-const compress = promisify(gzip)
 
 export type SendOutcome =
   | { kind: 'stored' }
@@ -13,10 +7,13 @@ export type SendOutcome =
   /** The collector will never take this heartbeat (malformed, too large, another device's). */
   | { kind: 'rejected'; status: number; reason: string }
 
-/** node:http rather than fetch: undici alone would add a tenth to the agent's memory. */
-function post(url: URL, headers: Record<string, string>, body: Buffer, timeoutMs: number) {
+/**
+ * node:http rather than fetch: undici alone would add a tenth to the agent's memory. node:https
+ * (with TLS and crypto) is loaded only for an https collector.
+ */
+async function post(url: URL, headers: Record<string, string>, body: Buffer, timeoutMs: number) {
+  const send = url.protocol === 'https:' ? (await import('node:https')).request : httpRequest
   return new Promise<{ status: number; retryAfter: string | undefined; text: string }>((resolve, reject) => {
-    const send = url.protocol === 'https:' ? httpsRequest : httpRequest
     const request = send(url, {
       method: 'POST',
       headers: { ...headers, 'content-length': body.length },
@@ -41,20 +38,21 @@ function post(url: URL, headers: Record<string, string>, body: Buffer, timeoutMs
 }
 
 /**
- * POST /agent with the device token, gzip-compressed. Never throws: every failure is an outcome
- * the caller decides on, so a collector error cannot crash the agent.
+ * POST /agent with the device token and a heartbeat already gzip-compressed (as the spool keeps
+ * it). Never throws: every failure is an outcome the caller decides on, so a collector error
+ * cannot crash the agent.
  */
 export async function sendHeartbeat(
   collectorUrl: string,
   token: string,
-  heartbeat: AgentHeartbeat,
+  gzipBody: Buffer,
   timeoutMs = 15_000,
 ): Promise<SendOutcome> {
   try {
     const response = await post(
       new URL('/agent', collectorUrl),
       { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-encoding': 'gzip' },
-      await compress(JSON.stringify(heartbeat)),
+      gzipBody,
       timeoutMs,
     )
     if (response.status >= 200 && response.status < 300) return { kind: 'stored' }

@@ -1,9 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { createServer } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { AGENT_NODE_FLAGS } from '@guard/agent'
 import { buildCollectorApp, collectorEnvSchema, prepareCollector } from '@guard/collector'
 import {
   agentHeartbeat,
@@ -31,7 +32,10 @@ import { generateDeviceToken } from '../../collector/src/services/devices/token.
  *
  * footprint: the real agent (`guard agent`, BENCH_AGENT_INTERVAL 10 s) posting to a local sink
  * for BENCH_AGENT_SECONDS (300), sampled every second from /proc, against an idle `node -e`
- * process over the same window. CPU is the share of one core; RSS in MB (mean and peak).
+ * process over the same window. The agent runs as `guard agent install`'s unit starts it (with
+ * AGENT_NODE_FLAGS); a second one, started by hand without them, runs beside it over the same
+ * window. CPU is the share of one core, the agent's own and that of the commands it ran (df, ps,
+ * dpkg-query, … counted once they exit); RSS in MB (mean and peak).
  *
  * ingest: BENCH_DEVICES (5000) enrolled devices; autocannon (BENCH_CONNECTIONS 50, BENCH_SECONDS
  * 10) posts their heartbeats to POST /agent (token check, validation, durable publish on the
@@ -52,69 +56,95 @@ const GUARD_BIN = fileURLToPath(new URL('../../bin/guard.mjs', import.meta.url))
 
 async function sample(pid: number) {
   const stat = await readFile(`/proc/${pid}/stat`, 'utf8')
+  // Fields from the 3rd (state) on: utime, stime, cutime, cstime are the 14th to 17th.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
   const cpuTicks = Number(fields[11]) + Number(fields[12])
+  const childTicks = Number(fields[13]) + Number(fields[14])
   const status = await readFile(`/proc/${pid}/status`, 'utf8')
   const rssKb = Number(status.match(/VmRSS:\s+(\d+)/)?.[1] ?? 0)
-  return { cpuSeconds: cpuTicks / TICKS, rssMb: rssKb / 1024 }
+  return { cpuSeconds: cpuTicks / TICKS, commandsCpuSeconds: childTicks / TICKS, rssMb: rssKb / 1024 }
 }
 
-async function footprint(dir: string) {
-  let received = 0
-  const sink = createServer((request, response) => {
+/** A collector stand-in answering 200 to every heartbeat, counting them. */
+async function startSink() {
+  const sink = { received: 0, port: 0, close: () => server.close() }
+  const server = createServer((request, response) => {
     request.resume()
     request.on('end', () => {
-      received += 1
+      sink.received += 1
       response.writeHead(200, { 'content-type': 'application/json' }).end('{"success":true}')
     })
   })
-  await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve))
-  const port = (sink.address() as { port: number }).port
-  const agent = spawn(process.execPath, [GUARD_BIN, 'agent'], {
-    env: {
-      ...process.env,
-      LOG_LEVEL: 'warn',
-      GUARD_COLLECTOR_URL: `http://127.0.0.1:${port}`,
-      GUARD_DEVICE_ID: 'bench-device',
-      GUARD_DEVICE_TOKEN: 'gdt_bench',
-      GUARD_AGENT_INTERVAL_SECONDS: String(agentInterval),
-      GUARD_AGENT_SPOOL_DIR: join(dir, 'spool'),
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  })
-  const idle = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' })
-  const stop = (child: ChildProcess) => child.kill('SIGTERM')
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  sink.port = (server.address() as { port: number }).port
+  return sink
+}
+
+async function footprint(dir: string) {
+  const sinks = { installed: await startSink(), byHand: await startSink() }
+  const startAgent = (who: keyof typeof sinks, nodeFlags: readonly string[]) =>
+    spawn(process.execPath, [...nodeFlags, GUARD_BIN, 'agent'], {
+      env: {
+        ...process.env,
+        LOG_LEVEL: 'warn',
+        GUARD_COLLECTOR_URL: `http://127.0.0.1:${sinks[who].port}`,
+        GUARD_DEVICE_ID: `bench-device-${who}`,
+        GUARD_DEVICE_TOKEN: 'gdt_bench',
+        GUARD_AGENT_INTERVAL_SECONDS: String(agentInterval),
+        GUARD_AGENT_SPOOL_DIR: join(dir, `spool-${who}`),
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    })
+  const children = {
+    installed: startAgent('installed', AGENT_NODE_FLAGS),
+    byHand: startAgent('byHand', []),
+    idle: spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' }),
+  }
+  type Who = keyof typeof children
+  const everyone = Object.keys(children) as Who[]
+  const sampleAll = async () =>
+    Object.fromEntries(
+      await Promise.all(everyone.map(async (who) => [who, await sample(children[who].pid!)])),
+    ) as Record<Who, Awaited<ReturnType<typeof sample>>>
   try {
-    // Let both load their code before the window starts, as an agent running for days would have.
+    // Let them load their code before the window starts, as an agent running for days would have.
     await new Promise((resolve) => setTimeout(resolve, 5000))
-    const first = { agent: await sample(agent.pid!), idle: await sample(idle.pid!) }
-    const rss = { agent: [] as number[], idle: [] as number[] }
+    const first = await sampleAll()
+    const rss: Record<Who, number[]> = { installed: [], byHand: [], idle: [] }
     const started = performance.now()
     while (performance.now() - started < agentSeconds * 1000) {
       await new Promise((resolve) => setTimeout(resolve, 1000))
-      rss.agent.push((await sample(agent.pid!)).rssMb)
-      rss.idle.push((await sample(idle.pid!)).rssMb)
+      const now = await sampleAll()
+      for (const who of everyone) rss[who].push(now[who].rssMb)
     }
     const elapsed = (performance.now() - started) / 1000
-    const last = { agent: await sample(agent.pid!), idle: await sample(idle.pid!) }
-    const cpu = (who: 'agent' | 'idle') => ((last[who].cpuSeconds - first[who].cpuSeconds) / elapsed) * 100
+    const last = await sampleAll()
+    const cpu = (who: Who, part: 'cpuSeconds' | 'commandsCpuSeconds' = 'cpuSeconds') =>
+      round(((last[who][part] - first[who][part]) / elapsed) * 100)
     const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length
     return {
       seconds: round(elapsed),
       intervalSeconds: agentInterval,
-      heartbeatsReceived: received,
-      agentCpuPercentOfOneCore: round(cpu('agent')),
-      idleNodeCpuPercentOfOneCore: round(cpu('idle')),
-      agentRssMbMean: round(mean(rss.agent)),
-      agentRssMbPeak: round(Math.max(...rss.agent)),
+      agentNodeFlags: AGENT_NODE_FLAGS.join(' '),
+      heartbeatsReceived: sinks.installed.received,
+      agentCpuPercentOfOneCore: cpu('installed'),
+      agentCommandsCpuPercentOfOneCore: cpu('installed', 'commandsCpuSeconds'),
+      idleNodeCpuPercentOfOneCore: cpu('idle'),
+      agentRssMbMean: round(mean(rss.installed)),
+      agentRssMbPeak: round(Math.max(...rss.installed)),
       idleNodeRssMbMean: round(mean(rss.idle)),
-      rssRatioToIdleNode: round(mean(rss.agent) / mean(rss.idle)),
+      rssRatioToIdleNode: round(mean(rss.installed) / mean(rss.idle)),
+      startedByHandWithoutFlags: {
+        heartbeatsReceived: sinks.byHand.received,
+        agentCpuPercentOfOneCore: cpu('byHand'),
+        agentRssMbMean: round(mean(rss.byHand)),
+        agentRssMbPeak: round(Math.max(...rss.byHand)),
+      },
       goal: { cpuPercentBelow: 1, rssMbBelow: 60 },
     }
   } finally {
-    stop(agent)
-    stop(idle)
-    sink.close()
+    for (const child of Object.values(children)) child.kill('SIGTERM')
+    for (const sink of Object.values(sinks)) sink.close()
   }
 }
 

@@ -1,6 +1,14 @@
 import { realpathSync } from 'node:fs'
 import { parseArgs } from 'node:util'
-import { enrollDevice, installSystemdUnit, loadAgentConfig, parseAgentEnv, startAgent } from '@guard/agent'
+import {
+  AGENT_NODE_FLAGS,
+  enrollDevice,
+  installSystemdUnit,
+  inventoryGarbageCollector,
+  loadAgentConfig,
+  parseAgentEnv,
+  startAgent,
+} from '@guard/agent'
 import { ConfigError } from '@guard/shared/config-error'
 import { createLogger } from '@guard/shared/logger'
 import { closeOnSignals } from '@guard/shared/process'
@@ -42,7 +50,7 @@ export async function runAgent(args: string[], env: NodeJS.ProcessEnv = process.
     },
     'agent started',
   )
-  const agent = await startAgent(config, log)
+  const agent = await startAgent(config, log, { afterInventory: inventoryGarbageCollector() })
   closeOnSignals(log, () => agent.stop())
 }
 
@@ -87,7 +95,7 @@ async function install(args: string[]): Promise<void> {
   const cli = realpathSync(process.argv[1] ?? 'bin/guard.mjs')
   const steps = await installSystemdUnit({
     unitPath: values.unit,
-    execStart: `${process.execPath} ${cli} agent`,
+    execStart: [process.execPath, ...AGENT_NODE_FLAGS, cli, 'agent'].join(' '),
     configPath: values.config,
     user: values.user,
   })

@@ -1,5 +1,6 @@
 import { parseCollectorEnv, startCollector } from '@guard/collector'
 import { closeAll, closeOnSignals, createLogger, openBus, redactConfig } from '@guard/shared'
+import { ensureConsoleBuild } from '../console-build.ts'
 import { announce } from './announce.ts'
 import { openStores } from './open-stores.ts'
 import { exitOnPreflightError, preflight } from './preflight.ts'
@@ -15,6 +16,9 @@ export async function runCollector(env: NodeJS.ProcessEnv = process.env) {
   }).catch(exitOnPreflightError)
   const log = createLogger({ name: 'collector', level: config.LOG_LEVEL })
   log.info({ config: redactConfig(config) }, 'configuration')
+  await ensureConsoleBuild({ log: (line) => log.info(line) }).catch((error: unknown) =>
+    log.error({ err: error }, 'the web console could not be built; the API runs without it'),
+  )
   const bus = await openBus(config, 'collector')
   const { sql, timeseries } = await openStores(config)
   const collector = await startCollector({ env: config, log, sql, timeseries, bus })

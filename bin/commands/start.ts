@@ -2,6 +2,7 @@ import { parseCollectorEnv, startCollector } from '@guard/collector'
 import { parseIdentityEnv, startIdentity } from '@guard/identity'
 import { parseProbeEnv, startProbe } from '@guard/probe'
 import { closeAll, closeOnSignals, createLogger, openBus, redactConfig } from '@guard/shared'
+import { ensureConsoleBuild } from '../console-build.ts'
 import { announce } from './announce.ts'
 import { openStores } from './open-stores.ts'
 import { exitOnPreflightError, preflight } from './preflight.ts'
@@ -32,6 +33,10 @@ export async function runStart(env: NodeJS.ProcessEnv = process.env) {
   }).catch(exitOnPreflightError)
   log.info({ config: redactConfig({ ...identityEnv, ...collectorEnv, ...probeEnv }) }, 'configuration')
 
+  // Built once on a fresh checkout, then only when its sources change (README "Web console").
+  await ensureConsoleBuild({ log: (line) => log.info(line) }).catch((error: unknown) =>
+    log.error({ err: error }, 'the web console could not be built; the API runs without it'),
+  )
   const bus = await openBus(collectorEnv, 'guard')
   const { sql, timeseries } = await openStores(collectorEnv)
   const identity = await startIdentity({ env: identityEnv, log: log.child({ service: 'identity' }), sql })
@@ -48,6 +53,12 @@ export async function runStart(env: NodeJS.ProcessEnv = process.env) {
     timeseries,
     bus,
   })
+  // Assistants get tokens for the MCP endpoints of the collector beside identity, at the address
+  // its protected-resource metadata names (a wildcard listening address read as 127.0.0.1, as the
+  // collector does), unless GUARD_MCP_RESOURCES or GUARD_COLLECTOR_PUBLIC_URL, shared with the collector, name them.
+  if (!identity.mcpResourcesConfigured) {
+    identity.serveMcpResourcesOf(collector.url.replace(/^http:\/\/(0\.0\.0\.0|\[::\])(?=:)/, 'http://127.0.0.1'))
+  }
   const probe = await startProbe({
     env: probeEnv,
     log: log.child({ service: 'probe' }),

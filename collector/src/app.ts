@@ -1,5 +1,9 @@
+import { createHash } from 'node:crypto'
 import { createFastify, type DependencyWatch, dependencyChecks, watchDependencies } from '@guard/shared'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
+import { consoleAuthRoutes } from './console/auth-routes.ts'
+import { type ConsoleAuth, createConsoleAuth } from './console/bff.ts'
+import { consoleStaticRoutes } from './console/static.ts'
 import type { CollectorContext } from './context.ts'
 import { createIngestMetrics } from './ingest/metrics.ts'
 import { authorize, publicRateLimit, rateLimit, rateLimitHeadersOnEveryResponse } from './plugins/access.ts'
@@ -12,11 +16,13 @@ import { chatRoutes } from './routes/chat.ts'
 import { dashboardRoutes } from './routes/dashboard.ts'
 import { deviceRoutes } from './routes/devices.ts'
 import { domainRoutes } from './routes/domains.ts'
+import { eventStreamRoutes } from './routes/events-stream.ts'
 import { healthRoutes } from './routes/health.ts'
 import { incidentRoutes } from './routes/incidents.ts'
 import { integrationRoutes } from './routes/integrations.ts'
 import { integrationCallbackRoutes } from './routes/integrations-callback.ts'
 import { maintenanceWindowRoutes } from './routes/maintenance-windows.ts'
+import { mcpRoutes } from './routes/mcp.ts'
 import { metricsRoutes } from './routes/metrics.ts'
 import { monitorRoutes } from './routes/monitors.ts'
 import { notificationRoutes } from './routes/notifications.ts'
@@ -24,6 +30,7 @@ import { openApiRoute, registerOpenApi } from './routes/openapi.ts'
 import { reportRoutes } from './routes/reports.ts'
 import { serviceRoutes } from './routes/services.ts'
 import { publicStatusPageRoutes, statusPageHtmlRoutes, statusPageRoutes } from './routes/status-pages.ts'
+import { toolboxRoutes } from './routes/toolbox.ts'
 import { usageRoutes } from './routes/usage.ts'
 
 export interface CollectorAppOptions {
@@ -33,6 +40,23 @@ export interface CollectorAppOptions {
   authenticate?: ReturnType<typeof authenticate>
   /** What /api/health reports; by default a watch of the context's bus and stores, stopped with the app. */
   dependencies?: DependencyWatch
+  /**
+   * The web console's sign-in (BFF); the running collector passes one bound to identity. Without it
+   * the console's routes exist but cannot sign anyone in.
+   */
+  console?: ConsoleAuth
+}
+
+/** The console without an identity to sign in with: every page says so, nobody is signed in. */
+function consoleWithoutIdentity(ctx: CollectorContext): ConsoleAuth {
+  return createConsoleAuth({
+    sql: ctx.sql,
+    log: ctx.log,
+    sealKey: createHash('sha256').update(ctx.sealKey).update('console sessions').digest(),
+    oidc: undefined,
+    publicUrl: () => ctx.env.GUARD_PUBLIC_URL ?? 'http://localhost',
+    sessionSeconds: ctx.env.GUARD_CONSOLE_SESSION_HOURS * 3600,
+  })
 }
 
 /**
@@ -45,6 +69,9 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
   app.decorateRequest('caller', undefined)
   app.decorateRequest('readCacheMiss', undefined)
   registerErrorHandling(app)
+  const consoleAuth = options.console ?? consoleWithoutIdentity(ctx)
+  // Before authentication: a console request gets its session's access token as Authorization.
+  app.addHook('onRequest', consoleAuth.attachSession)
   app.addHook('onRequest', publicRateLimit(ctx))
   app.addHook('onSend', rateLimitHeadersOnEveryResponse(ctx))
   await registerOpenApi(app)
@@ -62,6 +89,9 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
   await agentRoutes(app, ctx)
   publicStatusPageRoutes(app, ctx)
   statusPageHtmlRoutes(app, ctx)
+  mcpRoutes(app, ctx)
+  await consoleAuthRoutes(app, consoleAuth)
+  consoleStaticRoutes(app, { identityUrl: ctx.env.GUARD_IDENTITY_URL })
   await app.register(async (secured) => {
     secured.addHook('onRequest', options.authenticate ?? authenticate(ctx))
     secured.addHook('onRequest', rateLimit(ctx))
@@ -83,8 +113,10 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
     incidentRoutes(routes, ctx)
     maintenanceWindowRoutes(routes, ctx)
     notificationRoutes(routes, ctx)
+    eventStreamRoutes(routes, ctx)
     integrationRoutes(routes, ctx)
     usageRoutes(routes, ctx)
+    toolboxRoutes(routes, ctx)
     metricsRoutes(routes, options.metrics ?? createIngestMetrics().registry)
   })
   return app

@@ -111,6 +111,27 @@ export const collectorEnvSchema = z.object({
     .url({ protocol: /^https?$/, error: 'must be an http(s):// URL' })
     .transform((url) => url.replace(/\/+$/, ''))
     .optional(),
+  /** Longest a web console sign-in lasts (its tokens are refreshed meanwhile); then the user signs in again. */
+  GUARD_CONSOLE_SESSION_HOURS: z.coerce.number().int().min(1).max(720).default(12),
+  /**
+   * The collector's own public base URL, as assistants reach it: the MCP resources are
+   * `<url>/mcp` and `<url>/api/mcp` (tokens for either audience are accepted on the MCP endpoints,
+   * and the protected-resource metadata names them). Default: http://<host>:<port>.
+   */
+  GUARD_COLLECTOR_PUBLIC_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s):// URL' })
+    .transform((url) => url.replace(/\/+$/, ''))
+    .optional(),
+  /** Comma-separated browser origins besides loopback and the public URL that may call the MCP endpoint. */
+  GUARD_MCP_ALLOWED_ORIGINS: z
+    .string()
+    .default('')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((origin) => origin.trim())
+        .filter(Boolean),
+    ),
   /** SMTP server for e-mail notifications (smtp:// or smtps://, credentials in the URL); unset: no e-mail. */
   GUARD_SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
   GUARD_SMTP_FROM: z.string().min(3).default('Guard <guard@localhost>'),
@@ -137,6 +158,13 @@ export const collectorEnvSchema = z.object({
 })
 
 export type CollectorEnv = z.infer<typeof collectorEnvSchema>
+
+/** GUARD_COLLECTOR_PUBLIC_URL, or the address the collector listens on (a wildcard host read as loopback). */
+export function collectorPublicUrl(env: CollectorEnv): string {
+  if (env.GUARD_COLLECTOR_PUBLIC_URL) return env.GUARD_COLLECTOR_PUBLIC_URL
+  const host = ['0.0.0.0', '::', ''].includes(env.GUARD_COLLECTOR_HOST) ? '127.0.0.1' : env.GUARD_COLLECTOR_HOST
+  return `http://${host.includes(':') ? `[${host}]` : host}:${env.GUARD_COLLECTOR_PORT}`
+}
 
 export const parseCollectorEnv = (env: NodeJS.ProcessEnv = process.env): CollectorEnv =>
   parseEnv('collector', collectorEnvSchema, env)

@@ -14,6 +14,8 @@ import {
   type TimeSeriesStore,
 } from '@guard/shared'
 import { buildCollectorApp } from './app.ts'
+import { createConsoleAuth } from './console/bff.ts'
+import { consoleOidc } from './console/identity-client.ts'
 import type { CollectorContext } from './context.ts'
 import type { CollectorEnv } from './env.ts'
 import { consumeDeviceHeartbeats, type HeartbeatIngestStats } from './ingest/consume-device-heartbeats.ts'
@@ -74,13 +76,14 @@ export async function prepareCollector(deps: CollectorDeps) {
     plans: await planSourceFromEnv(deps.env, deps.log),
   }
   await checkSealingKey(ctx)
+  const consoleKey = derivePurposeKey(secretKey, 'collector-console-sessions')
   const created = await ensureBootstrapApiKey(ctx.sql, DEFAULT_ORGANIZATION.id)
   const scheduled = await syncSchedules(ctx)
-  return { ctx, created, scheduled }
+  return { ctx, created, scheduled, secretKey, consoleKey }
 }
 
 export async function startCollector(deps: CollectorDeps): Promise<RunningCollector> {
-  const { ctx, created, scheduled } = await prepareCollector(deps)
+  const { ctx, created, scheduled, secretKey, consoleKey } = await prepareCollector(deps)
   const ingest: IngestStats = { stored: 0, deadLettered: 0, batches: 0 }
   const metrics = createIngestMetrics()
   const consumer = await consumeResults(ctx, ingest, metrics)
@@ -96,9 +99,31 @@ export async function startCollector(deps: CollectorDeps): Promise<RunningCollec
   // not first noticed as a 503 on someone's write (refresh logs the reason).
   void ctx.plans.planOf(DEFAULT_ORGANIZATION.id).catch(() => undefined)
 
-  const app = await buildCollectorApp(ctx, { metrics: metrics.registry })
+  // The console's links and its sign-in callback use GUARD_PUBLIC_URL, else the address listened on.
+  let publicUrl = deps.env.GUARD_PUBLIC_URL
+  const identityUrl = deps.env.GUARD_IDENTITY_URL
+  const consoleOptions = {
+    sql: ctx.sql,
+    log: deps.log,
+    publicUrl: () => publicUrl ?? `http://${deps.env.GUARD_COLLECTOR_HOST}:${deps.env.GUARD_COLLECTOR_PORT}`,
+  }
+  const resolveOidc = identityUrl
+    ? consoleOidc({ ...consoleOptions, identityUrl, secretKey, sealKey: consoleKey })
+    : undefined
+  const consoleAuth = createConsoleAuth({
+    ...consoleOptions,
+    sealKey: consoleKey,
+    oidc: resolveOidc,
+    sessionSeconds: deps.env.GUARD_CONSOLE_SESSION_HOURS * 3600,
+  })
+  const app = await buildCollectorApp(ctx, { metrics: metrics.registry, console: consoleAuth })
   await app.listen({ host: deps.env.GUARD_COLLECTOR_HOST, port: deps.env.GUARD_COLLECTOR_PORT })
   const url = listeningUrl(app)
+  publicUrl ??= url
+  // Registers the console's client at identity on first start; a failure is retried at the first sign-in.
+  void resolveOidc?.().catch((error: unknown) =>
+    deps.log.warn({ err: error }, 'the web console is not registered at identity yet; the first sign-in retries'),
+  )
   deps.log.info({ url, scheduled }, 'collector listening')
 
   return {

@@ -370,3 +370,44 @@ export async function refreshSummariesOf(ctx: CollectorContext, results: CheckRe
   const scope = scopeOfResults(results)
   if (scope) await refreshMonitorSummaries({ sql: ctx.sql, timeseries: ctx.timeseries, input: scope })
 }
+
+/**
+ * A stand-in for identity's token endpoint: an RS256 key published as a JWKS on 127.0.0.1, and
+ * `sign` minting access tokens (typ at+jwt) as identity does, for any audience and scope. Point
+ * GUARD_IDENTITY_URL at `issuer`.
+ */
+export async function startTestIssuer() {
+  const { exportJWK, generateKeyPair, SignJWT } = await import('jose')
+  const { publicKey, privateKey } = await generateKeyPair('RS256')
+  const jwk = { ...(await exportJWK(publicKey)), kid: 'test-key', alg: 'RS256', use: 'sig' }
+  const server = createServer((_request, response) => {
+    response.setHeader('content-type', 'application/json')
+    response.end(JSON.stringify({ keys: [jwk] }))
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  return {
+    issuer,
+    sign(options: {
+      audience: string | string[]
+      scope: string
+      organizations?: Array<{ id: string; role: string }>
+      subject?: string
+    }) {
+      return new SignJWT({
+        client_id: 'assistant',
+        scope: options.scope,
+        ...(options.organizations ? { organizations: options.organizations } : {}),
+      })
+        .setProtectedHeader({ alg: 'RS256', kid: 'test-key', typ: 'at+jwt' })
+        .setIssuer(issuer)
+        .setSubject(options.subject ?? 'user-1')
+        .setAudience(options.audience)
+        .setIssuedAt()
+        .setJti(crypto.randomUUID())
+        .setExpirationTime('10m')
+        .sign(privateKey)
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  }
+}

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net'
 import { commonEnv, envTypes, parseEnv, storeEnv } from '@guard/shared'
 import { z } from 'zod'
+import { canonicalResource } from './oauth/resources.ts'
 
 const commaList = z
   .string()
@@ -56,6 +57,34 @@ export const identityEnvSchema = z.object({
   GUARD_MCP_ALLOWED_ORIGINS: commaList.pipe(
     z.array(z.url({ protocol: /^https?$/ }).transform((url) => new URL(url).origin)),
   ),
+  /**
+   * Comma-separated RFC 8707 resources (absolute URLs) identity issues access tokens for: the
+   * collector's MCP endpoints. Unset: `<GUARD_COLLECTOR_PUBLIC_URL>/mcp` and `/api/mcp`, and under
+   * `guard start` those of the collector beside it.
+   */
+  GUARD_MCP_RESOURCES: commaList.pipe(
+    z.array(
+      z.string().transform((value, check) => {
+        const canonical = canonicalResource(value)
+        if (canonical) return canonical
+        check.addIssue({
+          code: 'custom',
+          message: 'must list absolute http(s) URLs without a fragment, comma-separated',
+        })
+        return z.NEVER
+      }),
+    ),
+  ),
+  /**
+   * The collector's public base URL, the same variable the collector reads: its `/mcp` and
+   * `/api/mcp` are the default GUARD_MCP_RESOURCES.
+   */
+  GUARD_COLLECTOR_PUBLIC_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s):// URL' })
+    .transform((url) => url.replace(/\/+$/, ''))
+    .optional(),
+  /** Dynamic client registrations (POST /api/oauth/register) one client IP may make per hour. */
+  GUARD_REGISTRATION_LIMIT: z.coerce.number().int().min(1).max(10_000).default(20),
 })
 
 export type IdentityEnv = z.infer<typeof identityEnvSchema>

@@ -10,6 +10,7 @@ import {
 } from '@guard/shared'
 import { buildIdentityApp } from './app.ts'
 import type { IdentityEnv } from './env.ts'
+import { mcpResourcesOf } from './oauth/resources.ts'
 import { prepareOAuth } from './oauth/setup.ts'
 import { platformOptionsFromEnv } from './routes/platform.ts'
 import { ensureAdminToken } from './services/admin-tokens/ensure.ts'
@@ -32,6 +33,13 @@ export interface RunningIdentity {
   bootstrapAdmin: BootstrapAdmin | undefined
   /** The admin API token, set only on the start that created it (first start): saved to credentials.json. */
   adminToken: string | undefined
+  /**
+   * Whether GUARD_MCP_RESOURCES or GUARD_COLLECTOR_PUBLIC_URL named the MCP resources; when not, the
+   * launcher names the collector it started beside identity with `serveMcpResourcesOf`.
+   */
+  mcpResourcesConfigured: boolean
+  /** Issues tokens for the MCP endpoints of the collector at this base URL (RFC 8707 resources). */
+  serveMcpResourcesOf(collectorUrl: string): void
   close(): Promise<void>
 }
 
@@ -83,5 +91,15 @@ export async function startIdentity(deps: IdentityDeps): Promise<RunningIdentity
     oauth.issuer = reachable
   }
   deps.log.info({ url }, 'identity listening')
-  return { url, issuer: oauth.issuer, bootstrapAdmin, adminToken, close: () => app.close() }
+  return {
+    url,
+    issuer: oauth.issuer,
+    bootstrapAdmin,
+    adminToken,
+    mcpResourcesConfigured: oauth.resources.length > 0,
+    serveMcpResourcesOf(collectorUrl) {
+      oauth.resources = [...new Set([...oauth.resources, ...mcpResourcesOf(collectorUrl)])]
+    },
+    close: () => app.close(),
+  }
 }

@@ -29,3 +29,12 @@ export interface Checker<Kind extends MonitorTarget['kind'] = MonitorTarget['kin
   /** Never throws: a failure is an outcome with status `down` and an error text. */
   check(target: Extract<MonitorTarget, { kind: Kind }>, context: CheckContext): Promise<CheckOutcome>
 }
+
+/** What a check needs besides its target; the signal is made where the check runs. */
+export interface CheckOptions {
+  timeoutMs: number
+  allowPrivate: boolean
+}
+
+/** Checks a target somewhere: on this thread, or on a worker thread of the check pool. */
+export type TargetCheck = (target: MonitorTarget, options: CheckOptions) => Promise<CheckOutcome>

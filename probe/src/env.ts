@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os'
 import { commonEnv, envTypes, parseEnv } from '@guard/shared'
 import { z } from 'zod'
 
@@ -8,6 +9,13 @@ export const probeEnvSchema = z.object({
     .regex(/^[a-z0-9-]{2,32}$/, 'must be a location code such as fra, iad or sin')
     .default('local'),
   GUARD_PROBE_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(50),
+  /** Worker threads for HTTPS and TLS checks; 0 runs checks on the main thread. Unset: one per core. */
+  GUARD_PROBE_CHECK_THREADS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(64)
+    .default(() => availableParallelism()),
   GUARD_ALLOW_PRIVATE_TARGETS: envTypes.flag,
   /** Opens monitor credentials the collector sealed with the same value (README "Credentials"). */
   GUARD_PROBE_CREDENTIALS_KEY: z.string().min(32, 'must be at least 32 characters').optional(),

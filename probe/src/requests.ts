@@ -15,7 +15,7 @@ import {
   toolboxSubject,
 } from '@guard/shared'
 import { z } from 'zod'
-import { runCheck } from './run-check.ts'
+import { type RunCheckOptions, runCheck } from './run-check.ts'
 import { lookupDns } from './toolbox/dns-lookup.ts'
 import { geolocate } from './toolbox/geolocate.ts'
 import { scanPorts } from './toolbox/port-scan.ts'
@@ -38,11 +38,11 @@ export async function answerRequests(
   location: string,
   allowPrivate: boolean,
   log: Logger,
-  credentialsKey?: Buffer,
+  checkOptions: Pick<RunCheckOptions, 'credentialsKey' | 'check'> = {},
 ): Promise<Stoppable[]> {
   const manualCheck: Responder = async (data) => {
     const { monitor } = parseRequest(manualCheckRequestV1, data)
-    const result = await runCheck(monitor, location, allowPrivate, credentialsKey)
+    const result = await runCheck(monitor, location, allowPrivate, checkOptions)
     return encodeJson({ v: 1, result } satisfies ManualCheckReply)
   }
   const dns: Responder = async (data) =>
@@ -50,10 +50,23 @@ export async function answerRequests(
   const ports: Responder = async (data) => {
     const request = parseRequest(portScanRequestV1, data)
     const progressSubject = request.progressSubject
-    const reply = await scanPorts(request, allowPrivate, (progress) => {
-      if (progressSubject) bus.emit(progressSubject, encodeJson(progress)).catch(() => {})
-    })
-    return encodeJson(reply)
+    const cancel = new AbortController()
+    const cancelling = request.cancelSubject
+      ? await bus.subscribe(request.cancelSubject, () => cancel.abort())
+      : undefined
+    try {
+      const reply = await scanPorts(
+        request,
+        allowPrivate,
+        (progress) => {
+          if (progressSubject) bus.emit(progressSubject, encodeJson(progress)).catch(() => {})
+        },
+        cancel.signal,
+      )
+      return encodeJson(reply)
+    } finally {
+      await cancelling?.stop()
+    }
   }
   const geo: Responder = async (data) => encodeJson(await geolocate(parseRequest(geoLookupRequestV1, data).target))
 

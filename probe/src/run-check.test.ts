@@ -28,7 +28,7 @@ describe('runCheck with credentials', () => {
   it('opens credentials sealed for probes and sends them, with JSON Accept for API checks', async () => {
     const target = { ...sealed(), expectJson: true }
     expect(JSON.stringify(target)).not.toContain('t0ken')
-    const result = await runCheck(httpMonitor(`${base}/`, { target }), 'fra', true, key)
+    const result = await runCheck(httpMonitor(`${base}/`, { target }), 'fra', true, { credentialsKey: key })
     expect(result).toMatchObject({ status: 'up', statusCode: 200 })
     expect(seen.at(-1)).toEqual({ authorization: 'Bearer t0ken', accept: 'application/json' })
   })
@@ -39,7 +39,7 @@ describe('runCheck with credentials', () => {
     expect(missing).toMatchObject({ status: 'down', errorKind: 'credentials_unavailable' })
     expect(missing.error).toMatch(/GUARD_PROBE_CREDENTIALS_KEY/)
     const other = probeCredentialsKey('another-key-another-key-another-key-another')
-    const wrong = await runCheck(httpMonitor(`${base}/`, { target: sealed() }), 'fra', true, other)
+    const wrong = await runCheck(httpMonitor(`${base}/`, { target: sealed() }), 'fra', true, { credentialsKey: other })
     expect(wrong).toMatchObject({ status: 'down', errorKind: 'credentials_unavailable' })
     expect(seen.length).toBe(before)
   })

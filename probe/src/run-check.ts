@@ -6,8 +6,8 @@ import {
   newId,
   openTargetAuth,
 } from '@guard/shared'
-import type { CheckOutcome } from './checker.ts'
-import { checkTarget } from './checkers/index.ts'
+import type { CheckOutcome, TargetCheck } from './checker.ts'
+import { checkOnThisThread } from './checkers/index.ts'
 
 /** The target with sealed credentials opened, or why it cannot be checked. */
 function openTarget(target: MonitorTarget, credentialsKey: Buffer | undefined): MonitorTarget | CheckOutcome {
@@ -20,25 +20,29 @@ function openTarget(target: MonitorTarget, credentialsKey: Buffer | undefined): 
   }
 }
 
+export interface RunCheckOptions {
+  /** GUARD_PROBE_CREDENTIALS_KEY: opens credentials the collector sealed. */
+  credentialsKey?: Buffer | undefined
+  /** The clock results are stamped with: the host's by default (the fault tests give a skewed one). */
+  now?: () => number
+  /** Where the check runs: this thread by default, the probe's check pool when it has one. */
+  check?: TargetCheck
+}
+
 /**
  * Runs one monitor's check within its timeout and stamps the result with its identity, location and
- * start time, read from `now` (the host clock; the fault tests give a skewed one). `credentialsKey`
- * (GUARD_PROBE_CREDENTIALS_KEY) opens credentials the collector sealed.
+ * start time.
  */
 export async function runCheck(
   monitor: MonitorConfig,
   location: string,
   allowPrivate: boolean,
-  credentialsKey?: Buffer,
-  now: () => number = Date.now,
+  { credentialsKey, now = Date.now, check = checkOnThisThread }: RunCheckOptions = {},
 ): Promise<CheckResult> {
   const startedAt = new Date(now()).toISOString()
   const timeoutMs = monitor.timeoutSeconds * 1000
   const target = openTarget(monitor.target, credentialsKey)
-  const outcome =
-    'kind' in target
-      ? await checkTarget(target, { timeoutMs, signal: AbortSignal.timeout(timeoutMs), allowPrivate })
-      : target
+  const outcome = 'kind' in target ? await check(target, { timeoutMs, allowPrivate }) : target
   return {
     v: 1,
     id: newId(),

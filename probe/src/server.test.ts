@@ -159,6 +159,30 @@ describe('probe', () => {
     expect(progress.flatMap((event) => (event as { open: number[] }).open)).toEqual([port])
   })
 
+  it('stops a port scan as soon as its cancel subject is called', async () => {
+    const progress: Array<{ scanned: number }> = []
+    const listening = await bus.subscribe('scan.progress.2', (data) =>
+      progress.push(decodeJson(portScanProgressV1, data)),
+    )
+    const scan = bus.request(
+      toolboxSubject('any', 'ports'),
+      encodeJson({
+        v: 1,
+        host: '127.0.0.1',
+        ports: { from: 1, to: 20_000 },
+        concurrency: 1,
+        timeoutMs: 500,
+        progressSubject: 'scan.progress.2',
+        cancelSubject: 'scan.cancel.2',
+      }),
+      { timeoutMs: 60_000 },
+    )
+    await waitFor('the first progress event', () => (progress.length > 0 ? true : undefined))
+    await bus.emit('scan.cancel.2', encodeJson({ v: 1 }))
+    await expect(scan).rejects.toThrow(/cancelled after \d+ of 20000 ports/)
+    await listening.stop()
+  })
+
   it('looks up DNS records with TTLs through the toolbox', async () => {
     const fixture: DnsFixture = await startDnsFixture({
       'api.test': [

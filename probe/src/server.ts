@@ -13,6 +13,7 @@ import {
   type Stoppable,
 } from '@guard/shared'
 import probePackage from '../package.json' with { type: 'json' }
+import { CheckPool } from './check-pool/pool.ts'
 import type { ProbeEnv } from './env.ts'
 import { heartbeats } from './heartbeat.ts'
 import { LagWindow } from './lag-window.ts'
@@ -99,6 +100,7 @@ export async function startProbe(deps: ProbeDeps): Promise<RunningProbe> {
   const stateDir = env.GUARD_PROBE_STATE_DIR ?? join(env.GUARD_DATA_DIR, `probe-${location}`)
   const stats: ProbeStats = { checks: 0, published: 0, replayed: 0 }
   const lags = new LagWindow()
+  const pool = new CheckPool({ threads: env.GUARD_PROBE_CHECK_THREADS, log })
 
   const outbox = await Outbox.open({
     dir: join(stateDir, 'outbox'),
@@ -132,7 +134,11 @@ export async function startProbe(deps: ProbeDeps): Promise<RunningProbe> {
       metrics.observeLag(lagMs)
     },
     run: async (monitor) => {
-      const result = await runCheck(monitor, location, allowPrivate, credentialsKey, deps.now)
+      const result = await runCheck(monitor, location, allowPrivate, {
+        credentialsKey,
+        now: deps.now,
+        check: pool.check,
+      })
       stats.checks += 1
       metrics.observeCheck(result)
       try {
@@ -169,7 +175,7 @@ export async function startProbe(deps: ProbeDeps): Promise<RunningProbe> {
     if (closing) return
     await keep([await watchMonitors(kv, location, running, log, () => cache.saveSoon(() => running.monitors()))])
     if (closing) return
-    await keep(await answerRequests(bus, location, allowPrivate, log, credentialsKey))
+    await keep(await answerRequests(bus, location, allowPrivate, log, { credentialsKey, check: pool.check }))
     log.info('probe watching monitors and answering requests')
   })().catch((error: unknown) => {
     if (!closing) log.error({ err: error }, 'could not attach to the bus')
@@ -221,6 +227,7 @@ export async function startProbe(deps: ProbeDeps): Promise<RunningProbe> {
       await Promise.all(attachments.map((attachment) => attachment.stop()))
       const scheduled = running.monitors()
       await running.stop()
+      await pool.close()
       await cache.close(scheduled)
       if (bus.isConnected()) await publisher.flush(CLOSE_FLUSH_MS)
       await publisher.close()

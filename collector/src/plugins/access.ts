@@ -1,6 +1,6 @@
 import { GuardError } from '@guard/shared'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import type { CollectorContext } from '../context.ts'
+import type { Caller, CollectorContext } from '../context.ts'
 import { hasPermission, type Permission } from '../services/access/permissions.ts'
 import {
   consumeRateLimit,
@@ -22,11 +22,15 @@ declare module 'fastify' {
       | { anyOf: Permission[] }
     /** Counts against the bulk limit instead of the read or write one (README "Rate limits"). */
     bulk?: boolean
+    /** Counts its own requests (the MCP endpoint: per caller when signed in, per IP when not). */
+    selfLimited?: boolean
     /**
      * Device heartbeats (`POST /agent`): limited per device instead (README "Devices and the
      * agent"); only requests refused before a device is known count per IP.
      */
     perDevice?: boolean
+    /** The web console's files: served like any web server's, without counting against a limit. */
+    staticFile?: boolean
   }
 }
 
@@ -55,7 +59,8 @@ async function countPublic(ctx: CollectorContext, request: FastifyRequest): Prom
  */
 export function publicRateLimit(ctx: CollectorContext) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    if (request.routeOptions.config.access || request.routeOptions.config.perDevice) return
+    const { access, perDevice, selfLimited, staticFile } = request.routeOptions.config
+    if (access || perDevice || selfLimited || staticFile) return
     const decision = await countPublic(ctx, request)
     if (!decision) return
     setHeaders(reply, decision)
@@ -69,7 +74,7 @@ export function publicRateLimit(ctx: CollectorContext) {
  */
 export function rateLimitHeadersOnEveryResponse(ctx: CollectorContext) {
   return async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-    if (reply.hasHeader('X-RateLimit-Limit')) return payload
+    if (reply.hasHeader('X-RateLimit-Limit') || request.routeOptions.config.staticFile) return payload
     if (request.routeOptions.config.perDevice && request.device) return payload
     const decision = await countPublic(ctx, request)
     if (decision) setHeaders(reply, decision)
@@ -95,41 +100,62 @@ function refuse(
 }
 
 /**
+ * Counts one request of `rateClass` against the caller's and its organization's hourly limits,
+ * sets the X-RateLimit-* headers and refuses with 429 past either. The REST routes and the MCP
+ * endpoint both charge through here.
+ */
+export async function chargeCaller(
+  ctx: CollectorContext,
+  reply: FastifyReply,
+  caller: Caller,
+  rateClass: Exclude<RateClass, 'public'>,
+): Promise<void> {
+  const limits = {
+    read: ctx.env.GUARD_RATE_LIMIT_READ,
+    write: ctx.env.GUARD_RATE_LIMIT_WRITE,
+    bulk: ctx.env.GUARD_RATE_LIMIT_BULK,
+  }
+  const organizationLimits = {
+    read: ctx.env.GUARD_RATE_LIMIT_ORG_READ ?? 5 * limits.read,
+    write: ctx.env.GUARD_RATE_LIMIT_ORG_WRITE ?? 5 * limits.write,
+    bulk: ctx.env.GUARD_RATE_LIMIT_ORG_BULK ?? 5 * limits.bulk,
+  }
+  const decisions = await consumeRateLimits(
+    ctx.sql,
+    [
+      { key: `${caller.principal.kind}:${caller.principal.id}`, limit: limits[rateClass] },
+      { key: `org:${caller.organizationId}`, limit: organizationLimits[rateClass] },
+    ],
+    rateClass,
+  )
+  // The headers describe whichever limit the caller will meet first; a refusal names the one it met.
+  const decision =
+    decisions.find((candidate) => !candidate.allowed) ??
+    decisions.reduce((tightest, candidate) => (candidate.remaining < tightest.remaining ? candidate : tightest))
+  setHeaders(reply, decision)
+  if (!decision.allowed) refuse(reply, decision, rateClass, decision === decisions[1] ? 'organization' : 'caller')
+}
+
+/** Counts a request without credentials per client IP (`public` class); 429 past the limit. */
+export async function chargeAnonymous(ctx: CollectorContext, request: FastifyRequest, reply: FastifyReply) {
+  const decision = await countPublic(ctx, request)
+  if (!decision) return
+  setHeaders(reply, decision)
+  if (!decision.allowed) refuse(reply, decision, 'public')
+}
+
+/**
  * Counts the request against the caller's hourly limit and sets the X-RateLimit-* headers, which
  * therefore travel on every authenticated response, errors included.
  */
 export function rateLimit(ctx: CollectorContext) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    const caller = callerOf(request)
     const rateClass: Exclude<RateClass, 'public'> = request.routeOptions.config.bulk
       ? 'bulk'
       : request.method === 'GET' || request.method === 'HEAD'
         ? 'read'
         : 'write'
-    const limits = {
-      read: ctx.env.GUARD_RATE_LIMIT_READ,
-      write: ctx.env.GUARD_RATE_LIMIT_WRITE,
-      bulk: ctx.env.GUARD_RATE_LIMIT_BULK,
-    }
-    const organizationLimits = {
-      read: ctx.env.GUARD_RATE_LIMIT_ORG_READ ?? 5 * limits.read,
-      write: ctx.env.GUARD_RATE_LIMIT_ORG_WRITE ?? 5 * limits.write,
-      bulk: ctx.env.GUARD_RATE_LIMIT_ORG_BULK ?? 5 * limits.bulk,
-    }
-    const decisions = await consumeRateLimits(
-      ctx.sql,
-      [
-        { key: `${caller.principal.kind}:${caller.principal.id}`, limit: limits[rateClass] },
-        { key: `org:${caller.organizationId}`, limit: organizationLimits[rateClass] },
-      ],
-      rateClass,
-    )
-    // The headers describe whichever limit the caller will meet first; a refusal names the one it met.
-    const decision =
-      decisions.find((candidate) => !candidate.allowed) ??
-      decisions.reduce((tightest, candidate) => (candidate.remaining < tightest.remaining ? candidate : tightest))
-    setHeaders(reply, decision)
-    if (!decision.allowed) refuse(reply, decision, rateClass, decision === decisions[1] ? 'organization' : 'caller')
+    await chargeCaller(ctx, reply, callerOf(request), rateClass)
   }
 }
 

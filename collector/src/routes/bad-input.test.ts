@@ -667,6 +667,49 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
       { name: fc.oneof(notAString, oversized, fc.constant('  ')), checkInterval: badInterval, timeout: badTimeout },
     ).filter((body) => body !== null),
   )
+  // Toolbox: every body here is refused before a probe is asked (none listens in this test).
+  const badHost = fc.oneof(notAString, oversized, fc.constant(''))
+  const badLocation = fc.constantFrom('UPPER', '', 'a b', 1)
+  routes.push(
+    {
+      name: 'POST /api/toolbox/dns-lookup',
+      method: 'POST',
+      url: () => '/api/toolbox/dns-lookup',
+      bodies: () =>
+        invalidBodies(
+          { domain: 'example.org', record_type: 'MX' },
+          {
+            domain: badHost,
+            record_type: fc.constantFrom('XYZ', 'mx', '', 1, 'PTR'),
+            server: fc.constantFrom('999.1.1.1', 'dns.example', '1.1.1.1:99999x', 1),
+            location: badLocation,
+          },
+        ),
+    },
+    {
+      name: 'POST /api/toolbox/port-scanner',
+      method: 'POST',
+      url: () => '/api/toolbox/port-scanner',
+      bodies: () =>
+        invalidBodies(
+          { target: 'example.org', scanType: 'quick' },
+          {
+            target: badHost,
+            scanType: fc.constantFrom('huge', '', 1),
+            ports: fc.constantFrom('80-22', 'abc', '0', '70000', '1,,2', [0], [70_000], [], 'x'),
+            protocol: fc.constantFrom('udp', '', 1),
+            timeout: fc.oneof(fc.integer({ max: 49 }), fc.integer({ min: 10_001 }), notANumber),
+            location: badLocation,
+          },
+        ),
+    },
+    {
+      name: 'POST /api/toolbox/ip-scanner',
+      method: 'POST',
+      url: () => '/api/toolbox/ip-scanner',
+      bodies: () => invalidBodies({ ip: '8.8.8.8' }, { ip: badHost, location: badLocation }),
+    },
+  )
   routes.push(
     {
       name: 'POST /api/cloud-a/accounts',
@@ -764,6 +807,9 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
       ['POST', '/api/maintenance-windows'],
       ['PUT', `/api/maintenance-windows/${windowId}`],
       ['PUT', '/api/notifications/settings'],
+      ['POST', '/api/toolbox/dns-lookup'],
+      ['POST', '/api/toolbox/port-scanner'],
+      ['POST', '/api/toolbox/ip-scanner'],
     ] as const) {
       const response = await app.inject({
         method,

@@ -116,6 +116,7 @@ describe('domains API', () => {
       responseTime: 104,
       statusCode: 503,
       timestamp: new Date(base + 4000).toISOString(),
+      location: 'iad',
     })
 
     const locations = (

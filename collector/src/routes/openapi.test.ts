@@ -281,6 +281,38 @@ describe('OpenAPI document', () => {
       { method: 'GET', url: '/status/no-such-page/summary.json', path: '/status/{slug}/summary.json' },
       { method: 'GET', url: '/api/reports/devices?range=7d', path: '/api/reports/devices' },
       { method: 'GET', url: '/api/dashboard/recent-activity', path: '/api/dashboard/recent-activity' },
+      { method: 'POST', url: '/api/toolbox/ip-scanner', path: '/api/toolbox/ip-scanner', payload: { ip: '' } },
+      {
+        method: 'POST',
+        url: '/api/toolbox/dns-lookup',
+        path: '/api/toolbox/dns-lookup',
+        payload: { domain: '192.0.2.1', location: 'mars' },
+      },
+      ...(['/mcp', '/api/mcp'] as const).flatMap((path) => [
+        {
+          method: 'POST' as const,
+          url: path,
+          path,
+          payload: {
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'initialize',
+            params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'doc', version: '1' } },
+          },
+        },
+        {
+          method: 'POST' as const,
+          url: path,
+          path,
+          headers: { authorization: 'Bearer nope' },
+          payload: { jsonrpc: '2.0', id: 1, method: 'ping' },
+        },
+      ]),
+      {
+        method: 'GET',
+        url: '/.well-known/oauth-protected-resource/mcp',
+        path: '/.well-known/oauth-protected-resource/mcp',
+      },
     ]
     const seen = new Set<number>()
     for (const call of calls) {

@@ -48,9 +48,19 @@ describe('membership roles in the collector', () => {
         return `${route.method} ${route.url} ${response.statusCode}`
       }),
     )
-    // POST /agent takes a device token, never a user's: a user token is not even a credential there.
-    // Chat conversations are the user's own, whatever their role: the empty body is what is refused.
-    const expected = (url: string) => (url === '/agent' ? 401 : url === '/api/chat/conversations' ? 400 : 403)
+    // POST /agent takes a device token, never a user's: a user token is not even a credential there,
+    // nor on the MCP endpoint, which verifies tokens itself (the users here are a test seam).
+    // Chat conversations are the user's own, whatever their role, and the toolbox only reads
+    // (toolbox:read): the empty body is what is refused. The console's sign-out ends a browser
+    // session, which a Bearer caller has not: it is sent home.
+    const expected = (url: string) =>
+      ['/agent', '/mcp', '/api/mcp'].includes(url)
+        ? 401
+        : url === '/api/chat/conversations' || url.startsWith('/api/toolbox/')
+          ? 400
+          : url === '/auth/logout'
+            ? 303
+            : 403
     expect(answers).toEqual(writes.map((route) => `${route.method} ${route.url} ${expected(route.url)}`))
   })
 

@@ -265,6 +265,11 @@ const table: Array<{
   { method: 'GET', path: '/status/{slug}/summary.json', url: '/status/secret-status/summary.json' },
   // A preflight answers the same for every slug and carries no data.
   { method: 'OPTIONS', path: '/status/{slug}/summary.json', url: '/status/secret-status/summary.json', own: true },
+  { method: 'GET', path: '/api/events/stream', url: `/api/events/stream?organizationId=${ORG}` },
+  { method: 'GET', path: '/auth/login', url: '/auth/login?returnTo=%2Fdomains', own: true },
+  { method: 'GET', path: '/auth/callback', url: '/auth/callback?code=x&state=y', own: true },
+  { method: 'GET', path: '/auth/session', url: '/auth/session', own: true },
+  { method: 'POST', path: '/auth/logout', url: '/auth/logout', body: { csrf: 'x' }, own: true },
   { method: 'GET', path: '/api/dashboard/stats', url: `/api/dashboard/stats?organizationId=${ORG}` },
   { method: 'GET', path: '/api/dashboard/stats', url: '/api/dashboard/stats', own: true },
   { method: 'GET', path: '/api/reports/domains', url: `/api/reports/domains?organizationId=${ORG}&range=30d` },
@@ -296,6 +301,32 @@ const table: Array<{
   { method: 'GET', path: '/api/reports/incidents', url: '/api/reports/incidents?format=csv', own: true },
   { method: 'GET', path: '/metrics', url: '/metrics', own: true },
   { method: 'GET', path: '/api/health', url: '/api/health', own: true },
+  // The toolbox holds no tenant data and runs in the caller's own name; with no probe here, bodies it refuses.
+  { method: 'POST', path: '/api/toolbox/dns-lookup', url: '/api/toolbox/dns-lookup', body: { domain: '' }, own: true },
+  {
+    method: 'POST',
+    path: '/api/toolbox/port-scanner',
+    url: '/api/toolbox/port-scanner',
+    body: { target: '127.0.0.1', ports: '9-1' },
+    own: true,
+  },
+  { method: 'POST', path: '/api/toolbox/ip-scanner', url: '/api/toolbox/ip-scanner', body: { ip: '' }, own: true },
+  // The MCP endpoint: naming our organization is a tool error, never our data (also test/collector-mcp.e2e.test.ts).
+  ...['/mcp', '/api/mcp'].flatMap((path) =>
+    ['get_dashboard_stats', 'list_incidents', 'get_domains_status', 'get_devices_status'].map((name) => ({
+      method: 'POST' as const,
+      path,
+      url: path,
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: { organizationId: ORG } } },
+      own: true as const,
+    })),
+  ),
+  ...['', '/mcp', '/api/mcp'].map((suffix) => ({
+    method: 'GET' as const,
+    path: `/.well-known/oauth-protected-resource${suffix}`,
+    url: `/.well-known/oauth-protected-resource${suffix}`,
+    own: true as const,
+  })),
 ]
 
 describe('tenancy: another organization never sees or changes our data', () => {

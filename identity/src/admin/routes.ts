@@ -81,7 +81,7 @@ const clientCreate = z.strictObject({
   allowed_scopes: z
     .array(z.string())
     .optional()
-    .describe('default openid email profile organizations; add admin explicitly'),
+    .describe('default openid email profile organizations read write; add admin explicitly'),
 })
 
 const idParam = z.object({ id: z.string().min(1) })

@@ -3,6 +3,7 @@ import { type Client, findClient } from '../services/clients/client.ts'
 import { isRegisteredRedirectUri } from '../services/clients/redirect-uri.ts'
 import { CODE_CHALLENGE } from '../services/tokens/pkce.ts'
 import { OAuthError } from './oauth-error.ts'
+import { knownResource } from './resources.ts'
 import type { AuthorizeQuery } from './schemas.ts'
 import { DEFAULT_SCOPES, isScope, parseScope } from './scopes.ts'
 
@@ -10,6 +11,8 @@ export interface AuthorizationRequest {
   client: Client
   redirectUri: string
   scopes: string[]
+  /** RFC 8707: the resource the token is for (its audience); undefined: the default audience. */
+  resource: string | undefined
   state: string | undefined
   codeChallenge: string | undefined
   nonce: string | undefined
@@ -44,6 +47,7 @@ export function validateAuthorization(
   client: Client,
   redirectUri: string,
   query: AuthorizeQuery,
+  resources: readonly string[],
 ): AuthorizationRequest {
   if (query.response_type !== 'code') {
     throw new OAuthError('unsupported_response_type', 'response_type must be code')
@@ -55,6 +59,7 @@ export function validateAuthorization(
   const unsupported = scopes.filter((scope) => !isScope(scope) || !client.allowedScopes.includes(scope))
   if (unsupported.length > 0) throw new OAuthError('invalid_scope', `scope not allowed: ${unsupported.join(' ')}`)
   if (scopes.length === 0) throw new OAuthError('invalid_scope', 'no scope requested')
+  const resource = knownResource(resources, query.resource)
 
   const challenge = query.code_challenge
   if (challenge !== undefined || query.code_challenge_method !== undefined) {
@@ -88,6 +93,7 @@ export function validateAuthorization(
     client,
     redirectUri,
     scopes,
+    resource,
     state: query.state,
     codeChallenge: challenge,
     nonce: query.nonce,

@@ -43,7 +43,7 @@ export function authorizeRoute(app: GuardFastify, ctx: OAuthContext): void {
       const back = (error: OAuthError) =>
         reply.redirect(errorResponseUrl(resolved.redirectUri, ctx.issuer, query.state, error), 302)
       try {
-        const authorization = validateAuthorization(resolved.client, resolved.redirectUri, query)
+        const authorization = validateAuthorization(resolved.client, resolved.redirectUri, query, ctx.resources)
         const session = await currentSession(ctx, request)
         if (!session || needsFreshSignIn(authorization, session.authTime)) {
           if (authorization.promptNone) {
@@ -55,8 +55,7 @@ export function authorizeRoute(app: GuardFastify, ctx: OAuthContext): void {
         }
         const consented =
           !authorization.promptConsent &&
-          (resolved.client.firstParty ||
-            (await hasConsent(ctx.sql, session.userId, resolved.client.id, authorization.scopes)))
+          (resolved.client.firstParty || (await hasConsent(ctx.sql, session.userId, resolved.client.id, authorization)))
         if (!consented) {
           if (authorization.promptNone) return back(new OAuthError('consent_required', 'the user has not consented'))
           return reply.redirect(`${CONSENT_PATH}?${afterPrompt(request.url, 'consent')}`, 302)
@@ -66,6 +65,7 @@ export function authorizeRoute(app: GuardFastify, ctx: OAuthContext): void {
           userId: session.userId,
           redirectUri: resolved.redirectUri,
           scopes: authorization.scopes,
+          resource: authorization.resource,
           codeChallenge: authorization.codeChallenge,
           nonce: authorization.nonce,
           authTime: session.authTime,

@@ -17,6 +17,13 @@ export interface OAuthContext {
   keys: KeyRing
   /** Failed sign-in delays and locks (GUARD_SIGN_IN_*). */
   throttle: ThrottlePolicy
+  /**
+   * The RFC 8707 resources (canonical URLs) access tokens may be issued for. Like `issuer`, a
+   * field: under `guard start` the collector's address is known only after identity started.
+   */
+  resources: string[]
+  /** Dynamic client registrations per client IP per hour. */
+  registrationLimit: number
   /** Sends invitation e-mails when GUARD_SMTP_URL is set; without it the API answers the link. */
   mailer: Mailer | undefined
 }

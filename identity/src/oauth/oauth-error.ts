@@ -1,6 +1,6 @@
 import type { ErrorCode } from '@guard/shared'
 
-/** RFC 6749 §5.2 / §4.1.2.1 and OIDC error codes this provider answers with. */
+/** RFC 6749 §5.2 / §4.1.2.1, RFC 8707 (invalid_target), RFC 7591 §3.2.2 and OIDC error codes this provider answers with. */
 export type OAuthErrorCode =
   | 'invalid_request'
   | 'invalid_client'
@@ -9,6 +9,9 @@ export type OAuthErrorCode =
   | 'unsupported_grant_type'
   | 'unsupported_response_type'
   | 'invalid_scope'
+  | 'invalid_target'
+  | 'invalid_redirect_uri'
+  | 'invalid_client_metadata'
   | 'access_denied'
   | 'login_required'
   | 'consent_required'
@@ -24,6 +27,9 @@ const STATUS: Record<OAuthErrorCode, number> = {
   unsupported_grant_type: 400,
   unsupported_response_type: 400,
   invalid_scope: 400,
+  invalid_target: 400,
+  invalid_redirect_uri: 400,
+  invalid_client_metadata: 400,
   access_denied: 403,
   login_required: 401,
   consent_required: 403,
@@ -41,7 +47,14 @@ const HINTS: Record<OAuthErrorCode, string> = {
   unauthorized_client: 'This client is not registered for that grant; ask the operator',
   unsupported_grant_type: 'Use grant_type authorization_code or refresh_token',
   unsupported_response_type: 'Use response_type=code',
-  invalid_scope: 'Request only scopes the client is registered for (openid, email, profile, organizations)',
+  invalid_scope:
+    'Request only scopes the client is registered for (openid, email, profile, organizations, read, write)',
+  invalid_target:
+    'Name one resource identity knows (protected_resources in /.well-known/oauth-authorization-server), the one the authorization was for',
+  invalid_redirect_uri:
+    'Register https redirect URIs, http ones on 127.0.0.1, [::1] or localhost, or a reverse-domain app scheme; no fragment',
+  invalid_client_metadata:
+    'Register a public client: token_endpoint_auth_method none, grant_types authorization_code (and refresh_token), response_types code',
   access_denied: 'The user or the provider refused; ask the user to try again',
   login_required: 'Send the user to the authorization endpoint without prompt=none to sign in',
   consent_required: 'Send the user to the authorization endpoint without prompt=none to give consent',

@@ -5,11 +5,13 @@ import { invitationPages } from '../pages/invitation.ts'
 import { signInPages } from '../pages/sign-in.ts'
 import { authorizeRoute } from './authorize.ts'
 import type { OAuthContext } from './context.ts'
+import { oauthCors } from './cors.ts'
 import { discoveryRoute } from './discovery.ts'
 import { registerFormBody } from './form-body.ts'
 import { jwksRoute } from './jwks.ts'
 import { logoutRoutes } from './logout.ts'
 import { schedulePruning } from './prune-schedule.ts'
+import { registrationRoute } from './register.ts'
 import { revokeRoute } from './revoke.ts'
 import { tokenRoute } from './token.ts'
 import { userinfoRoutes } from './userinfo.ts'
@@ -19,10 +21,12 @@ export async function oauthRoutes(app: GuardFastify, ctx: OAuthContext): Promise
   // Encapsulated, so the form parser applies to these routes only.
   await app.register(async (oauth) => {
     registerFormBody(oauth)
+    oauthCors(oauth)
     discoveryRoute(oauth, ctx)
     jwksRoute(oauth, ctx)
     authorizeRoute(oauth, ctx)
     tokenRoute(oauth, ctx)
+    registrationRoute(oauth, ctx)
     userinfoRoutes(oauth, ctx)
     revokeRoute(oauth, ctx)
     logoutRoutes(oauth, ctx)

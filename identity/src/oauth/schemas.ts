@@ -19,14 +19,14 @@ export const oauthErrorBody = z
   })
   .describe('application/json: problem fields (with hint) and RFC 6749 error, error_description')
 
-export const discoveryDocument = z.looseObject({
+/** RFC 8414 authorization server metadata; the OpenID document below is a superset. */
+export const authorizationServerMetadata = z.looseObject({
   issuer: z.url(),
   authorization_endpoint: z.url(),
   token_endpoint: z.url(),
   jwks_uri: z.url(),
-  userinfo_endpoint: z.url(),
+  registration_endpoint: z.url(),
   revocation_endpoint: z.url(),
-  end_session_endpoint: z.url(),
   scopes_supported: z.array(z.enum(SUPPORTED_SCOPES)),
   response_types_supported: z.array(z.string()),
   response_modes_supported: z.array(z.string()),
@@ -34,11 +34,17 @@ export const discoveryDocument = z.looseObject({
   code_challenge_methods_supported: z.array(z.string()),
   token_endpoint_auth_methods_supported: z.array(z.string()),
   revocation_endpoint_auth_methods_supported: z.array(z.string()),
+  authorization_response_iss_parameter_supported: z.boolean(),
+  protected_resources: z.array(z.url()).describe('RFC 9728 §4: the resources tokens can be issued for'),
+})
+
+export const discoveryDocument = authorizationServerMetadata.extend({
+  userinfo_endpoint: z.url(),
+  end_session_endpoint: z.url(),
   subject_types_supported: z.array(z.string()),
   id_token_signing_alg_values_supported: z.array(z.string()),
   claims_supported: z.array(z.string()),
   prompt_values_supported: z.array(z.string()),
-  authorization_response_iss_parameter_supported: z.boolean(),
 })
 
 export const jsonWebKeySet = z.object({
@@ -64,6 +70,7 @@ export const tokenForm = z.strictObject({
   code_verifier: z.string().optional(),
   refresh_token: z.string().optional(),
   scope: z.string().optional(),
+  resource: z.string().optional().describe('RFC 8707: omitted, or the resource the authorization was for'),
 })
 
 export const tokenResponse = z.object({
@@ -104,6 +111,10 @@ export const authorizeQuery = z.looseObject({
   nonce: z.string().optional(),
   prompt: z.string().optional().describe('none, login, consent or select_account (OIDC Core 3.1.2.1)'),
   max_age: z.string().optional().describe('seconds; a sign-in older than this asks for the password again'),
+  resource: z
+    .string()
+    .optional()
+    .describe('RFC 8707: the resource (one of protected_resources) the access token is for; its `aud`'),
 })
 
 export type AuthorizeQuery = z.infer<typeof authorizeQuery>

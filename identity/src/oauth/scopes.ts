@@ -1,5 +1,11 @@
-/** The scopes any client may ask for, as discovery publishes them (the spec fixes the list). */
-export const SUPPORTED_SCOPES = ['openid', 'email', 'profile', 'organizations'] as const
+/**
+ * The scopes any client may ask for, as discovery publishes them: the spec's OpenID ones, and
+ * `read` / `write`, what an assistant may do with the monitoring data through the MCP resources.
+ */
+export const SUPPORTED_SCOPES = ['openid', 'email', 'profile', 'organizations', 'read', 'write'] as const
+
+/** Scopes over monitoring data: the collector scopes such a token with its `organizations` claim. */
+export const DATA_SCOPES: readonly string[] = ['read', 'write']
 
 /**
  * Opens identity's admin API to an admin user. Not published and not granted by default: a

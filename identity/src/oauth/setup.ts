@@ -5,6 +5,7 @@ import { createKeyRing } from '../services/keys/key-ring.ts'
 import { deriveSecrets, resolveSecretKey } from '../services/keys/secret-key.ts'
 import { defaultThrottlePolicy } from '../services/sign-in/throttle.ts'
 import type { OAuthContext } from './context.ts'
+import { mcpResourcesOf } from './resources.ts'
 
 /** Resolves the secret key, makes sure a signing key exists, and builds the OAuth context. */
 export async function prepareOAuth(deps: {
@@ -17,6 +18,9 @@ export async function prepareOAuth(deps: {
     GUARD_SIGN_IN_LOCK_SECONDS?: number
     GUARD_SMTP_URL?: string | undefined
     GUARD_SMTP_FROM?: string
+    GUARD_MCP_RESOURCES?: string[]
+    GUARD_COLLECTOR_PUBLIC_URL?: string | undefined
+    GUARD_REGISTRATION_LIMIT?: number
   }
   issuer: string
 }): Promise<OAuthContext> {
@@ -33,5 +37,18 @@ export async function prepareOAuth(deps: {
   const mailer = smtp
     ? { from: deps.env.GUARD_SMTP_FROM ?? 'Guard <guard@localhost>', transport: createTransport(smtp) }
     : undefined
-  return { sql: deps.sql, log: deps.log, issuer: deps.issuer.replace(/\/+$/, ''), secrets, keys, throttle, mailer }
+  const configured = deps.env.GUARD_MCP_RESOURCES ?? []
+  const collector = deps.env.GUARD_COLLECTOR_PUBLIC_URL
+  const resources = configured.length > 0 ? configured : collector ? mcpResourcesOf(collector) : []
+  return {
+    sql: deps.sql,
+    log: deps.log,
+    issuer: deps.issuer.replace(/\/+$/, ''),
+    secrets,
+    keys,
+    throttle,
+    mailer,
+    resources,
+    registrationLimit: deps.env.GUARD_REGISTRATION_LIMIT ?? 20,
+  }
 }

@@ -22,15 +22,25 @@ export interface TestIdentity {
   close(): Promise<void>
 }
 
-/** A listening identity on 127.0.0.1 over an in-memory PGlite, with one user in one organization. */
-export async function startTestIdentity(): Promise<TestIdentity> {
+/**
+ * A listening identity on 127.0.0.1 over an in-memory PGlite, with one user in one organization.
+ * Every test request comes from 127.0.0.1, so the registration limit is raised unless given.
+ */
+export async function startTestIdentity(
+  options: { registrationLimit?: number; mcpResources?: string[] } = {},
+): Promise<TestIdentity> {
   const sql = await openTestRelationalStore()
   await migrateIdentity(sql)
   const log = createLogger({ name: 'identity-test', level: 'silent' })
   const ctx = await prepareOAuth({
     sql,
     log,
-    env: { GUARD_SECRET_KEY: 'test-secret-key-test-secret-key-test', GUARD_DATA_DIR: '/nonexistent' },
+    env: {
+      GUARD_SECRET_KEY: 'test-secret-key-test-secret-key-test',
+      GUARD_DATA_DIR: '/nonexistent',
+      GUARD_REGISTRATION_LIMIT: options.registrationLimit ?? 1000,
+      GUARD_MCP_RESOURCES: options.mcpResources ?? [],
+    },
     issuer: '',
   })
   const app = await buildIdentityApp({ log, oauth: ctx })

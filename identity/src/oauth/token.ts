@@ -42,10 +42,15 @@ export function tokenRoute(app: GuardFastify, ctx: OAuthContext): void {
           code: form.code,
           redirectUri: form.redirect_uri,
           codeVerifier: form.code_verifier,
+          resource: form.resource,
         })
       }
       if (form.grant_type === 'refresh_token') {
-        return refreshTokens(ctx.sql, ctx, client, { refreshToken: form.refresh_token, scope: form.scope })
+        return refreshTokens(ctx.sql, ctx, client, {
+          refreshToken: form.refresh_token,
+          scope: form.scope,
+          resource: form.resource,
+        })
       }
       throw new OAuthError('unsupported_grant_type', `grant_type ${form.grant_type} is not supported`)
     },

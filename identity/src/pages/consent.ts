@@ -11,11 +11,14 @@ import { currentSession } from './session.ts'
 
 export const CONSENT_PATH = '/consent'
 
-const SCOPE_TEXT: Record<string, string> = {
+/** What each scope lets the application do, in the words the user reads on the page. */
+export const SCOPE_TEXT: Record<string, string> = {
   openid: 'Know who you are (your user id)',
   email: 'See your email address',
   profile: 'See your name, picture and role',
   organizations: 'See your organizations and your role in each, and act in them',
+  read: 'Read your monitors, incidents, devices and status pages',
+  write: 'Change your monitors, incidents, devices and status pages: create, edit, pause and delete them',
 }
 
 const authorizeUrl = (query: string) => `/api/oauth/authorize?${query}`
@@ -52,19 +55,29 @@ export function consentPages(app: GuardFastify, ctx: OAuthContext): void {
       const query = request.query
       const resolved = await resolveClient(ctx.sql, query)
       if ('failure' in resolved) return sendErrorPage(reply, 400, resolved.failure)
-      const authorization = validated(resolved.client, resolved.redirectUri, query)
+      const authorization = validated(resolved.client, resolved.redirectUri, query, ctx.resources)
       if (authorization instanceof OAuthError) return sendErrorPage(reply, 400, authorization.description)
       const original = new URLSearchParams(request.url.split('?')[1] ?? '').toString()
       const session = await currentSession(ctx, request)
       if (!session) return reply.redirect(authorizeUrl(original), 303)
       const csrf = csrfToken(request, reply, ctx.secrets.cookieSigning, isSecureIssuer(ctx))
       const items = authorization.scopes.map((scope) => html`<li>${SCOPE_TEXT[scope] ?? scope}</li>`)
+      // RFC 8707: the user sees where the access will be used, not just what it allows.
+      const resource = authorization.resource
+        ? html`<p>This access works only at <strong>${authorization.resource}</strong>: Guard's monitoring tools for assistants (MCP).</p>`
+        : ''
+      // A self-registered name is a claim anyone can make: the address the answer goes to is not.
+      const unverified = resolved.client.registeredDynamically
+        ? html`<p>This application registered itself, so Guard has not checked its name. Your answer goes back to <strong>${new URL(resolved.redirectUri).host || resolved.redirectUri}</strong>.</p>`
+        : ''
       return sendPage(
         reply,
         200,
         'Allow access',
         html`<h1>Allow ${resolved.client.name} to access your Guard account?</h1>
 <p>${resolved.client.name} is asking to:</p><ul>${items}</ul>
+${resource}
+${unverified}
 <form method="post" action="${CONSENT_PATH}">
 <input type="hidden" name="csrf" value="${csrf}">
 <input type="hidden" name="request" value="${original}">
@@ -100,7 +113,7 @@ export function consentPages(app: GuardFastify, ctx: OAuthContext): void {
       const query = authorizeQuery.parse(Object.fromEntries(new URLSearchParams(form.request)))
       const resolved = await resolveClient(ctx.sql, query)
       if ('failure' in resolved) return sendErrorPage(reply, 400, resolved.failure)
-      const authorization = validated(resolved.client, resolved.redirectUri, query)
+      const authorization = validated(resolved.client, resolved.redirectUri, query, ctx.resources)
       if (authorization instanceof OAuthError) return sendErrorPage(reply, 400, authorization.description)
       const session = await currentSession(ctx, request)
       if (!session) return reply.redirect(authorizeUrl(form.request), 303)
@@ -108,7 +121,7 @@ export function consentPages(app: GuardFastify, ctx: OAuthContext): void {
         const denied = new OAuthError('access_denied', 'the user denied the request')
         return reply.redirect(errorResponseUrl(authorization.redirectUri, ctx.issuer, authorization.state, denied), 303)
       }
-      await grantConsent(ctx.sql, session.userId, resolved.client.id, authorization.scopes)
+      await grantConsent(ctx.sql, session.userId, resolved.client.id, authorization)
       return reply.redirect(authorizeUrl(form.request), 303)
     },
   )

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { problem, sendProblem } from './problem.ts'
 
 export interface RateLimitPolicy {
@@ -30,11 +30,7 @@ const MAX_TRACKED = 50_000
  * which bounds a client at `limit` per replica. request.ip is the socket address unless the peer
  * is a trusted proxy (fastify's trustProxy), so X-Forwarded-For cannot be forged from outside.
  */
-export function registerRateLimit(
-  app: FastifyInstance,
-  policy: RateLimitPolicy = PUBLIC_POLICY,
-  now: () => number = Date.now,
-): void {
+export function fixedWindowLimiter(policy: RateLimitPolicy, now: () => number = Date.now) {
   const windows = new Map<string, Window>()
   const windowMs = policy.windowSeconds * 1000
   const policyHeader = `"${policy.name}";q=${policy.limit};w=${policy.windowSeconds}`
@@ -61,20 +57,23 @@ export function registerRateLimit(
     reply.header('RateLimit', `"${policy.name}";r=${remaining};t=${resetSeconds}`)
   }
 
-  app.addHook('onRequest', async (request, reply) => {
-    const mode = request.routeOptions.config.rateLimit
-    if (!mode) return
-    const at = now()
-    const window = current(request.ip, at)
-    const resetSeconds = Math.max(1, Math.ceil((window.startedAt + windowMs - at) / 1000))
-    if (mode === 'report') {
+  const resetOf = (window: Window, at: number) => Math.max(1, Math.ceil((window.startedAt + windowMs - at) / 1000))
+
+  return {
+    /** Headers only: the quota left, without spending it. */
+    report(request: FastifyRequest, reply: FastifyReply): void {
+      const at = now()
+      const window = current(request.ip, at)
+      setHeaders(reply, Math.max(0, policy.limit - window.count), resetOf(window, at))
+    },
+    /** Spends one request of the quota; past it, answers 429 and returns the reply. */
+    count(request: FastifyRequest, reply: FastifyReply): FastifyReply | undefined {
+      const at = now()
+      const window = current(request.ip, at)
+      const resetSeconds = resetOf(window, at)
+      window.count += 1
       setHeaders(reply, Math.max(0, policy.limit - window.count), resetSeconds)
-      return
-    }
-    window.count += 1
-    const remaining = Math.max(0, policy.limit - window.count)
-    setHeaders(reply, remaining, resetSeconds)
-    if (window.count > policy.limit) {
+      if (window.count <= policy.limit) return undefined
       reply.header('Retry-After', String(resetSeconds))
       return sendProblem(
         reply,
@@ -85,6 +84,20 @@ export function registerRateLimit(
           `Retry after ${resetSeconds} seconds; the RateLimit header shows the remaining quota`,
         ),
       )
-    }
+    },
+  }
+}
+
+/** Applies `policy` to the routes whose config names a rateLimit mode. */
+export function registerRateLimit(
+  app: FastifyInstance,
+  policy: RateLimitPolicy = PUBLIC_POLICY,
+  now: () => number = Date.now,
+): void {
+  const limiter = fixedWindowLimiter(policy, now)
+  app.addHook('onRequest', async (request, reply) => {
+    const mode = request.routeOptions.config.rateLimit
+    if (mode === 'report') limiter.report(request, reply)
+    else if (mode === 'count') return limiter.count(request, reply)
   })
 }

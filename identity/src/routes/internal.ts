@@ -6,7 +6,9 @@ import {
   type Sql,
   verifyServiceToken,
 } from '@guard/shared'
+import type { FastifyRequest } from 'fastify'
 import { z } from 'zod'
+import { ensureFirstPartyClient } from '../services/clients/ensure-first-party.ts'
 import { getOrganizationPlan } from '../services/organizations/get-plan.ts'
 import { problemResponses } from './schemas.ts'
 
@@ -19,17 +21,19 @@ export interface InternalOptions {
 
 /**
  * Routes other Guard processes call with a service token (see signServiceToken), never users:
- * today the collector reading an organization's plan to enforce its limits.
+ * the collector reading an organization's plan to enforce its limits, and registering the web
+ * console's sign-in client.
  */
 export function internalRoutes(app: GuardFastify, options: InternalOptions, log: Logger): void {
+  const serviceOnly = async (request: FastifyRequest) => {
+    const token = request.headers.authorization?.match(/^Bearer\s+(\S+)\s*$/i)?.[1]
+    if (!token) throw new GuardError('UNAUTHORIZED', 'A service token is required')
+    await verifyServiceToken(options.secretKey, token)
+  }
   app.get(
     '/api/v1/internal/organizations/:id/plan',
     {
-      onRequest: async (request) => {
-        const token = request.headers.authorization?.match(/^Bearer\s+(\S+)\s*$/i)?.[1]
-        if (!token) throw new GuardError('UNAUTHORIZED', 'A service token is required')
-        await verifyServiceToken(options.secretKey, token)
-      },
+      onRequest: serviceOnly,
       schema: {
         summary: "An organization's plan and its limits",
         description:
@@ -41,5 +45,35 @@ export function internalRoutes(app: GuardFastify, options: InternalOptions, log:
       },
     },
     async (request) => getOrganizationPlan(options.sql, log, request.params.id),
+  )
+  app.post(
+    '/api/v1/internal/first-party-clients',
+    {
+      onRequest: serviceOnly,
+      schema: {
+        summary: 'Register a first-party confidential client for a Guard process',
+        description:
+          "The collector registers its web console's sign-in client here on first start (authorization code with PKCE, confidential, no consent page). With the `client_id` it registered before, the redirect addresses are added to that client and no secret is returned; otherwise a new client is created and its secret is in this answer only.",
+        tags: ['internal'],
+        security: [{ serviceToken: [] }],
+        body: z.object({
+          client_id: z.string().min(1).max(200).optional(),
+          name: z.string().min(1).max(200),
+          redirect_uris: z.array(z.string().min(1).max(2048)).min(1).max(20),
+          post_logout_redirect_uris: z.array(z.string().min(1).max(2048)).max(20).default([]),
+        }),
+        response: {
+          200: z.object({ client_id: z.string(), client_secret: z.string().optional() }),
+          ...problemResponses(400, 401, 500),
+        },
+      },
+    },
+    async (request) =>
+      ensureFirstPartyClient(options.sql, {
+        clientId: request.body.client_id,
+        name: request.body.name,
+        redirectUris: request.body.redirect_uris,
+        postLogoutRedirectUris: request.body.post_logout_redirect_uris,
+      }),
   )
 }

@@ -1,5 +1,5 @@
 import type { MonitorTarget } from '@guard/shared'
-import type { CheckContext, CheckOutcome } from '../checker.ts'
+import type { CheckContext, CheckOutcome, TargetCheck } from '../checker.ts'
 import { dnsChecker } from './dns/check.ts'
 import { httpChecker } from './http/check.ts'
 import { icmpChecker } from './icmp/check.ts'
@@ -21,3 +21,7 @@ export function checkTarget(target: MonitorTarget, context: CheckContext): Promi
       return icmpChecker.check(target, context)
   }
 }
+
+/** Checks on the calling thread, under a timeout that starts now. */
+export const checkOnThisThread: TargetCheck = (target, { timeoutMs, allowPrivate }) =>
+  checkTarget(target, { timeoutMs, signal: AbortSignal.timeout(timeoutMs), allowPrivate })

@@ -1,4 +1,5 @@
-import { type ErrorKind, TargetRefusedError } from '@guard/shared'
+import type { ErrorKind } from '@guard/shared'
+import { TargetRefusedError } from '@guard/shared/net'
 import type { CheckContext, CheckOutcome } from '../checker.ts'
 
 export const roundMs = (ms: number) => Math.round(ms * 10) / 10

@@ -1,4 +1,4 @@
-import { type AllowedTarget, resolveAllowedTarget } from '@guard/shared'
+import { type AllowedTarget, resolveAllowedTarget } from '@guard/shared/net'
 import type { CheckContext } from '../checker.ts'
 
 /** The address a check may connect to, resolved and vetted under the check's own timeout. */

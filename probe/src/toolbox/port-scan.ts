@@ -1,6 +1,5 @@
 import { connect } from 'node:net'
 import { type PortScanProgress, type PortScanReply, type PortScanRequest, resolveAllowedTarget } from '@guard/shared'
-import { Limiter } from '../limiter.ts'
 import { COMMON_PORTS } from './common-ports.ts'
 
 const PROGRESS_EVERY_MS = 250
@@ -28,38 +27,43 @@ function probePort(address: string, port: number, timeoutMs: number): Promise<bo
 
 /**
  * TCP connect scan of the vetted address with bounded concurrency. `onProgress` gets the ports
- * found open since its last call, at most every 250 ms and once at the end.
+ * found open since its last call, at most every 250 ms and once at the end. Once `signal` aborts,
+ * no further port is tried and the scan rejects with `cancelled`.
  */
 export async function scanPorts(
   request: PortScanRequest,
   allowPrivate: boolean,
   onProgress: (progress: PortScanProgress) => void = () => {},
+  signal?: AbortSignal,
 ): Promise<PortScanReply> {
   const started = performance.now()
   const vetted = await resolveAllowedTarget(request.host, { allowPrivate })
   const ports = portsOf(request)
-  const limiter = new Limiter(request.concurrency)
   const open: number[] = []
   let unreported: number[] = []
   let scanned = 0
+  let next = 0
   let lastProgress = performance.now()
   const report = () => {
     onProgress({ v: 1, scanned, total: ports.length, open: unreported })
     unreported = []
     lastProgress = performance.now()
   }
-  await Promise.all(
-    ports.map((port) =>
-      limiter.run(async () => {
-        if (await probePort(vetted.address, port, request.timeoutMs)) {
-          open.push(port)
-          unreported.push(port)
-        }
-        scanned += 1
-        if (performance.now() - lastProgress >= PROGRESS_EVERY_MS) report()
-      }),
-    ),
-  )
+  // A fixed pool of workers taking the next port, rather than one queued task per port: a full
+  // scan would otherwise park 65,535 waiters in a queue.
+  const worker = async () => {
+    while (next < ports.length && !signal?.aborted) {
+      const port = ports[next++]!
+      if (await probePort(vetted.address, port, request.timeoutMs)) {
+        open.push(port)
+        unreported.push(port)
+      }
+      scanned += 1
+      if (performance.now() - lastProgress >= PROGRESS_EVERY_MS) report()
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(request.concurrency, ports.length) }, worker))
+  if (signal?.aborted) throw new Error(`cancelled after ${scanned} of ${ports.length} ports`)
   unreported.sort((a, b) => a - b)
   report()
   return {

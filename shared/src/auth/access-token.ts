@@ -41,7 +41,8 @@ export interface AccessTokenVerifierOptions {
   issuer: string
   /** Defaults to `<issuer>/.well-known/jwks.json`. */
   jwksUrl?: string
-  audience?: string
+  /** Default MONITORING_API_AUDIENCE; a function decides from the token's audiences (e.g. after normalising URLs). */
+  audience?: string | ((audiences: string[]) => boolean)
   /** Least time between two key set fetches; a token with an unknown `kid` refetches after it. */
   cooldownMs?: number
 }
@@ -74,15 +75,21 @@ export function createAccessTokenVerifier(options: AccessTokenVerifierOptions): 
   })
   return async (token) => {
     try {
+      const audience = options.audience ?? MONITORING_API_AUDIENCE
       const { payload } = await jwtVerify(token, keys, {
         issuer,
-        audience: options.audience ?? MONITORING_API_AUDIENCE,
+        ...(typeof audience === 'string' ? { audience } : {}),
         typ: 'at+jwt',
         algorithms: ['RS256'],
         ...timeClaimChecks,
       })
-      return accessTokenClaims.parse(payload)
+      const claims = accessTokenClaims.parse(payload)
+      if (typeof audience === 'function' && !audience(typeof claims.aud === 'string' ? [claims.aud] : claims.aud)) {
+        throw new GuardError('UNAUTHORIZED', 'Invalid or missing authentication token')
+      }
+      return claims
     } catch (error) {
+      if (error instanceof GuardError) throw error
       // A bad token is the caller's problem; an unreachable identity is ours and must not read as 401.
       const tokenFault =
         (error instanceof errors.JOSEError && !(error instanceof errors.JWKSTimeout)) || error instanceof ZodError

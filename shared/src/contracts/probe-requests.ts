@@ -56,7 +56,9 @@ const portNumber = z.number().int().min(1).max(65_535)
 
 /**
  * TCP connect scan. `quick` scans the ~100 most common ports. Progress events go to
- * `progressSubject` (plain emits) while the scan runs; the reply carries the full result.
+ * `progressSubject` (plain emits) while the scan runs; the reply carries the full result. Any
+ * message on `cancelSubject` stops the scan: no new port is tried and the request fails with
+ * `cancelled` (the collector sends it when its HTTP client goes away).
  */
 export const portScanRequestV1 = z.object({
   v: z.literal(1),
@@ -71,6 +73,10 @@ export const portScanRequestV1 = z.object({
   concurrency: z.number().int().min(1).max(500).default(100),
   timeoutMs: z.number().int().min(50).max(10_000).default(1000),
   progressSubject: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]+$/)
+    .optional(),
+  cancelSubject: z
     .string()
     .regex(/^[A-Za-z0-9_.-]+$/)
     .optional(),

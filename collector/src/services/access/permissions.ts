@@ -11,6 +11,8 @@ export const RESOURCES = [
   'integrations',
   'status-pages',
   'reports',
+  /** DNS lookups, port scans and IP geolocation run on probes; they change nothing, so `read`. */
+  'toolbox',
 ] as const
 export const ACTIONS = ['read', 'write'] as const
 export type Permission = `${(typeof RESOURCES)[number]}:${(typeof ACTIONS)[number]}`

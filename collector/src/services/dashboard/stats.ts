@@ -65,3 +65,17 @@ export async function readDashboardStats(
     incidents: { active: row.active, critical: row.critical },
   }
 }
+
+/** Open incidents of the incident engine (issue 12); without its table there are none. */
+export async function countActiveIncidents(ctx: CollectorContext, organizationId: string) {
+  const { rows } = await ctx.sql.query<{ present: boolean }>(
+    "SELECT to_regclass('monitoring.incidents') IS NOT NULL AS present",
+  )
+  if (!rows[0]?.present) return { active: 0, critical: 0 }
+  const counted = await ctx.sql.query<{ active: number; critical: number }>(
+    `SELECT count(*)::int AS active, (count(*) FILTER (WHERE severity = 'critical'))::int AS critical
+       FROM monitoring.incidents WHERE organization_id = $1 AND resolved_at IS NULL`,
+    [organizationId],
+  )
+  return counted.rows[0] ?? { active: 0, critical: 0 }
+}

@@ -19,6 +19,8 @@ export async function domainHistory(
     responseTime: row.responseTime,
     statusCode: row.statusCode,
     timestamp: row.timestamp,
+    location: row.location,
+    ...(row.phases ? { phases: row.phases } : {}),
     ...(row.errorKind === null ? {} : { errorKind: row.errorKind }),
     ...(row.error === null ? {} : { error: row.error }),
   }))

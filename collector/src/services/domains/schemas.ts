@@ -187,6 +187,18 @@ export const historyEntry = z.object({
   responseTime: z.number(),
   statusCode: z.number().int(),
   timestamp: z.string(),
+  /** The probe's location code. */
+  location: z.string().optional(),
+  /** Where the time went (HTTP checks): DNS lookup, TCP connect, TLS handshake, first byte, transfer. */
+  phases: z
+    .object({
+      dnsMs: z.number().optional(),
+      connectMs: z.number().optional(),
+      tlsMs: z.number().optional(),
+      firstByteMs: z.number().optional(),
+      transferMs: z.number().optional(),
+    })
+    .optional(),
   /** Only on a result that was not up. */
   errorKind: z.string().optional(),
   error: z.string().optional(),

@@ -11,6 +11,20 @@ interface ResultRow {
   error: string
   error_kind: string
   ts: number
+  dns_ms: number | null
+  connect_ms: number | null
+  tls_ms: number | null
+  first_byte_ms: number | null
+  transfer_ms: number | null
+}
+
+/** Where a check's time went, in milliseconds; a phase the check did not have is absent. */
+export interface Phases {
+  dnsMs?: number
+  connectMs?: number
+  tlsMs?: number
+  firstByteMs?: number
+  transferMs?: number
 }
 
 export interface HistoryRow {
@@ -23,6 +37,18 @@ export interface HistoryRow {
   /** Null when the check was up. */
   error: string | null
   errorKind: string | null
+  /** Null for checks that report no phases (TCP, ICMP, …). */
+  phases: Phases | null
+}
+
+function phasesOf(row: ResultRow): Phases | null {
+  const phases: Phases = {}
+  if (row.dns_ms !== null) phases.dnsMs = row.dns_ms
+  if (row.connect_ms !== null) phases.connectMs = row.connect_ms
+  if (row.tls_ms !== null) phases.tlsMs = row.tls_ms
+  if (row.first_byte_ms !== null) phases.firstByteMs = row.first_byte_ms
+  if (row.transfer_ms !== null) phases.transferMs = row.transfer_ms
+  return Object.keys(phases).length > 0 ? phases : null
 }
 
 /**
@@ -37,6 +63,7 @@ export async function monitorHistory(
   const rows = await selectRows<ResultRow>(
     ctx.timeseries,
     `SELECT id, location, status, response_time_ms, status_code, error, error_kind,
+            dns_ms, connect_ms, tls_ms, first_byte_ms, transfer_ms,
             toUnixTimestamp64Milli(started_at) AS ts
        FROM check_results FINAL
       WHERE organization_id = {org:String} AND monitor_id = {id:String}
@@ -59,5 +86,6 @@ export async function monitorHistory(
     timestamp: isoFromMillis(row.ts),
     error: row.status === 'up' ? null : row.error || null,
     errorKind: row.status === 'up' ? null : row.error_kind || null,
+    phases: phasesOf(row),
   }))
 }

@@ -12,6 +12,8 @@ export interface Client {
   /** First-party clients skip the consent page. */
   firstParty: boolean
   postLogoutRedirectUris: string[]
+  /** Registered by the application itself (RFC 7591): its name is its own claim. */
+  registeredDynamically: boolean
 }
 
 interface ClientRow {
@@ -23,11 +25,13 @@ interface ClientRow {
   allowed_scopes: string[]
   first_party: boolean
   post_logout_redirect_uris: string[]
+  registered_dynamically: boolean
 }
 
 export async function findClient(sql: Sql, clientId: string): Promise<Client | undefined> {
   const { rows } = await sql.query<ClientRow>(
-    `SELECT id, name, secret_hash, redirect_uris, require_pkce, allowed_scopes, first_party, post_logout_redirect_uris
+    `SELECT id, name, secret_hash, redirect_uris, require_pkce, allowed_scopes, first_party, post_logout_redirect_uris,
+            registered_dynamically
        FROM identity.clients WHERE id = $1`,
     [clientId],
   )
@@ -43,5 +47,6 @@ export async function findClient(sql: Sql, clientId: string): Promise<Client | u
     allowedScopes: row.allowed_scopes,
     firstParty: row.first_party,
     postLogoutRedirectUris: row.post_logout_redirect_uris,
+    registeredDynamically: row.registered_dynamically,
   }
 }

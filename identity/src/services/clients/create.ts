@@ -12,6 +12,8 @@ export interface NewClient {
   allowedScopes?: string[] | undefined
   /** Where RP-initiated logout may send the user afterwards; matched exactly. */
   postLogoutRedirectUris?: string[] | undefined
+  /** RFC 7591 registrations: shown as unverified on the consent page, pruned when left unused. */
+  registeredDynamically?: boolean
 }
 
 export interface CreatedClient {
@@ -60,8 +62,8 @@ export async function createClient(sql: Sql, input: NewClient): Promise<CreatedC
   const secret = input.isPublic ? undefined : randomToken()
   await sql.query(
     `INSERT INTO identity.clients (id, name, secret_hash, redirect_uris, require_pkce, allowed_scopes, first_party,
-                                   post_logout_redirect_uris)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+                                   post_logout_redirect_uris, registered_dynamically)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
     [
       id,
       input.name,
@@ -71,6 +73,7 @@ export async function createClient(sql: Sql, input: NewClient): Promise<CreatedC
       allowedScopes,
       input.firstParty,
       postLogoutRedirectUris,
+      input.registeredDynamically ?? false,
     ],
   )
   return {

@@ -12,6 +12,8 @@ export const clientView = z
     first_party: z.boolean(),
     allowed_scopes: z.array(z.string()),
     created_at: z.iso.datetime(),
+    registered_dynamically: z.boolean().describe('registered by the application itself (RFC 7591); pruned when unused'),
+    last_token_at: z.iso.datetime().nullable().describe('when a token was last issued to it'),
   })
   .meta({ id: 'AdminClient' })
 
@@ -27,6 +29,8 @@ interface Row {
   first_party: boolean
   allowed_scopes: string[]
   created_at: Date
+  registered_dynamically: boolean
+  last_token_at: Date | null
 }
 
 const toView = (row: Row): ClientView => ({
@@ -39,6 +43,8 @@ const toView = (row: Row): ClientView => ({
   first_party: row.first_party,
   allowed_scopes: row.allowed_scopes,
   created_at: new Date(row.created_at).toISOString(),
+  registered_dynamically: row.registered_dynamically,
+  last_token_at: row.last_token_at ? new Date(row.last_token_at).toISOString() : null,
 })
 
 /** Never the secret (only its hash is stored). */

@@ -1,6 +1,7 @@
 import type { Client } from './client.ts'
 
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]'])
+/** `localhost` too: RFC 8252 §8.3 prefers the IP literals, but MCP clients commonly register it. */
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost'])
 
 export const isLoopbackRedirect = (url: URL) => url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname)
 

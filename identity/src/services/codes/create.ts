@@ -9,6 +9,7 @@ export interface CodeRequest {
   userId: string
   redirectUri: string
   scopes: string[]
+  resource: string | undefined
   codeChallenge: string | undefined
   nonce: string | undefined
   authTime: Date
@@ -22,8 +23,9 @@ export async function createAuthorizationCode(sql: Sql, request: CodeRequest): P
   const code = randomToken()
   await sql.query(
     `INSERT INTO identity.authorization_codes
-       (code_hash, grant_id, client_id, user_id, redirect_uri, scopes, code_challenge, nonce, auth_time, expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, now() + make_interval(secs => $10))`,
+       (code_hash, grant_id, client_id, user_id, redirect_uri, scopes, code_challenge, nonce, auth_time, expires_at,
+        resource)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, now() + make_interval(secs => $10), $11)`,
     [
       hashToken(code),
       newId(),
@@ -35,6 +37,7 @@ export async function createAuthorizationCode(sql: Sql, request: CodeRequest): P
       request.nonce ?? null,
       request.authTime,
       CODE_SECONDS,
+      request.resource ?? null,
     ],
   )
   return code

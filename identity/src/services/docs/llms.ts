@@ -27,6 +27,7 @@ export function buildLlmsTxt(baseUrl: string, deprecations: Deprecation[]): stri
     `- [Plan catalog](${links.plans})`,
     `- [Changelog](${links.changelog})`,
     `- [OpenID configuration](${links.openidConfiguration})`,
+    `- [OAuth authorization server metadata](${links.oauthAuthorizationServer}) (RFC 8414): dynamic client registration and RFC 8707 resources for MCP assistants`,
     `- [MCP handshake](${links.mcpHandshake}); JSON-RPC at ${links.mcp}`,
     '',
     '## Deprecated operations',

@@ -10,6 +10,7 @@ export function platformLinks(baseUrl: string) {
     mcp: `${baseUrl}/mcp`,
     mcpHandshake: `${baseUrl}/.well-known/mcp`,
     openidConfiguration: `${baseUrl}/.well-known/openid-configuration`,
+    oauthAuthorizationServer: `${baseUrl}/.well-known/oauth-authorization-server`,
     jwks: `${baseUrl}/.well-known/jwks.json`,
   }
 }

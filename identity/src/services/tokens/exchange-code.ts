@@ -1,5 +1,6 @@
 import type { Sql } from '@guard/shared'
 import { OAuthError } from '../../oauth/oauth-error.ts'
+import { knownResource } from '../../oauth/resources.ts'
 import type { Client } from '../clients/client.ts'
 import { issueTokens, type TokenResponse } from './issue.ts'
 import { CODE_VERIFIER, verifierMatches } from './pkce.ts'
@@ -13,6 +14,7 @@ interface CodeRow {
   user_id: string
   redirect_uri: string
   scopes: string[]
+  resource: string | null
   code_challenge: string | null
   nonce: string | null
   auth_time: Date
@@ -25,14 +27,20 @@ const invalidGrant = (why: string) => new OAuthError('invalid_grant', why)
 /** The authorization_code grant (RFC 6749 §4.1.3 with RFC 7636). Every refusal is invalid_grant. */
 export async function exchangeCode(
   sql: Sql,
-  signer: Signer,
+  signer: Signer & { resources: readonly string[] },
   client: Client,
-  input: { code: string | undefined; redirectUri: string | undefined; codeVerifier: string | undefined },
+  input: {
+    code: string | undefined
+    redirectUri: string | undefined
+    codeVerifier: string | undefined
+    resource: string | undefined
+  },
 ): Promise<TokenResponse> {
   if (!input.code) throw new OAuthError('invalid_request', 'code is required')
+  const resource = knownResource(signer.resources, input.resource)
   const codeHash = hashToken(input.code)
   const { rows } = await sql.query<CodeRow>(
-    `SELECT grant_id, client_id, user_id, redirect_uri, scopes, code_challenge, nonce, auth_time,
+    `SELECT grant_id, client_id, user_id, redirect_uri, scopes, resource, code_challenge, nonce, auth_time,
             expires_at <= now() AS expired, used_at
        FROM identity.authorization_codes WHERE code_hash = $1`,
     [codeHash],
@@ -58,6 +66,10 @@ export async function exchangeCode(
     // A verifier without a challenge means an attacker may have stripped PKCE (downgrade).
     throw invalidGrant('code_verifier sent, but the authorization request had no code_challenge')
   }
+  // RFC 8707 §2.2: the token request may repeat the resource or leave it out, never name another.
+  if (resource !== undefined && resource !== code.resource) {
+    throw new OAuthError('invalid_target', 'resource is not the one the authorization request was for')
+  }
 
   const claimed = await sql.transaction(async (tx) => {
     const used = await tx.query(
@@ -66,8 +78,8 @@ export async function exchangeCode(
     )
     if (used.affectedRows === 0) return false
     await tx.query(
-      'INSERT INTO identity.grants (id, client_id, user_id, scopes, auth_time) VALUES ($1, $2, $3, $4, $5)',
-      [code.grant_id, client.id, code.user_id, code.scopes, code.auth_time],
+      'INSERT INTO identity.grants (id, client_id, user_id, scopes, auth_time, resource) VALUES ($1, $2, $3, $4, $5, $6)',
+      [code.grant_id, client.id, code.user_id, code.scopes, code.auth_time, code.resource],
     )
     return true
   })
@@ -81,6 +93,7 @@ export async function exchangeCode(
     userId: code.user_id,
     scopes: code.scopes,
     refreshScopes: code.scopes,
+    resource: code.resource ?? undefined,
     authTime: new Date(code.auth_time),
     nonce: code.nonce ?? undefined,
   })

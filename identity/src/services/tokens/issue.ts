@@ -1,5 +1,6 @@
 import type { Sql } from '@guard/shared'
-import { formatScope } from '../../oauth/scopes.ts'
+import { DATA_SCOPES, formatScope } from '../../oauth/scopes.ts'
+import { listOrganizationsOf } from '../organizations/list-for-user.ts'
 import { userClaims } from '../users/claims.ts'
 import { ACCESS_TOKEN_SECONDS, REFRESH_TOKEN_SECONDS } from './lifetimes.ts'
 import { hashToken, randomToken } from './secret.ts'
@@ -22,6 +23,8 @@ export interface IssueInput {
   scopes: string[]
   /** The scopes the new refresh token carries: always the grant's, never widened or narrowed. */
   refreshScopes: string[]
+  /** RFC 8707: the access token's only audience; undefined: identity and the monitoring API. */
+  resource: string | undefined
   authTime: Date
   /** Only on the code exchange: a refreshed ID token carries no nonce (OIDC Core §12.2). */
   nonce: string | undefined
@@ -33,12 +36,20 @@ export async function issueTokens(sql: Sql, signer: Signer, input: IssueInput): 
   if (!claims) throw new Error(`user ${input.userId} of grant ${input.grantId} is gone`)
   const { sub: _sub, ...scoped } = claims
   const scope = formatScope(input.scopes)
+  // read/write reach the monitoring data, which the collector scopes by the organizations claim.
+  const organizations =
+    scoped.organizations ??
+    (input.scopes.some((granted) => DATA_SCOPES.includes(granted))
+      ? await listOrganizationsOf(sql, input.userId)
+      : undefined)
   const access = await signAccessToken(signer, {
     userId: input.userId,
     clientId: input.clientId,
     scope,
-    extra: scoped.organizations ? { organizations: scoped.organizations } : {},
+    audience: input.resource,
+    extra: organizations ? { organizations } : {},
   })
+  await sql.query('UPDATE identity.clients SET last_token_at = now() WHERE id = $1', [input.clientId])
   await sql.query('INSERT INTO identity.access_tokens (jti, grant_id, expires_at) VALUES ($1, $2, $3)', [
     access.jti,
     input.grantId,

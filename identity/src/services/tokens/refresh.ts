@@ -1,5 +1,6 @@
 import type { Sql } from '@guard/shared'
 import { OAuthError } from '../../oauth/oauth-error.ts'
+import { knownResource } from '../../oauth/resources.ts'
 import { isSubset, parseScope } from '../../oauth/scopes.ts'
 import type { Client } from '../clients/client.ts'
 import { issueTokens, type TokenResponse } from './issue.ts'
@@ -16,6 +17,7 @@ interface RefreshRow {
   user_id: string
   auth_time: Date
   revoked_at: Date | null
+  resource: string | null
 }
 
 /**
@@ -25,15 +27,16 @@ interface RefreshRow {
  */
 export async function refreshTokens(
   sql: Sql,
-  signer: Signer,
+  signer: Signer & { resources: readonly string[] },
   client: Client,
-  input: { refreshToken: string | undefined; scope: string | undefined },
+  input: { refreshToken: string | undefined; scope: string | undefined; resource: string | undefined },
 ): Promise<TokenResponse> {
   if (!input.refreshToken) throw new OAuthError('invalid_request', 'refresh_token is required')
+  const resource = knownResource(signer.resources, input.resource)
   const tokenHash = hashToken(input.refreshToken)
   const { rows } = await sql.query<RefreshRow>(
     `SELECT r.grant_id, r.scopes, r.expires_at <= now() AS expired, r.rotated_at,
-            g.client_id, g.user_id, g.auth_time, g.revoked_at
+            g.client_id, g.user_id, g.auth_time, g.revoked_at, g.resource
        FROM identity.refresh_tokens r JOIN identity.grants g ON g.id = r.grant_id
       WHERE r.token_hash = $1`,
     [tokenHash],
@@ -53,6 +56,10 @@ export async function refreshTokens(
   if (scopes.length === 0 || !isSubset(scopes, token.scopes)) {
     throw new OAuthError('invalid_scope', 'a refresh may only keep or narrow the granted scopes')
   }
+  // The family keeps the resource its authorization was for: a refresh cannot move it elsewhere.
+  if (resource !== undefined && resource !== token.resource) {
+    throw new OAuthError('invalid_target', 'resource is not the one the authorization was for')
+  }
 
   const rotated = await sql.query(
     'UPDATE identity.refresh_tokens SET rotated_at = now() WHERE token_hash = $1 AND rotated_at IS NULL',
@@ -68,6 +75,7 @@ export async function refreshTokens(
     userId: token.user_id,
     scopes,
     refreshScopes: token.scopes,
+    resource: token.resource ?? undefined,
     authTime: new Date(token.auth_time),
     nonce: undefined,
   })

@@ -11,11 +11,12 @@ export interface Signer {
 
 /**
  * An RFC 9068 access token. Its audience is identity itself (userinfo) and the monitoring API,
- * so the collector accepts it without a token exchange.
+ * so the collector accepts it without a token exchange; or, when the authorization named an
+ * RFC 8707 resource, that resource alone, so the token is good nowhere else.
  */
 export async function signAccessToken(
   signer: Signer,
-  input: { userId: string; clientId: string; scope: string; extra: JWTPayload },
+  input: { userId: string; clientId: string; scope: string; audience: string | undefined; extra: JWTPayload },
 ): Promise<{ token: string; jti: string; expiresAt: Date }> {
   const { kid, key } = await signer.keys.signing()
   const jti = newId()
@@ -24,7 +25,7 @@ export async function signAccessToken(
     .setProtectedHeader({ alg: 'RS256', typ: 'at+jwt', kid })
     .setIssuer(signer.issuer)
     .setSubject(input.userId)
-    .setAudience([signer.issuer, MONITORING_API_AUDIENCE])
+    .setAudience(input.audience ?? [signer.issuer, MONITORING_API_AUDIENCE])
     .setIssuedAt(now)
     .setExpirationTime(now + ACCESS_TOKEN_SECONDS)
     .setJti(jti)

@@ -1,4 +1,5 @@
-import { type DnsRecordType, forbiddenAddressReason } from '@guard/shared'
+import type { DnsRecordType } from '@guard/shared'
+import { forbiddenAddressReason } from '@guard/shared/net'
 import type { Checker, CheckOutcome } from '../../checker.ts'
 import { elapsedSince, failed, untilAborted } from '../outcome.ts'
 import { resolveRecords } from './resolve-records.ts'

@@ -1,5 +1,5 @@
 import { Resolver } from 'node:dns/promises'
-import { forbiddenAddressReason, TargetRefusedError } from '@guard/shared'
+import { forbiddenAddressReason, TargetRefusedError } from '@guard/shared/net'
 
 /**
  * A resolver of its own per check, with one try bounded by the timeout. A custom server is a

@@ -1,10 +1,11 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import { isIP } from 'node:net'
-import { createSecureContext, type TLSSocket } from 'node:tls'
+import type { TLSSocket } from 'node:tls'
 import type { CheckResult } from '@guard/shared'
 import { certificateOf, certificateProblem } from '../certificate.ts'
 import { roundMs } from '../outcome.ts'
+import { secureContext } from '../secure-context.ts'
 
 /** Bodies are kept up to this size for keyword, regex and JSON assertions; the rest is counted and dropped. */
 export const KEPT_BODY_BYTES = 1024 * 1024
@@ -27,13 +28,6 @@ export interface ExchangeResponse {
   certificate: CheckResult['certificate']
   certificateProblem: string | undefined
 }
-
-/**
- * One TLS context for every check: building one per connection (the default) re-reads the
- * root store each time. Sessions are not cached without an agent, so every check still makes
- * a full handshake.
- */
-const secureContext = createSecureContext()
 
 const USER_AGENT = 'Guard-Probe/0.1 (+https://github.com/guard-monitoring)'
 

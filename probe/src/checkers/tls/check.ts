@@ -4,6 +4,7 @@ import type { CheckResult } from '@guard/shared'
 import type { Checker, CheckOutcome } from '../../checker.ts'
 import { certificateOf, certificateProblem, daysUntil } from '../certificate.ts'
 import { elapsedSince, failed, roundMs, tlsErrorKind } from '../outcome.ts'
+import { secureContext } from '../secure-context.ts'
 import { vetTarget } from '../vet-target.ts'
 
 const DEFAULT_WARN_DAYS = 14
@@ -12,7 +13,13 @@ function handshake(address: string, port: number, servername: string | undefined
   return new Promise<{ socket: TLSSocket; connectedAt: number }>((resolve, reject) => {
     let connectedAt = performance.now()
     // Verification failures are reported, not fatal: the point is to describe the certificate.
-    const socket = connect({ host: address, port, rejectUnauthorized: false, ...(servername ? { servername } : {}) })
+    const socket = connect({
+      host: address,
+      port,
+      rejectUnauthorized: false,
+      secureContext,
+      ...(servername ? { servername } : {}),
+    })
     const onAbort = () => socket.destroy(signal.reason instanceof Error ? signal.reason : new Error('aborted'))
     signal.addEventListener('abort', onAbort, { once: true })
     socket.once('connect', () => {

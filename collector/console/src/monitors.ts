@@ -1,0 +1,172 @@
+/** Shapes of the monitoring API the domain and service screens read (see the OpenAPI document). */
+export type MonitorState = 'up' | 'down' | 'unknown'
+
+export interface LastError {
+  kind: string
+  message: string
+  at: string
+  location?: string
+}
+
+export interface DomainItem {
+  id: string
+  url: string
+  name: string
+  status: MonitorState
+  uptimePercentage: number
+  responseTime: number
+  createdAt: string
+  lastError?: LastError | null
+  failingLocations?: string[]
+}
+
+export interface HttpOptions {
+  method?: string
+  headers?: Record<string, string>
+  body?: string
+  expectedStatus?: Array<number | string>
+  keyword?: string
+  keywordAbsent?: boolean
+  regex?: string
+  jsonPath?: { path: string; equals?: unknown }
+  followRedirects?: boolean
+  degradedAboveMs?: number
+  ignoreTlsErrors?: boolean
+}
+
+export interface DomainDetail extends DomainItem, HttpOptions {
+  lastCheck: string | null
+  checkInterval: number
+  enabled: boolean
+  certificate: { valid: boolean; expiresAt: string; issuer: string } | null
+  timeout?: number
+  locations?: string[]
+  isApi?: boolean
+  authType?: 'none' | 'basic' | 'bearer'
+  credentialsSet?: boolean
+  tags?: string[]
+  failureThreshold?: number
+  quorumPercent?: number
+}
+
+export interface Phases {
+  dnsMs?: number
+  connectMs?: number
+  tlsMs?: number
+  firstByteMs?: number
+  transferMs?: number
+}
+
+export interface HistoryEntry {
+  id: string
+  status: string
+  responseTime: number
+  statusCode?: number
+  timestamp: string
+  location?: string
+  phases?: Phases
+  errorKind?: string
+  error?: string
+  message?: string
+}
+
+export interface LocationPoint {
+  timestamp: string
+  status: string
+  responseTime: number
+}
+
+export interface DomainStats {
+  uptime_percentage: number
+  total_checks: number
+  failed_checks: number
+  average_response_time_ms: number
+  p95_response_time_ms: number
+  incidents_count: number
+  total_downtime_seconds: number
+}
+
+export type ServiceProtocol = 'http' | 'https' | 'tcp' | 'dns' | 'tls' | 'icmp'
+
+export interface ProtocolConfig extends HttpOptions {
+  host: string
+  port?: number
+  path?: string
+  isApi?: boolean
+  authType?: 'none' | 'basic' | 'bearer'
+  credentialsSet?: boolean
+  recordType?: string
+  expected?: string
+  server?: string
+  warnDays?: number
+  count?: number
+}
+
+export interface ServiceItem {
+  id: string
+  name: string
+  protocol: ServiceProtocol
+  status: MonitorState
+  lastCheck: string | null
+  checkInterval: number
+  timeout: number
+  enabled: boolean
+  consecutiveFailures: number
+  protocolConfig: ProtocolConfig
+  createdAt: string
+  locations?: string[]
+  lastError?: LastError | null
+  failingLocations?: string[]
+  failureThreshold?: number
+  quorumPercent?: number
+}
+
+export interface Incident {
+  id: string
+  title: string
+  status: string
+  severity: string
+  monitorId: string | null
+  monitorKind: string | null
+  detectedAt: string
+  resolvedAt: string | null
+}
+
+export interface TrendEntry {
+  domainId: string
+  avgResponseTime: number
+  dataPoints: Array<{ timestamp: string; responseTime: number }>
+}
+
+export interface Location {
+  code: string
+  online: boolean
+  configured: boolean
+}
+
+export interface Page<T> {
+  data: T[]
+  pagination: { page: number; limit: number; total: number; totalPages: number }
+}
+
+/** Down first, then unknown, then up: what needs a look comes first. */
+export const STATE_ORDER: Record<string, number> = { down: 0, unknown: 1, up: 2 }
+
+/** A disabled monitor shows as paused whatever its last state was. */
+export const displayState = (status: string, enabled: boolean | undefined) => (enabled === false ? 'paused' : status)
+
+export const RANGES = ['1h', '24h', '7d', '30d', '90d'] as const
+export type Range = (typeof RANGES)[number]
+/** Raw results are kept 35 days: the charts and history of 90 days show the last 30. */
+export const historyRange = (range: Range) => (range === '90d' ? '30d' : range)
+
+export const PHASES: Array<{ key: keyof Phases; label: string; color: string }> = [
+  { key: 'dnsMs', label: 'DNS', color: '#7048e8' },
+  { key: 'connectMs', label: 'Connect', color: '#1c7ed6' },
+  { key: 'tlsMs', label: 'TLS', color: '#0ca678' },
+  { key: 'firstByteMs', label: 'First byte', color: '#f59f00' },
+  { key: 'transferMs', label: 'Transfer', color: '#e8590c' },
+]
+
+/** Events that change what a monitor screen shows. */
+export const MONITOR_EVENTS = ['monitor.down', 'monitor.up', 'incident.opened', 'incident.updated', 'incident.resolved']

@@ -1,0 +1,158 @@
+import { useEffect, useState } from 'preact/hooks'
+import { useLocation } from 'preact-iso'
+import { api, type Envelope } from '../api.ts'
+import { Sparkline } from '../components/sparkline.tsx'
+import { Empty, ErrorText, Loading, StateDot } from '../components/status.tsx'
+import { type Column, Table } from '../components/table.tsx'
+import { formatMs, formatPercent } from '../components/time.tsx'
+import { useResource } from '../components/use-api.ts'
+import { useLive } from '../live.ts'
+import { type DomainItem, MONITOR_EVENTS, type Page, type TrendEntry } from '../monitors.ts'
+import { useOrg } from '../org.ts'
+
+const PAGE_SIZE = 20
+
+/** Reads and writes the list's filters in the address, so a filtered list can be shared and reloaded. */
+function useQueryState(name: string): [string, (value: string) => void] {
+  const location = useLocation()
+  const value = location.query[name] ?? ''
+  const set = (next: string) => {
+    const params = new URLSearchParams(location.query as Record<string, string>)
+    if (next) params.set(name, next)
+    else params.delete(name)
+    if (name !== 'page') params.delete('page')
+    const search = params.toString()
+    location.route(`${location.path}${search ? `?${search}` : ''}`, true)
+  }
+  return [value, set]
+}
+
+export default function Domains() {
+  const { current } = useOrg()
+  const [search, setSearch] = useQueryState('search')
+  const [status, setStatus] = useQueryState('status')
+  const [pageText, setPage] = useQueryState('page')
+  const page = Math.max(1, Number(pageText) || 1)
+  const [typed, setTyped] = useState(search)
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      if (typed !== search) setSearch(typed)
+    }, 250)
+    return () => clearTimeout(timer)
+  }, [typed])
+
+  const list = useResource(
+    () => api.get<Page<DomainItem>>('/api/domains', { page, limit: PAGE_SIZE, search, status }),
+    [current.id, page, search, status],
+  )
+  const trend = useResource(
+    () =>
+      api
+        .get<Envelope<TrendEntry[]>>('/api/domains/response-times', { range: '24h' })
+        .then((body) => new Map(body.data.map((entry) => [entry.domainId, entry]))),
+    [current.id],
+  )
+  useLive(MONITOR_EVENTS, () => {
+    list.reload()
+    trend.reload()
+  })
+
+  const columns: Array<Column<DomainItem>> = [
+    { header: 'State', cell: (domain) => <StateDot state={domain.status} /> },
+    {
+      header: 'Domain',
+      cell: (domain) => (
+        <div style={{ minWidth: '10rem' }}>
+          <a href={`/domains/${domain.id}`}>{domain.name}</a>
+          <br />
+          <small class="muted" style={{ overflowWrap: 'anywhere' }}>
+            {domain.status === 'down' && domain.lastError ? domain.lastError.message : domain.url}
+          </small>
+        </div>
+      ),
+    },
+    {
+      header: 'Last 24 h',
+      secondary: true,
+      cell: (domain) => (
+        <Sparkline
+          label={`Response time of ${domain.name} over 24 hours`}
+          values={trend.data?.get(domain.id)?.dataPoints.map((point) => point.responseTime) ?? []}
+        />
+      ),
+    },
+    { header: 'Uptime', align: 'right', cell: (domain) => formatPercent(domain.uptimePercentage) },
+    { header: 'Response', align: 'right', secondary: true, cell: (domain) => formatMs(domain.responseTime) },
+  ]
+
+  const data = list.data
+  return (
+    <section aria-labelledby="domains-title">
+      <div class="page-head">
+        <h1 id="domains-title">Domains</h1>
+        <div class="actions">
+          <a class="button" href="/domains/new">
+            Add a domain
+          </a>
+        </div>
+      </div>
+      <div class="toolbar">
+        <label class="grow">
+          <span class="visually-hidden">Search domains</span>
+          <input
+            type="search"
+            placeholder="Search by name or URL"
+            value={typed}
+            onInput={(event) => setTyped(event.currentTarget.value)}
+            style={{ width: '100%' }}
+          />
+        </label>
+        <label>
+          <span class="visually-hidden">State</span>
+          <select value={status} onChange={(event) => setStatus(event.currentTarget.value)}>
+            <option value="">Every state</option>
+            <option value="down">Down</option>
+            <option value="up">Up</option>
+            <option value="unknown">Unknown</option>
+          </select>
+        </label>
+      </div>
+      <ErrorText error={list.error} retry={list.reload} />
+      {data === undefined ? (
+        list.error ? null : (
+          <Loading lines={8} />
+        )
+      ) : data.data.length === 0 ? (
+        search || status ? (
+          <Empty title="No domain matches">Change the search or the state filter.</Empty>
+        ) : (
+          <Empty title="No domains yet">
+            <a href="/domains/new">Add the first one</a>: Guard checks it from every location and tells you when it goes
+            down.
+          </Empty>
+        )
+      ) : (
+        <>
+          <Table caption="Domains" rows={data.data} columns={columns} rowKey={(domain) => domain.id} />
+          {data.pagination.totalPages > 1 ? (
+            <nav class="toolbar" aria-label="Pages" style={{ marginTop: '0.75rem' }}>
+              <button type="button" disabled={page <= 1} onClick={() => setPage(String(page - 1))}>
+                Previous
+              </button>
+              <span>
+                Page {page} of {data.pagination.totalPages} ({data.pagination.total} domains)
+              </span>
+              <button
+                type="button"
+                disabled={page >= data.pagination.totalPages}
+                onClick={() => setPage(String(page + 1))}
+              >
+                Next
+              </button>
+            </nav>
+          ) : null}
+        </>
+      )}
+    </section>
+  )
+}

@@ -1,0 +1,137 @@
+import { useState } from 'preact/hooks'
+import { api, type Envelope } from '../api.ts'
+import { HistoryTable, IncidentList, LatencyChart, MonitorActions } from '../components/monitor.tsx'
+import { ErrorText, Loading, StateDot } from '../components/status.tsx'
+import { formatDuration, formatMs, formatPercent, Time } from '../components/time.tsx'
+import { usePolling, useResource } from '../components/use-api.ts'
+import { useLive } from '../live.ts'
+import { displayState, type HistoryEntry, type Incident, MONITOR_EVENTS, type ServiceItem } from '../monitors.ts'
+import { useOrg } from '../org.ts'
+
+interface CheckOutcome {
+  status: string
+  responseTime: number
+  message: string
+}
+
+export default function ServiceDetail({ id }: { id: string }) {
+  const { current } = useOrg()
+  const detail = useResource(
+    () => api.get<Envelope<ServiceItem>>(`/api/services/${id}`).then((body) => body.data),
+    [current.id, id],
+  )
+  const history = useResource(
+    () => api.get<Envelope<HistoryEntry[]>>(`/api/services/${id}/history`, { limit: 500 }).then((body) => body.data),
+    [current.id, id],
+  )
+  const incidents = useResource(
+    () =>
+      api
+        .get<Envelope<Incident[]>>('/api/incidents', { limit: 100 })
+        .then((body) => body.data.filter((incident) => incident.monitorId === id).slice(0, 10)),
+    [current.id, id],
+  )
+  const [checking, setChecking] = useState(false)
+  const [outcome, setOutcome] = useState<CheckOutcome | undefined>(undefined)
+  const [checkError, setCheckError] = useState<unknown>(undefined)
+  const reloadAll = () => {
+    detail.reload()
+    history.reload()
+    incidents.reload()
+  }
+  useLive(MONITOR_EVENTS, (event) => {
+    if (event.data.monitorId === id) reloadAll()
+  })
+  usePolling(
+    () => {
+      history.reload()
+      detail.reload()
+    },
+    Math.max(detail.data?.checkInterval ?? 30, 10),
+  )
+
+  const service = detail.data
+  if (detail.error && !service) return <ErrorText error={detail.error} retry={detail.reload} />
+  if (!service) return <Loading lines={10} label="Loading the service…" />
+  const entries = history.data ?? []
+  const up = entries.filter((entry) => entry.status !== 'down').length
+  const answered = entries.filter((entry) => entry.status !== 'down')
+  const average = answered.length
+    ? answered.reduce((sum, entry) => sum + entry.responseTime, 0) / answered.length
+    : null
+  const { host, port, path } = service.protocolConfig
+  const checkNow = async () => {
+    setChecking(true)
+    setCheckError(undefined)
+    try {
+      setOutcome((await api.post<Envelope<CheckOutcome>>(`/api/services/${id}/check`)).data)
+      history.reload()
+    } catch (error) {
+      setCheckError(error)
+    } finally {
+      setChecking(false)
+    }
+  }
+  return (
+    <section aria-labelledby="service-title">
+      <p>
+        <a href="/services">← Services</a>
+      </p>
+      <div class="page-head">
+        <h1 id="service-title">{service.name}</h1>
+        <StateDot state={displayState(service.status, service.enabled)} />
+        <button type="button" onClick={checkNow} disabled={checking}>
+          {checking ? 'Checking…' : 'Check now'}
+        </button>
+        <MonitorActions kind="services" id={id} name={service.name} enabled={service.enabled} onChanged={reloadAll} />
+      </div>
+      <p class="muted" style={{ overflowWrap: 'anywhere', marginTop: '-0.5rem' }}>
+        {service.protocol.toUpperCase()} {host}
+        {port ? `:${port}` : ''}
+        {path ?? ''} · every {formatDuration(service.checkInterval)} · last check <Time value={service.lastCheck} />
+      </p>
+      <ErrorText error={checkError} />
+      {outcome ? (
+        <p role="status" class="card">
+          Checked now: <StateDot state={outcome.status} /> in {formatMs(outcome.responseTime)} — {outcome.message}
+        </p>
+      ) : null}
+      {service.status === 'down' && service.lastError ? (
+        <div class="error" role="status">
+          {service.lastError.message}
+        </div>
+      ) : null}
+      <div class="cards">
+        <div class="card stat">
+          <span class="stat-label">Uptime (last {entries.length} checks)</span>
+          <span class="stat-value">{entries.length ? formatPercent((up / entries.length) * 100) : '—'}</span>
+          <span class="stat-sub">{service.consecutiveFailures} failures in a row</span>
+        </div>
+        <div class="card stat">
+          <span class="stat-label">Average response</span>
+          <span class="stat-value">{formatMs(average)}</span>
+          <span class="stat-sub">timeout {service.timeout} s</span>
+        </div>
+        <div class="card stat">
+          <span class="stat-label">Locations</span>
+          <span class="stat-value" style={{ fontSize: '1.1rem' }}>
+            {service.locations?.join(', ') ?? 'default'}
+          </span>
+          <span class="stat-sub">
+            {service.failingLocations?.length ? `failing: ${service.failingLocations.join(', ')}` : ' '}
+          </span>
+        </div>
+      </div>
+      <h2>Response time</h2>
+      <ErrorText error={history.error} retry={history.reload} />
+      <LatencyChart
+        byLocation={history.data ? { [service.name]: [...history.data].reverse() } : undefined}
+        label={`Response time of ${service.name}`}
+      />
+      <h2>Incidents</h2>
+      <IncidentList incidents={incidents.data} />
+      <h2>Latest checks</h2>
+      {history.data ? <HistoryTable entries={history.data} showCode={false} /> : <Loading lines={6} />}
+    </section>
+  )
+}

@@ -1,0 +1,158 @@
+import { useMemo, useState } from 'preact/hooks'
+import { api, type Envelope } from '../api.ts'
+import { Sparkline } from '../components/sparkline.tsx'
+import { Empty, ErrorText, Loading, StateDot } from '../components/status.tsx'
+import { type Column, Table } from '../components/table.tsx'
+import { formatPercent, Time } from '../components/time.tsx'
+import { useResource } from '../components/use-api.ts'
+import { useLive } from '../live.ts'
+import { displayState, type HistoryEntry, MONITOR_EVENTS, type ServiceItem, STATE_ORDER } from '../monitors.ts'
+import { useOrg } from '../org.ts'
+
+interface Recent {
+  values: Array<number | null>
+  uptime: number | null
+}
+
+const DAY_MS = 86_400_000
+
+/** The last 24 hours of a service's checks (its history, newest first) as sparkline values and uptime. */
+async function recentOf(id: string): Promise<Recent> {
+  const body = await api.get<Envelope<HistoryEntry[]>>(`/api/services/${id}/history`, { limit: 200 })
+  const since = Date.now() - DAY_MS
+  const day = body.data.filter((entry) => Date.parse(entry.timestamp) >= since).reverse()
+  const up = day.filter((entry) => entry.status !== 'down').length
+  return {
+    values: day.map((entry) => (entry.status === 'down' ? null : entry.responseTime)),
+    uptime: day.length ? (up / day.length) * 100 : null,
+  }
+}
+
+const target = (service: ServiceItem) => {
+  const { host, port, path } = service.protocolConfig
+  return `${host}${port ? `:${port}` : ''}${path ?? ''}`
+}
+
+export default function Services() {
+  const { current } = useOrg()
+  const [search, setSearch] = useState('')
+  const [status, setStatus] = useState('')
+  const [protocol, setProtocol] = useState('')
+  const list = useResource(
+    () => api.get<Envelope<ServiceItem[]>>('/api/services', { organizationId: current.id }).then((body) => body.data),
+    [current.id],
+  )
+  const ids = list.data?.map((service) => service.id).join(',') ?? ''
+  const recent = useResource(async () => {
+    const entries = await Promise.all(
+      (list.data ?? []).slice(0, 100).map(async (service) => [service.id, await recentOf(service.id)] as const),
+    )
+    return new Map(entries)
+  }, [ids])
+  useLive(MONITOR_EVENTS, () => {
+    list.reload()
+    recent.reload()
+  })
+
+  const rows = useMemo(() => {
+    const needle = search.trim().toLowerCase()
+    return (list.data ?? [])
+      .filter((service) => !needle || `${service.name} ${target(service)}`.toLowerCase().includes(needle))
+      .filter((service) => !status || displayState(service.status, service.enabled) === status)
+      .filter((service) => !protocol || service.protocol === protocol)
+      .sort((a, b) => (STATE_ORDER[a.status] ?? 3) - (STATE_ORDER[b.status] ?? 3) || a.name.localeCompare(b.name))
+  }, [list.data, search, status, protocol])
+
+  const columns: Array<Column<ServiceItem>> = [
+    { header: 'State', cell: (service) => <StateDot state={displayState(service.status, service.enabled)} /> },
+    {
+      header: 'Service',
+      cell: (service) => (
+        <div style={{ minWidth: '10rem' }}>
+          <a href={`/services/${service.id}`}>{service.name}</a>
+          <br />
+          <small class="muted" style={{ overflowWrap: 'anywhere' }}>
+            {service.protocol.toUpperCase()} {target(service)}
+            {service.status === 'down' && service.lastError ? ` — ${service.lastError.message}` : ''}
+          </small>
+        </div>
+      ),
+    },
+    {
+      header: 'Last 24 h',
+      secondary: true,
+      cell: (service) => (
+        <Sparkline
+          label={`Response time of ${service.name} over 24 hours`}
+          values={recent.data?.get(service.id)?.values ?? []}
+        />
+      ),
+    },
+    {
+      header: 'Uptime (24 h)',
+      align: 'right',
+      cell: (service) => formatPercent(recent.data?.get(service.id)?.uptime ?? null),
+    },
+    { header: 'Last check', secondary: true, cell: (service) => <Time value={service.lastCheck} /> },
+  ]
+
+  return (
+    <section aria-labelledby="services-title">
+      <div class="page-head">
+        <h1 id="services-title">Services</h1>
+        <div class="actions">
+          <a class="button" href="/services/new">
+            Add a service
+          </a>
+        </div>
+      </div>
+      <div class="toolbar">
+        <label class="grow">
+          <span class="visually-hidden">Search services</span>
+          <input
+            type="search"
+            placeholder="Search by name or host"
+            value={search}
+            onInput={(event) => setSearch(event.currentTarget.value)}
+            style={{ width: '100%' }}
+          />
+        </label>
+        <label>
+          <span class="visually-hidden">State</span>
+          <select value={status} onChange={(event) => setStatus(event.currentTarget.value)}>
+            <option value="">Every state</option>
+            <option value="down">Down</option>
+            <option value="up">Up</option>
+            <option value="unknown">Unknown</option>
+            <option value="paused">Paused</option>
+          </select>
+        </label>
+        <label>
+          <span class="visually-hidden">Protocol</span>
+          <select value={protocol} onChange={(event) => setProtocol(event.currentTarget.value)}>
+            <option value="">Every protocol</option>
+            {['http', 'https', 'tcp', 'dns', 'tls', 'icmp'].map((name) => (
+              <option key={name} value={name}>
+                {name.toUpperCase()}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <ErrorText error={list.error} retry={list.reload} />
+      {list.data === undefined ? (
+        list.error ? null : (
+          <Loading lines={8} />
+        )
+      ) : list.data.length === 0 ? (
+        <Empty title="No services yet">
+          <a href="/services/new">Add one</a>: TCP ports, DNS records, TLS certificates, ping and HTTP endpoints.
+        </Empty>
+      ) : rows.length === 0 ? (
+        <Empty title="No service matches">Change the search or the filters.</Empty>
+      ) : (
+        <Table caption="Services" rows={rows} columns={columns} rowKey={(service) => service.id} />
+      )}
+    </section>
+  )
+}

@@ -1,0 +1,236 @@
+import { GuardError } from '@guard/shared'
+import { RESOURCE_URI_META_KEY } from '@modelcontextprotocol/ext-apps/server'
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
+import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js'
+import { type ZodObject, type ZodRawShape, z } from 'zod'
+import type { CollectorContext } from '../context.ts'
+import { audienceOf } from '../services/assistant/audience.ts'
+import { listAssistantIncidents } from '../services/assistant/list-incidents.ts'
+import { readAssistantDashboard } from '../services/assistant/read-dashboard.ts'
+import { readDevicesStatus } from '../services/assistant/read-devices-status.ts'
+import { readDomainsStatus } from '../services/assistant/read-domains-status.ts'
+import {
+  devicesInput,
+  devicesStatusResult,
+  domainsStatusResult,
+  incidentsInput,
+  incidentsResult,
+  organizationFilter,
+} from '../services/assistant/schemas.ts'
+import { dashboardStats } from '../services/dashboard/stats.ts'
+import { lookupDns } from '../services/toolbox/lookup-dns.ts'
+import { scanPorts } from '../services/toolbox/scan-ports.ts'
+import { dnsLookupResult } from '../services/toolbox/schemas.ts'
+import type { McpAuth, McpScope } from './auth.ts'
+import { WIDGETS } from './widgets.ts'
+
+export interface ToolContext {
+  ctx: CollectorContext
+  auth: McpAuth
+  signal: AbortSignal
+}
+
+interface GuardTool<I extends ZodRawShape, O extends ZodObject> {
+  name: string
+  title: string
+  description: string
+  input: I
+  output: O
+  /** What an assistant's resource token must carry to call it (README "MCP"). */
+  scope: McpScope
+  annotations: ToolAnnotations
+  widget?: keyof typeof WIDGETS
+  /** One sentence for clients that only read text. */
+  summary(result: z.infer<O>): string
+  run(input: z.infer<ZodObject<I>>, tool: ToolContext): Promise<z.infer<O>>
+}
+
+const READ_ONLY: ToolAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+}
+/** Scans reach hosts outside Guard: open world, and not idempotent (a port may open between two calls). */
+const SCAN: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true }
+
+const tool = <I extends ZodRawShape, O extends ZodObject>(definition: GuardTool<I, O>) => definition
+
+const member = (tool: ToolContext) => (tool.auth.kind === 'member' ? tool.auth.member : undefined)
+
+/** Scans make probes connect to a target: only for someone who signed in, never anonymously. */
+function signedIn(tool: ToolContext) {
+  if (tool.auth.kind !== 'member') {
+    throw new GuardError(
+      'UNAUTHORIZED',
+      'Scans run only for a signed-in caller: connect with OAuth, an API key or a user token',
+    )
+  }
+  return tool.auth.principal
+}
+
+/** The six tools: each one adapter over the services the REST routes use. */
+export const guardTools = [
+  tool({
+    name: 'get_dashboard_stats',
+    title: 'Dashboard statistics',
+    description:
+      "Counts of domains (up, down, 24-hour uptime), devices (online, offline), services (up, down) and open incidents, over the caller's organizations or the one named. Without sign-in: what the public status pages show.",
+    input: organizationFilter,
+    output: dashboardStats,
+    scope: 'read',
+    annotations: READ_ONLY,
+    widget: 'dashboard',
+    summary: (stats) =>
+      `Domains ${stats.domains.up}/${stats.domains.total} up (${stats.domains.uptime} % uptime), services ${stats.services.up}/${stats.services.total} up, devices ${stats.devices.online}/${stats.devices.total} online, ${stats.incidents.active} open incidents (${stats.incidents.critical} critical).`,
+    run: (input, tool) =>
+      readAssistantDashboard({ ctx: tool.ctx, audience: audienceOf(member(tool), input.organizationId) }),
+  }),
+  tool({
+    name: 'list_incidents',
+    title: 'Incidents',
+    description:
+      'Incidents newest first, filtered by status (open, acknowledged, investigating, identified, monitoring, resolved) and severity (low, medium, high, critical), with the count of open and critical ones. Without sign-in: the incidents public status pages show.',
+    input: incidentsInput.shape,
+    output: incidentsResult,
+    scope: 'read',
+    annotations: READ_ONLY,
+    widget: 'incidents',
+    summary: (result) =>
+      `${result.total} incidents match; ${result.summary.open} open, ${result.summary.critical} critical.${result.incidents
+        .slice(0, 5)
+        .map((incident) => `\n- [${incident.severity}/${incident.status}] ${incident.title} (${incident.detectedAt})`)
+        .join('')}`,
+    run: (input, tool) =>
+      listAssistantIncidents({
+        ctx: tool.ctx,
+        audience: audienceOf(member(tool), input.organizationId),
+        input,
+      }),
+  }),
+  tool({
+    name: 'get_domains_status',
+    title: 'Domains status',
+    description:
+      "Every monitored domain's status with 24-hour response time and uptime, and a summary. Without sign-in: the domains public status pages show.",
+    input: organizationFilter,
+    output: domainsStatusResult,
+    scope: 'read',
+    annotations: READ_ONLY,
+    widget: 'domains',
+    summary: (result) =>
+      `${result.summary.up}/${result.summary.total} domains up, ${result.summary.down} down, ${result.summary.uptime} % uptime, ${result.summary.avgResponseTime} ms average.${result.domains
+        .filter((domain) => domain.status === 'down')
+        .map((domain) => `\n- down: ${domain.name}`)
+        .join('')}`,
+    run: (input, tool) =>
+      readDomainsStatus({ ctx: tool.ctx, audience: audienceOf(member(tool), input.organizationId) }),
+  }),
+  tool({
+    name: 'scan_dns',
+    title: 'DNS lookup',
+    description:
+      'Looks up the common DNS records (A, AAAA, CNAME, MX, TXT, NS, SOA, CAA) of a domain from a Guard probe. Requires sign-in.',
+    input: { domain: z.string().trim().min(1).max(253).describe('The domain to look up') },
+    output: dnsLookupResult,
+    scope: 'read',
+    annotations: SCAN,
+    summary: (result) =>
+      `${result.total} records for ${result.domain}.${result.records.map((record) => `\n- ${record.type} ${record.value}`).join('')}`,
+    run: (input, tool) =>
+      lookupDns({ ctx: tool.ctx, caller: signedIn(tool), input: { domain: input.domain, record_type: 'ANY' } }),
+  }),
+  tool({
+    name: 'scan_ports',
+    title: 'Port scan',
+    description:
+      'TCP connect scan of a host from a Guard probe: the ~100 most used ports, or the ports given (comma-separated, or a range such as 8000-8100). Public addresses only. Requires sign-in.',
+    input: {
+      host: z.string().trim().min(1).max(253).describe('Host name or IP address'),
+      ports: z.string().trim().max(2000).optional().describe('e.g. "22,80,443" or "1-1024"'),
+    },
+    output: z.object({
+      host: z.string(),
+      openPorts: z.array(z.number().int()),
+      totalScanned: z.number().int(),
+    }),
+    scope: 'read',
+    annotations: SCAN,
+    summary: (result) =>
+      `${result.openPorts.length} of ${result.totalScanned} ports open on ${result.host}${result.openPorts.length ? `: ${result.openPorts.join(', ')}` : ''}.`,
+    run: async (input, tool) => {
+      const results = await scanPorts({
+        ctx: tool.ctx,
+        caller: signedIn(tool),
+        input: input.ports ? { target: input.host, ports: input.ports } : { target: input.host, scanType: 'quick' },
+        signal: tool.signal,
+      })
+      return { host: input.host, ...results }
+    },
+  }),
+  tool({
+    name: 'get_devices_status',
+    title: 'Devices status',
+    description:
+      "An organization's devices (servers running the Guard agent): online or not, health and last contact. Without sign-in: the devices its public status pages show.",
+    input: devicesInput.shape,
+    output: devicesStatusResult,
+    scope: 'read',
+    annotations: READ_ONLY,
+    summary: (result) =>
+      `${result.online}/${result.total} devices online, ${result.offline} offline.${result.devices
+        .filter((device) => device.status !== 'up')
+        .map((device) => `\n- ${device.status}: ${device.name}`)
+        .join('')}`,
+    run: (input, tool) =>
+      readDevicesStatus({ ctx: tool.ctx, audience: audienceOf(member(tool), input.organizationId) }),
+  }),
+]
+
+/** The scope each tool needs, for the endpoint's check before the call runs. */
+export const toolScopes = new Map(guardTools.map((definition) => [definition.name, definition.scope]))
+
+/** A refusal (bad input, another organization, no probe) is a tool error the model can read and act on. */
+function toolError(error: unknown): CallToolResult {
+  if (error instanceof z.ZodError) {
+    return { isError: true, content: [{ type: 'text', text: `VALIDATION_ERROR: ${z.prettifyError(error)}` }] }
+  }
+  if (!(error instanceof GuardError)) throw error
+  return { isError: true, content: [{ type: 'text', text: `${error.code}: ${error.message}` }] }
+}
+
+export function registerGuardTools(server: McpServer, context: Omit<ToolContext, 'signal'>): void {
+  for (const definition of guardTools) {
+    // The list mixes tool types; the SDK checks each call's arguments against that tool's own
+    // input schema before `run`, and its result against the output schema.
+    const { name, title, description, input, output, annotations, widget } = definition as unknown as GuardTool<
+      ZodRawShape,
+      ZodObject
+    >
+    const run = definition.run as (
+      input: Record<string, unknown>,
+      tool: ToolContext,
+    ) => Promise<Record<string, unknown>>
+    const summary = definition.summary as (result: Record<string, unknown>) => string
+    const ui = widget ? WIDGETS[widget].uri : undefined
+    server.registerTool(
+      name,
+      {
+        title,
+        description,
+        inputSchema: input,
+        outputSchema: output,
+        annotations,
+        ...(ui ? { _meta: { ui: { resourceUri: ui }, [RESOURCE_URI_META_KEY]: ui } } : {}),
+      },
+      async (args: Record<string, unknown>, extra) => {
+        try {
+          const result = await run(args, { ...context, signal: extra.signal })
+          return { structuredContent: result, content: [{ type: 'text', text: summary(result) }] }
+        } catch (error) {
+          return toolError(error)
+        }
+      },
+    )
+  }
+}

@@ -1,0 +1,78 @@
+import { incidentSeverity, incidentStatus } from '@guard/shared'
+import { z } from 'zod'
+
+const organizationId = z.string().max(64)
+export const componentStatus = z.enum(['up', 'down', 'degraded', 'unknown'])
+
+export const organizationFilter = {
+  organizationId: organizationId
+    .optional()
+    .describe("One of the caller's organizations; all of them when omitted (anonymous: public status pages)"),
+}
+
+export const incidentsInput = z.object({
+  status: incidentStatus.optional(),
+  severity: incidentSeverity.optional(),
+  organizationId: organizationFilter.organizationId,
+  limit: z.number().int().min(1).max(100).default(20),
+})
+export type IncidentsInput = z.input<typeof incidentsInput>
+
+export const assistantIncident = z.object({
+  id: z.string().nullable().describe('null for an incident read from a public status page'),
+  organizationId: z.string(),
+  title: z.string(),
+  status: z.string(),
+  severity: z.string(),
+  impact: z.string(),
+  detectedAt: z.string(),
+  resolvedAt: z.string().nullable(),
+})
+export type AssistantIncident = z.infer<typeof assistantIncident>
+
+export const incidentsResult = z.object({
+  incidents: z.array(assistantIncident).describe('Newest first, at most `limit`'),
+  total: z.number().int().describe('Incidents matching the filters'),
+  summary: z.object({
+    open: z.number().int().describe('Unresolved incidents'),
+    critical: z.number().int().describe('Unresolved critical incidents'),
+  }),
+})
+export type IncidentsResult = z.infer<typeof incidentsResult>
+
+export const assistantDomain = z.object({
+  id: z.string().nullable().describe('null for a domain read from a public status page'),
+  organizationId: z.string(),
+  name: z.string(),
+  url: z.string().nullable(),
+  status: componentStatus,
+  responseTime: z.number().nullable().describe('24-hour average, ms'),
+  uptime: z.number().nullable().describe('24-hour uptime, percent'),
+})
+export const domainsStatusResult = z.object({
+  summary: z.object({
+    total: z.number().int(),
+    up: z.number().int(),
+    down: z.number().int(),
+    avgResponseTime: z.number().describe('ms, 24 hours'),
+    uptime: z.number().describe('average 24-hour uptime, percent'),
+  }),
+  domains: z.array(assistantDomain).describe('At most 100 per organization'),
+})
+export type DomainsStatusResult = z.infer<typeof domainsStatusResult>
+
+export const devicesInput = z.object({ organizationId: organizationId.describe('The organization whose devices') })
+export const assistantDevice = z.object({
+  id: z.string().nullable().describe('null for a device read from a public status page'),
+  name: z.string(),
+  status: componentStatus.describe('up: online and healthy; degraded: online with a warning or critical health'),
+  healthStatus: z.string().nullable(),
+  lastSeen: z.string().nullable(),
+})
+export const devicesStatusResult = z.object({
+  devices: z.array(assistantDevice),
+  total: z.number().int(),
+  online: z.number().int(),
+  offline: z.number().int(),
+})
+export type DevicesStatusResult = z.infer<typeof devicesStatusResult>

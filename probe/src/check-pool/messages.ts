@@ -1,0 +1,14 @@
+import type { MonitorTarget } from '@guard/shared'
+import type { CheckOptions, CheckOutcome } from '../checker.ts'
+
+/** The main thread asks a check thread for one check. */
+export interface CheckRequest extends CheckOptions {
+  id: number
+  target: MonitorTarget
+}
+
+/** A check thread's answer: the outcome of request `id`. */
+export interface CheckReply {
+  id: number
+  outcome: CheckOutcome
+}

@@ -1,0 +1,418 @@
+import { mkdir } from 'node:fs/promises'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { eventually } from './support/collector-client.ts'
+import {
+  CHROMIUM,
+  type ConsoleGuard,
+  launchChromium,
+  seriousViolations,
+  signInToConsole,
+  startGuardForConsole,
+} from './support/console-browser.ts'
+
+/** Shared with test/console.e2e.test.ts: these files carry a `screens-` prefix so neither overwrites the other's. */
+const ARTIFACTS = new URL('./artifacts/console/', import.meta.url)
+
+describe.skipIf(!CHROMIUM)('the console screens, signed in, in headless Chromium', () => {
+  let guard: ConsoleGuard
+  let browser: Browser
+  let page: Page
+  let base: string
+  let apiKey: string
+  const seeded: Record<string, string> = {}
+
+  /** The REST API as a script with the API key sees it: how the test seeds data. */
+  const rest = async <T = Record<string, unknown>>(method: string, path: string, body?: unknown, token = apiKey) => {
+    const response = await fetch(new URL(path, base), {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    })
+    const json = (await response.json()) as { data: T }
+    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`)
+    return json.data
+  }
+
+  const heartbeat = (deviceId: string, token: string, at: Date, withInventory: boolean) =>
+    rest(
+      'POST',
+      '/agent',
+      {
+        device_id: deviceId,
+        timestamp: at.toISOString(),
+        interval_seconds: 30,
+        metrics: {
+          cpu: { usage_percent: 20 + (at.getTime() % 7), cores: 4 },
+          memory: { total_gb: 8, used_gb: 3, usage_percent: 37.5 },
+          disk: { total_gb: 100, used_gb: 40, usage_percent: 40 },
+          filesystems: [{ mount: '/', fs: '/dev/sda1', type: 'ext4', size: 1e11, used: 4e10, usage_percent: 40 }],
+        },
+        network: [{ interface: 'eth0', rx_bytes_per_second: 50_000, tx_bytes_per_second: 20_000 }],
+        ...(withInventory
+          ? {
+              system: {
+                hostname: 'web-1.internal',
+                platform: 'linux',
+                os: 'Debian 12',
+                architecture: 'x64',
+                cpu_model: 'Test CPU',
+                cpu_cores: 4,
+                total_memory: 8 * 1024 ** 3,
+                total_disk: 100 * 1024 ** 3,
+                agent_version: '0.1.0',
+                uptime_seconds: 86_400,
+              },
+              processes: [
+                {
+                  pid: 4242,
+                  name: 'nginx-worker',
+                  command: 'nginx: worker process',
+                  cpu_percent: 12.5,
+                  memory_mb: 64,
+                  status: 'running',
+                  user: 'www-data',
+                },
+              ],
+              applications: [
+                {
+                  name: 'openssl',
+                  version: '3.0.15',
+                  publisher: 'Debian',
+                  install_path: '/usr',
+                  size: 2_000_000,
+                  is_running: false,
+                },
+              ],
+              connections: [
+                {
+                  local_address: '0.0.0.0',
+                  local_port: 443,
+                  remote_address: null,
+                  remote_port: null,
+                  protocol: 'tcp',
+                  status: 'LISTEN',
+                  process_name: 'nginx',
+                },
+              ],
+            }
+          : {}),
+      },
+      token,
+    )
+
+  /** Opens `path` in the signed-in page and waits for its heading. */
+  const open = async (path: string) => {
+    await page.goto(new URL(path, base).toString())
+    try {
+      await page.locator('main h1').first().waitFor({ timeout: 15_000 })
+    } catch (error) {
+      throw new Error(`${path} showed no heading: ${await page.locator('body').innerText()}`, { cause: error })
+    }
+  }
+
+  const check = async (name: string) => {
+    expect(await seriousViolations(page)).toEqual([])
+    await page.screenshot({ path: new URL(`screens-${name}.png`, ARTIFACTS).pathname, fullPage: true })
+  }
+
+  beforeAll(async () => {
+    await mkdir(ARTIFACTS, { recursive: true })
+    guard = await startGuardForConsole({ GUARD_STATUS_PAGE_CACHE_SECONDS: '0' })
+    base = guard.collectorUrl
+    apiKey = guard.apiKey
+
+    const device = await rest<{ id: string; token: string }>('POST', '/api/devices', { name: 'web-1', tags: ['prod'] })
+    seeded.device = device.id
+    const now = Date.now()
+    for (const [index, ago] of [240, 180, 120, 60, 1].entries()) {
+      await heartbeat(device.id, device.token, new Date(now - ago * 1000), index === 4)
+    }
+    const domain = await rest<{ id: string }>('POST', '/api/domains', {
+      url: `${base}/api/health`,
+      name: 'Collector health',
+      checkInterval: 60,
+    })
+    seeded.domain = domain.id
+    const statusPage = await rest<{ id: string }>('POST', '/api/status-pages', {
+      name: 'Acme status',
+      slug: 'acme-status',
+      description: 'Everything Acme runs',
+      isPublic: true,
+    })
+    seeded.statusPage = statusPage.id
+    await rest('POST', `/api/status-pages/${statusPage.id}/domains`, { domainId: domain.id, displayName: 'Website' })
+    await rest('POST', `/api/status-pages/${statusPage.id}/devices`, { deviceId: device.id })
+    const incident = await rest<{ id: string }>('POST', '/api/incidents', {
+      title: 'Checkout is slow',
+      description: 'Payments take 10 s',
+      severity: 'high',
+    })
+    seeded.incident = incident.id
+    await eventually(
+      async () =>
+        (await rest<Array<{ processes?: unknown }>>('GET', `/api/devices/${device.id}/processes`)).length > 0 ||
+        undefined,
+      'the inventory to be stored',
+    )
+
+    browser = await launchChromium()
+    page = (await signInToConsole(browser, guard)).page
+  }, 180_000)
+
+  afterAll(async () => {
+    await browser?.close()
+    await guard?.stop()
+  })
+
+  it('lists devices with their state and enrols one, showing the token and the install command once', async () => {
+    await open('/devices')
+    const row = page.getByRole('row', { name: /web-1/ })
+    await expect.poll(() => row.textContent()).toMatch(/Online/)
+    expect(await row.textContent()).toMatch(/healthy/)
+    await check('devices')
+
+    await page.getByRole('button', { name: 'Enrol a device' }).click()
+    await page.getByLabel('Name').fill('db-1')
+    await page.getByRole('button', { name: 'Enrol', exact: true }).click()
+    const token = page.getByLabel('Agent token', { exact: true })
+    await token.waitFor()
+    expect(await token.inputValue()).toMatch(/^gdt_/)
+    expect(await page.getByLabel('Install command', { exact: true }).inputValue()).toMatch(
+      /^guard agent enroll --collector http/,
+    )
+    await check('devices-enrol')
+    await page.getByRole('button', { name: 'Done' }).click()
+    await expect.poll(() => page.getByRole('row', { name: /db-1/ }).count()).toBe(1)
+  })
+
+  it("shows a device's metric charts and its processes, applications and connections", async () => {
+    await open(`/devices/${seeded.device}`)
+    await expect.poll(() => page.locator('.chart canvas').count()).toBeGreaterThanOrEqual(4)
+    await page.getByRole('cell', { name: 'nginx-worker' }).waitFor()
+    expect(await page.locator('dl.facts').textContent()).toContain('web-1.internal')
+    await check('device-detail')
+    // The inventory tabs work from the keyboard: → moves to the next tab and shows it.
+    await page.getByRole('tab', { name: /Processes/ }).focus()
+    await page.keyboard.press('ArrowRight')
+    await page.getByRole('cell', { name: 'openssl' }).waitFor()
+    expect(await page.evaluate('document.activeElement.textContent')).toMatch(/Applications/)
+    await page.getByRole('tab', { name: /Connections/ }).click()
+    await page.getByRole('cell', { name: '0.0.0.0:443' }).waitFor()
+
+    // A refused save shows the API's words and keeps what was typed.
+    await page.getByRole('button', { name: 'Settings' }).click()
+    await page.getByLabel('CPU warning at').fill('95')
+    await page.getByLabel('CPU critical at').fill('90')
+    await page.getByRole('button', { name: 'Save' }).click()
+    await page.locator('dialog .error', { hasText: 'warning must be below critical' }).waitFor()
+    expect(await page.getByLabel('CPU warning at').inputValue()).toBe('95')
+    await page.getByLabel('CPU warning at').fill('70')
+    await page.getByRole('button', { name: 'Save' }).click()
+    await page.locator('dialog[open]').waitFor({ state: 'detached' })
+    await expect
+      .poll(
+        async () =>
+          (await rest<{ thresholds: { cpu: { warning: number } } }>('GET', `/api/devices/${seeded.device}`)).thresholds
+            .cpu.warning,
+      )
+      .toBe(70)
+  })
+
+  it('lists incidents with filters, and acknowledges, updates and resolves one on its timeline', async () => {
+    await open('/incidents')
+    await page.getByRole('link', { name: 'Checkout is slow' }).waitFor()
+    await page.getByLabel('Status').selectOption('resolved')
+    await page.getByText('No incident matches these filters').waitFor()
+    await page.getByLabel('Status').selectOption('')
+    await check('incidents')
+
+    await page.getByRole('link', { name: 'Checkout is slow' }).click()
+    await page.getByRole('button', { name: 'Acknowledge' }).click()
+    await page.locator('.page-head .badge', { hasText: 'Acknowledged' }).waitFor()
+    await page.getByLabel('Message').fill('Found the slow query; deploying a fix')
+    await page.getByRole('button', { name: 'Post update' }).click()
+    await page.locator('.timeline', { hasText: 'Found the slow query' }).waitFor()
+    await page.getByRole('button', { name: 'Resolve' }).click()
+    await page.locator('.page-head .badge', { hasText: 'Resolved' }).waitFor()
+    // Authors read as people, not principal ids.
+    expect(await page.locator('.timeline').textContent()).not.toMatch(/user:|api_key:/)
+    await check('incident-detail')
+  })
+
+  it('lists status pages and edits one with its components and a live preview', async () => {
+    await open('/status-pages')
+    await page.getByRole('link', { name: 'Acme status' }).waitFor()
+    await check('status-pages')
+    // The slug comes from the name; a taken one is refused in words and nothing typed is lost.
+    await page.getByRole('button', { name: 'New status page' }).click()
+    await page.getByLabel('Name', { exact: true }).fill('Acme Status')
+    expect(await page.getByLabel('Slug', { exact: true }).inputValue()).toBe('acme-status')
+    await page.getByRole('button', { name: 'Create', exact: true }).click()
+    await page.locator('dialog .error').waitFor()
+    expect(await page.getByLabel('Name', { exact: true }).inputValue()).toBe('Acme Status')
+    await page.getByLabel('Slug', { exact: true }).fill('acme-status-eu')
+    await page.getByRole('button', { name: 'Create', exact: true }).click()
+    await page.getByRole('heading', { name: 'Acme Status', exact: true, level: 1 }).waitFor()
+    expect(page.url()).toMatch(/\/status-pages\/[^/]+$/)
+    await open(`/status-pages/${seeded.statusPage}`)
+    const components = page.locator('ol.components li')
+    await expect.poll(() => components.count()).toBe(2)
+    expect(await components.first().textContent()).toContain('Website')
+    await page.getByRole('button', { name: 'Move web-1 up' }).click()
+    await expect.poll(() => components.first().textContent()).toContain('web-1')
+    const preview = page.frameLocator('iframe.preview-frame')
+    await preview.getByText('Acme status').first().waitFor()
+    await check('status-page-editor')
+  })
+
+  it('shows new notifications in the feed with the unread count, marks them read, and has channels and a delivery log', async () => {
+    // The first read of the feed makes the signed-in user a recipient; the incident after it notifies them.
+    await open('/notifications')
+    await page
+      .locator('main .unread-count')
+      .getByText(/\d+ unread/)
+      .waitFor()
+    await rest('POST', '/api/incidents', { title: 'Disk almost full on db-1', severity: 'critical' })
+    // Live: no reload, no navigation; the feed grows from the event stream.
+    const item = page.locator('.feed li', { hasText: 'Disk almost full on db-1' })
+    await item.waitFor({ timeout: 20_000 })
+    const unread = async () => Number((await page.locator('main .unread-count strong').textContent()) ?? 'NaN')
+    const before = await unread()
+    expect(before).toBeGreaterThanOrEqual(1)
+    await check('notifications')
+    await item.getByRole('button', { name: 'Mark read' }).click()
+    await expect.poll(unread).toBe(before - 1)
+
+    await page.getByRole('tab', { name: 'Channels' }).click()
+    await page.getByRole('button', { name: 'Send a test' }).click()
+    await page.getByText(/Test queued|No channel is configured/).waitFor()
+    await check('notifications-channels')
+    await page.getByRole('tab', { name: 'Delivery log' }).click()
+    await page.locator('[role=tabpanel]').getByRole('button', { name: 'Refresh' }).waitFor()
+    await check('notifications-deliveries')
+  })
+
+  it('lists API keys, shows a new key once and revokes it', async () => {
+    await open('/keys')
+    await page.locator('main table, main .error').first().waitFor()
+    expect(await page.locator('main .error').count(), await page.locator('main').innerText()).toBe(0)
+    await page.getByRole('button', { name: 'Create a key' }).click()
+    await page.getByLabel('Name', { exact: true }).fill('ci deploy')
+    await page.getByRole('button', { name: 'Create key' }).click()
+    const key = page.getByLabel('API key', { exact: true })
+    await key.waitFor()
+    const secret = await key.inputValue()
+    expect(secret).toMatch(/^guard_/)
+    const devices = await fetch(new URL('/api/devices', base), { headers: { authorization: `Bearer ${secret}` } })
+    expect(devices.status).toBe(200)
+    await check('api-keys-created')
+    await page.getByRole('button', { name: 'Done' }).click()
+    const row = page.getByRole('row', { name: /ci deploy/ })
+    await row.waitFor()
+    expect(await row.textContent()).not.toContain(secret)
+    await check('api-keys')
+    await row.getByRole('button', { name: 'Revoke ci deploy' }).click()
+    await page.getByRole('button', { name: 'Revoke key' }).click()
+    await expect.poll(() => row.count()).toBe(0)
+  })
+
+  it('links a selfhost-b instance, lists what it hosts and monitors one of them', async () => {
+    // A stand-in for a self-hosted platform on 127.0.0.1, answering its REST API for one key.
+    const platform = createServer((request, response) => {
+      const answer = (status: number, json: unknown) => {
+        response.writeHead(status, { 'content-type': 'application/json' })
+        response.end(JSON.stringify(json))
+      }
+      if (request.headers.authorization !== 'Bearer sb-key-1') return answer(401, { message: 'Unauthenticated.' })
+      if (request.url === '/api/v1/teams/current') return answer(200, { id: 0, name: 'Root Team' })
+      if (request.url === '/api/v1/applications')
+        return answer(200, [
+          { uuid: 'app-1', name: 'website', fqdn: 'https://www.selfhost-b.example', status: 'running' },
+        ])
+      if (request.url === '/api/v1/servers') return answer(200, [])
+      return answer(404, { message: 'Not found.' })
+    })
+    await new Promise<void>((resolve) => platform.listen(0, '127.0.0.1', resolve))
+    const url = `http://127.0.0.1:${(platform.address() as AddressInfo).port}`
+    try {
+      await open('/integrations')
+      for (const name of ['cloud-a', 'selfhost-b', 'webhost-c'])
+        await page.getByRole('heading', { name, exact: true }).waitFor()
+      await expect.poll(() => page.getByText('Nothing linked.').count()).toBe(3)
+      await check('integrations')
+
+      const card = page.locator('section.integration', { has: page.getByRole('heading', { name: 'selfhost-b' }) })
+      await card.getByRole('button', { name: 'Link' }).click()
+      await card.getByLabel('Name', { exact: true }).fill('Home lab')
+      await card.getByLabel('Address').fill(url)
+      await card.getByLabel('API key').fill('wrong-key')
+      await card.getByRole('button', { name: 'Link', exact: true }).last().click()
+      await card.locator('.error').waitFor()
+      expect(await card.getByLabel('Address').inputValue()).toBe(url)
+      await card.getByLabel('API key').fill('sb-key-1')
+      await card.getByRole('button', { name: 'Link', exact: true }).last().click()
+      await card.getByText('Home lab').waitFor()
+      await card.getByRole('button', { name: 'Show resources' }).click()
+      const row = card.getByRole('row', { name: /website/ })
+      await row.getByRole('button', { name: 'Monitor' }).click()
+      await row.getByRole('link', { name: 'Monitored' }).waitFor()
+      await check('integrations-linked')
+    } finally {
+      platform.close()
+    }
+  })
+
+  it('scans ports of 127.0.0.1 with a progress bar that moves before the result', async () => {
+    await open('/toolbox')
+    // Records each value the bar shows and whether the result was on screen yet (browser code, as text).
+    await page.evaluate(`{
+      const bar = document.getElementById('scan-progress-bar')
+      globalThis.progressSeen = []
+      new MutationObserver(() =>
+        globalThis.progressSeen.push({ value: bar.value, result: document.querySelector('.scan-result') !== null }),
+      ).observe(bar, { attributes: true, attributeFilter: ['value'] })
+    }`)
+    await page.getByLabel('Host', { exact: true }).fill('127.0.0.1')
+    await page.getByLabel('Ports', { exact: true }).selectOption('custom')
+    await page.getByLabel('Port list').fill('1-3000')
+    await page.getByRole('button', { name: 'Scan' }).click()
+    await page.locator('.scan-result, main .error').first().waitFor({ timeout: 60_000 })
+    expect(
+      await page.locator('main .error').count(),
+      await page.locator('main .error').allInnerTexts().then(String),
+    ).toBe(0)
+    const seen = (await page.evaluate('globalThis.progressSeen')) as Array<{ value: number; result: boolean }>
+    expect(seen.some((entry) => entry.value > 0 && entry.value < 100 && !entry.result)).toBe(true)
+    expect(await page.locator('.scan-result').textContent()).toMatch(/open of 3000 scanned/)
+    await check('toolbox')
+  }, 90_000)
+
+  it('is usable at 360 px wide and in the dark colour scheme', async () => {
+    await page.setViewportSize({ width: 360, height: 740 })
+    for (const [name, path] of [
+      ['devices', '/devices'],
+      ['incident-detail', `/incidents/${seeded.incident}`],
+      ['status-page-editor', `/status-pages/${seeded.statusPage}`],
+      ['toolbox', '/toolbox'],
+    ]) {
+      await open(path!)
+      const overflow = (await page.evaluate('document.documentElement.scrollWidth - innerWidth')) as number
+      expect(overflow, path).toBeLessThanOrEqual(0)
+      await page.screenshot({ path: new URL(`screens-${name}-360.png`, ARTIFACTS).pathname, fullPage: true })
+    }
+    await page.setViewportSize({ width: 1280, height: 900 })
+    await page.emulateMedia({ colorScheme: 'dark' })
+    await open(`/devices/${seeded.device}`)
+    await page.getByRole('cell', { name: 'nginx-worker' }).waitFor()
+    await check('device-detail-dark')
+    await open(`/incidents/${seeded.incident}`)
+    await page.locator('.timeline').waitFor()
+    await check('incident-detail-dark')
+  })
+})
