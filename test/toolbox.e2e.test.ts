@@ -57,8 +57,9 @@ describe('toolbox on probes', () => {
   }
 
   it('streams progress lines before the result line of a port scan', async () => {
-    const ports = `1-6000,${openPort}`
-    const total = new Set([...Array.from({ length: 6000 }, (_, index) => index + 1), openPort]).size
+    // The full range: on an idle machine a few thousand loopback ports finish before the first 250 ms progress tick.
+    const ports = '1-65535'
+    const total = 65_535
     const response = await post('/api/toolbox/port-scanner', { target: '127.0.0.1', ports, timeout: 500 })
     expect(response.status).toBe(200)
     expect(response.headers.get('content-type')).toMatch(/application\/x-ndjson/)
