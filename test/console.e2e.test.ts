@@ -93,6 +93,13 @@ describe.skipIf(!CHROMIUM)('the web console end to end', () => {
     await page.locator('.legend', { hasText: 'First byte' }).waitFor()
     await shot(page, 'domain-detail-up')
     expect(await seriousViolations(page)).toEqual([])
+
+    // 90 days draws from the hourly rollup, which outlives the 35 days of raw results.
+    const latency = page.waitForResponse((response) => response.url().includes('/monitoring/latency?range=90d'))
+    await page.getByRole('button', { name: '90d', exact: true }).click()
+    expect((await latency).status()).toBe(200)
+    await page.locator('.chart canvas').first().waitFor()
+    expect(await page.locator('.u-legend .u-series').count()).toBeGreaterThanOrEqual(2)
   }, 120_000)
 
   it('turns the domain down live when the fixture fails: an incident and a notification appear without a reload', async () => {

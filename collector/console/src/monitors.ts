@@ -157,8 +157,14 @@ export const displayState = (status: string, enabled: boolean | undefined) => (e
 
 export const RANGES = ['1h', '24h', '7d', '30d', '90d'] as const
 export type Range = (typeof RANGES)[number]
-/** Raw results are kept 35 days: the charts and history of 90 days show the last 30. */
+/** Raw results are kept 35 days: the latest checks of a 90-day range are those of the last 30. */
 export const historyRange = (range: Range) => (range === '90d' ? '30d' : range)
+
+/** Response time per location in buckets covering the whole range (`…/latency`). */
+export interface LatencySeries {
+  step: number
+  locations: Record<string, Array<{ timestamp: string; responseTime: number; checks: number; failures: number }>>
+}
 
 export const PHASES: Array<{ key: keyof Phases; label: string; color: string }> = [
   { key: 'dnsMs', label: 'DNS', color: '#7048e8' },

@@ -139,6 +139,56 @@ describe('domains API', () => {
     expect(up.data.map((domain: { id: string }) => domain.id)).toEqual([data.id])
   })
 
+  it('draws the latency of a 90-day range from the hourly rollup, beyond the raw results kept', async () => {
+    const { data } = (await create({ url: 'https://long.example', checkInterval: 60 })).json()
+    const day = 86_400_000
+    const result = (id: string, location: string, ageMs: number, responseTimeMs: number, status: 'up' | 'down') => ({
+      v: 1 as const,
+      id,
+      monitorId: data.id,
+      organizationId: DEFAULT_ORGANIZATION.id,
+      location,
+      kind: 'http' as const,
+      status,
+      startedAt: new Date(Date.now() - ageMs).toISOString(),
+      responseTimeMs,
+      statusCode: status === 'up' ? 200 : 503,
+    })
+    await storeResults(harness.ctx.timeseries, [
+      result('old', 'fra', 60 * day, 300, 'up'),
+      result('recent-1', 'fra', 60_000, 100, 'up'),
+      result('recent-2', 'fra', 60_000, 200, 'down'),
+      result('recent-3', 'iad', 120_000, 50, 'up'),
+    ])
+    const latency = async (range: string) => {
+      const response = await app.inject({
+        method: 'GET',
+        url: `/api/domains/${data.id}/monitoring/latency?range=${range}`,
+        headers: auth(),
+      })
+      expect(response.statusCode).toBe(200)
+      return response.json().data
+    }
+    const quarter = await latency('90d')
+    expect(quarter.step).toBe(86_400)
+    expect(quarter.locations.fra.map((bucket: { checks: number }) => bucket.checks)).toEqual([1, 2])
+    expect(quarter.locations.fra[1]).toMatchObject({ checks: 2, failures: 1, responseTime: 150, maxResponseTime: 200 })
+    expect(quarter.locations.iad).toEqual([expect.objectContaining({ checks: 1, responseTime: 50 })])
+
+    const month = await latency('30d')
+    expect(month.locations.fra.map((bucket: { checks: number }) => bucket.checks)).toEqual([2])
+    const hour = await latency('1h')
+    expect(hour.step).toBe(60)
+    expect(Object.keys(hour.locations).sort()).toEqual(['fra', 'iad'])
+
+    const refused = await app.inject({
+      method: 'GET',
+      url: `/api/domains/${data.id}/monitoring/latency?range=1y`,
+      headers: auth(),
+    })
+    expect(refused.statusCode).toBe(400)
+  })
+
   it("never shows one organization's domain to another", async () => {
     const { data } = (await create({ url: 'https://private.example', checkInterval: 60 })).json()
     const other = await createApiKey(harness.ctx.sql, {
@@ -151,6 +201,7 @@ describe('domains API', () => {
       `/api/domains/${data.id}`,
       `/api/domains/${data.id}/monitoring/history`,
       `/api/domains/${data.id}/monitoring/locations`,
+      `/api/domains/${data.id}/monitoring/latency?range=90d`,
     ]) {
       const response = await app.inject({ method: 'GET', url, headers })
       expect(response.statusCode).toBe(404)

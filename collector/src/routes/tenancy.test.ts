@@ -53,6 +53,7 @@ const table: Array<{
   { method: 'GET', path: '/api/domains/{id}/icon', url: '/api/domains/:domain/icon' },
   { method: 'GET', path: '/api/domains/{id}/monitoring/history', url: '/api/domains/:domain/monitoring/history' },
   { method: 'GET', path: '/api/domains/{id}/monitoring/locations', url: '/api/domains/:domain/monitoring/locations' },
+  { method: 'GET', path: '/api/domains/{id}/monitoring/latency', url: '/api/domains/:domain/monitoring/latency' },
   { method: 'GET', path: '/api/services', url: `/api/services?organizationId=${ORG}` },
   {
     method: 'POST',
@@ -72,6 +73,7 @@ const table: Array<{
   { method: 'DELETE', path: '/api/services/{id}', url: '/api/services/:service' },
   { method: 'POST', path: '/api/services/{id}/check', url: '/api/services/:service/check' },
   { method: 'GET', path: '/api/services/{id}/history', url: '/api/services/:service/history' },
+  { method: 'GET', path: '/api/services/{id}/latency', url: '/api/services/:service/latency' },
   { method: 'GET', path: '/api/usage', url: `/api/usage?organizationId=${ORG}` },
   { method: 'GET', path: '/api/usage', url: '/api/usage', own: true },
   {

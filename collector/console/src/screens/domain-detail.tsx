@@ -19,6 +19,7 @@ import {
   type HistoryEntry,
   historyRange,
   type Incident,
+  type LatencySeries,
   type LocationPoint,
   MONITOR_EVENTS,
   type Range,
@@ -36,14 +37,20 @@ export default function DomainDetail({ id }: { id: string }) {
     () => api.get<Envelope<DomainStats>>(`/api/domains/${id}/stats`, { period: range }).then((body) => body.data),
     [current.id, id, range],
   )
-  const locations = useResource(
+  // The last hour draws every raw check (and a location without a probe); longer ranges draw
+  // rollup buckets, which cover the whole range where raw results are capped and kept 35 days.
+  const locations = useResource<Record<string, Array<{ timestamp: string; responseTime: number; status?: string }>>>(
     () =>
-      api
-        .get<Envelope<Record<string, LocationPoint[]>>>(`/api/domains/${id}/monitoring/locations`, {
-          range: historyRange(range),
-          limit: 1000,
-        })
-        .then((body) => body.data),
+      range === '1h'
+        ? api
+            .get<Envelope<Record<string, LocationPoint[]>>>(`/api/domains/${id}/monitoring/locations`, {
+              range,
+              limit: 1000,
+            })
+            .then((body) => body.data)
+        : api
+            .get<Envelope<LatencySeries>>(`/api/domains/${id}/monitoring/latency`, { range })
+            .then((body) => body.data.locations),
     [current.id, id, range],
   )
   const history = useResource(
@@ -143,7 +150,7 @@ export default function DomainDetail({ id }: { id: string }) {
         </div>
       </div>
       <ErrorText error={stats.error} />
-      <h2>Response time by location{range === '90d' ? ' (last 30 days: raw results are kept 35 days)' : ''}</h2>
+      <h2>Response time by location</h2>
       <ErrorText error={locations.error} retry={locations.reload} />
       <LatencyChart byLocation={locations.data} label={`Response time of ${domain.name} per location`} />
       <h2>Timing phases</h2>

@@ -1,11 +1,19 @@
 import { useState } from 'preact/hooks'
 import { api, type Envelope } from '../api.ts'
-import { HistoryTable, IncidentList, LatencyChart, MonitorActions } from '../components/monitor.tsx'
+import { HistoryTable, IncidentList, LatencyChart, MonitorActions, RangePicker } from '../components/monitor.tsx'
 import { ErrorText, Loading, StateDot } from '../components/status.tsx'
 import { formatDuration, formatMs, formatPercent, Time } from '../components/time.tsx'
 import { usePolling, useResource } from '../components/use-api.ts'
 import { useLive } from '../live.ts'
-import { displayState, type HistoryEntry, type Incident, MONITOR_EVENTS, type ServiceItem } from '../monitors.ts'
+import {
+  displayState,
+  type HistoryEntry,
+  type Incident,
+  type LatencySeries,
+  MONITOR_EVENTS,
+  type Range,
+  type ServiceItem,
+} from '../monitors.ts'
 import { useOrg } from '../org.ts'
 
 interface CheckOutcome {
@@ -16,9 +24,15 @@ interface CheckOutcome {
 
 export default function ServiceDetail({ id }: { id: string }) {
   const { current } = useOrg()
+  const [range, setRange] = useState<Range>('24h')
   const detail = useResource(
     () => api.get<Envelope<ServiceItem>>(`/api/services/${id}`).then((body) => body.data),
     [current.id, id],
+  )
+  const latency = useResource(
+    () =>
+      api.get<Envelope<LatencySeries>>(`/api/services/${id}/latency`, { range }).then((body) => body.data.locations),
+    [current.id, id, range],
   )
   const history = useResource(
     () => api.get<Envelope<HistoryEntry[]>>(`/api/services/${id}/history`, { limit: 500 }).then((body) => body.data),
@@ -36,6 +50,7 @@ export default function ServiceDetail({ id }: { id: string }) {
   const [checkError, setCheckError] = useState<unknown>(undefined)
   const reloadAll = () => {
     detail.reload()
+    latency.reload()
     history.reload()
     incidents.reload()
   }
@@ -45,6 +60,7 @@ export default function ServiceDetail({ id }: { id: string }) {
   usePolling(
     () => {
       history.reload()
+      latency.reload()
       detail.reload()
     },
     Math.max(detail.data?.checkInterval ?? 30, 10),
@@ -122,12 +138,10 @@ export default function ServiceDetail({ id }: { id: string }) {
           </span>
         </div>
       </div>
-      <h2>Response time</h2>
-      <ErrorText error={history.error} retry={history.reload} />
-      <LatencyChart
-        byLocation={history.data ? { [service.name]: [...history.data].reverse() } : undefined}
-        label={`Response time of ${service.name}`}
-      />
+      <h2>Response time by location</h2>
+      <RangePicker value={range} onChange={setRange} />
+      <ErrorText error={latency.error} retry={latency.reload} />
+      <LatencyChart byLocation={latency.data} label={`Response time of ${service.name} per location`} />
       <h2>Incidents</h2>
       <IncidentList incidents={incidents.data} />
       <h2>Latest checks</h2>
