@@ -368,6 +368,32 @@ describe.skipIf(!CHROMIUM)('the console screens, signed in, in headless Chromium
     }
   })
 
+  it('pauses, resumes and deletes a domain from its row in the list', async () => {
+    const domain = await rest<{ id: string }>('POST', '/api/domains', {
+      url: `${base}/api/health`,
+      name: 'Row actions',
+      checkInterval: 300,
+    })
+    await open('/domains?search=Row%20actions')
+    const row = page.getByRole('row', { name: /Row actions/ })
+    await row.getByRole('button', { name: 'Pause Row actions' }).click()
+    await row.getByRole('button', { name: 'Resume Row actions' }).waitFor()
+    await row.locator('.state-paused').waitFor()
+    expect((await rest<{ enabled: boolean }>('GET', `/api/domains/${domain.id}`)).enabled).toBe(false)
+    await check('domains-row-paused')
+    await row.getByRole('button', { name: 'Resume Row actions' }).click()
+    await row.getByRole('button', { name: 'Pause Row actions' }).waitFor()
+    expect((await rest<{ enabled: boolean }>('GET', `/api/domains/${domain.id}`)).enabled).toBe(true)
+    await row.getByRole('button', { name: 'Delete Row actions' }).click()
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click()
+    await page.getByText('No domain matches').waitFor()
+    expect(new URL(page.url()).pathname).toBe('/domains')
+    const gone = await fetch(new URL(`/api/domains/${domain.id}`, base), {
+      headers: { authorization: `Bearer ${apiKey}` },
+    })
+    expect(gone.status).toBe(404)
+  })
+
   it('scans ports of 127.0.0.1 with a progress bar that moves before the result', async () => {
     await open('/toolbox')
     // Records each value the bar shows and whether the result was on screen yet (browser code, as text).

@@ -13,6 +13,7 @@ export interface DomainItem {
   url: string
   name: string
   status: MonitorState
+  enabled: boolean
   uptimePercentage: number
   responseTime: number
   createdAt: string

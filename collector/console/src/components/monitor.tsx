@@ -169,12 +169,15 @@ export function MonitorActions({
   name,
   enabled,
   onChanged,
+  inRow = false,
 }: {
   kind: 'domains' | 'services'
   id: string
   name: string
   enabled: boolean
   onChanged: () => void
+  /** In a list row: buttons name their monitor for screen readers, and a deletion stays on the list. */
+  inRow?: boolean
 }) {
   const location = useLocation()
   const [busy, setBusy] = useState(false)
@@ -193,13 +196,14 @@ export function MonitorActions({
   }
   return (
     <>
-      <div class="actions">
-        <a class="button" href={`/${kind}/${id}/edit`}>
+      <div class={inRow ? 'actions row-actions' : 'actions'}>
+        <a class="button" href={`/${kind}/${id}/edit`} aria-label={inRow ? `Edit ${name}` : undefined}>
           Edit
         </a>
         <button
           type="button"
           disabled={busy}
+          aria-label={inRow ? `${enabled ? 'Pause' : 'Resume'} ${name}` : undefined}
           onClick={() =>
             run(async () => {
               await api.put(`/api/${kind}/${id}`, { enabled: !enabled })
@@ -209,7 +213,13 @@ export function MonitorActions({
         >
           {enabled ? 'Pause' : 'Resume'}
         </button>
-        <button type="button" class="danger" disabled={busy} onClick={() => setConfirming(true)}>
+        <button
+          type="button"
+          class="danger"
+          disabled={busy}
+          aria-label={inRow ? `Delete ${name}` : undefined}
+          onClick={() => setConfirming(true)}
+        >
           Delete
         </button>
       </div>
@@ -224,7 +234,8 @@ export function MonitorActions({
           run(async () => {
             setConfirming(false)
             await api.del(`/api/${kind}/${id}`)
-            location.route(`/${kind}`)
+            if (inRow) onChanged()
+            else location.route(`/${kind}`)
           })
         }
       />

@@ -1,13 +1,14 @@
 import { useEffect, useState } from 'preact/hooks'
 import { useLocation } from 'preact-iso'
 import { api, type Envelope } from '../api.ts'
+import { MonitorActions } from '../components/monitor.tsx'
 import { Sparkline } from '../components/sparkline.tsx'
 import { Empty, ErrorText, Loading, StateDot } from '../components/status.tsx'
 import { type Column, Table } from '../components/table.tsx'
 import { formatMs, formatPercent } from '../components/time.tsx'
 import { useResource } from '../components/use-api.ts'
 import { useLive } from '../live.ts'
-import { type DomainItem, MONITOR_EVENTS, type Page, type TrendEntry } from '../monitors.ts'
+import { type DomainItem, displayState, MONITOR_EVENTS, type Page, type TrendEntry } from '../monitors.ts'
 import { useOrg } from '../org.ts'
 
 const PAGE_SIZE = 20
@@ -58,7 +59,7 @@ export default function Domains() {
   })
 
   const columns: Array<Column<DomainItem>> = [
-    { header: 'State', cell: (domain) => <StateDot state={domain.status} /> },
+    { header: 'State', cell: (domain) => <StateDot state={displayState(domain.status, domain.enabled)} /> },
     {
       header: 'Domain',
       cell: (domain) => (
@@ -83,6 +84,19 @@ export default function Domains() {
     },
     { header: 'Uptime', align: 'right', cell: (domain) => formatPercent(domain.uptimePercentage) },
     { header: 'Response', align: 'right', secondary: true, cell: (domain) => formatMs(domain.responseTime) },
+    {
+      header: 'Actions',
+      cell: (domain) => (
+        <MonitorActions
+          kind="domains"
+          id={domain.id}
+          name={domain.name}
+          enabled={domain.enabled}
+          onChanged={list.reload}
+          inRow
+        />
+      ),
+    },
   ]
 
   const data = list.data

@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'preact/hooks'
 import { api, type Envelope } from '../api.ts'
+import { MonitorActions } from '../components/monitor.tsx'
 import { Sparkline } from '../components/sparkline.tsx'
 import { Empty, ErrorText, Loading, StateDot } from '../components/status.tsx'
 import { type Column, Table } from '../components/table.tsx'
@@ -94,6 +95,19 @@ export default function Services() {
       cell: (service) => formatPercent(recent.data?.get(service.id)?.uptime ?? null),
     },
     { header: 'Last check', secondary: true, cell: (service) => <Time value={service.lastCheck} /> },
+    {
+      header: 'Actions',
+      cell: (service) => (
+        <MonitorActions
+          kind="services"
+          id={service.id}
+          name={service.name}
+          enabled={service.enabled}
+          onChanged={list.reload}
+          inRow
+        />
+      ),
+    },
   ]
 
   return (

@@ -119,6 +119,7 @@ export async function listDomains(ctx: CollectorContext, caller: Caller, query: 
         url: domain.url,
         name: domain.name,
         status,
+        enabled: domain.enabled,
         uptimePercentage,
         responseTime,
         createdAt: domain.createdAt,

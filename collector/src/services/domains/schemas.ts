@@ -139,6 +139,8 @@ export const domainListItem = z.object({
   url: z.string(),
   name: z.string(),
   status: domainStatus,
+  /** False while paused: no checks run, the status is the last one seen. */
+  enabled: z.boolean(),
   uptimePercentage: z.number(),
   responseTime: z.number(),
   createdAt: z.string(),
