@@ -67,6 +67,7 @@ function consoleWithoutIdentity(ctx: CollectorContext): ConsoleAuth {
 export async function buildCollectorApp(ctx: CollectorContext, options: CollectorAppOptions = {}) {
   const app = createFastify({ logger: ctx.log })
   app.decorateRequest('caller', undefined)
+  app.decorateRequest('stillAuthorized', undefined)
   app.decorateRequest('readCacheMiss', undefined)
   registerErrorHandling(app)
   const consoleAuth = options.console ?? consoleWithoutIdentity(ctx)

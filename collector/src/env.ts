@@ -21,6 +21,8 @@ export const collectorEnvSchema = z.object({
    * How long a rendered read (lists, details, stats) may be served from memory when no write has
    * announced a change (README "Read cache"); 0 turns the cache off.
    */
+  /** The event stream's keep-alive, which is also when it checks the caller is still signed in. */
+  GUARD_EVENT_STREAM_KEEPALIVE_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
   GUARD_READ_CACHE_TTL_MS: z.coerce.number().int().min(0).max(300_000).default(10_000),
   GUARD_READ_CACHE_MAX_ENTRIES: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
   /**

@@ -15,7 +15,7 @@ describe('the console BFF in front of the REST API', () => {
   let app: Awaited<ReturnType<typeof buildCollectorApp>>
 
   beforeAll(async () => {
-    harness = await collectorForTest()
+    harness = await collectorForTest({ GUARD_EVENT_STREAM_KEEPALIVE_MS: '200' })
     app = await buildCollectorApp(harness.ctx, {
       authenticate: authenticateWithUsers(harness.ctx, { ada: userCaller('ada', [DEFAULT_ORGANIZATION.id]) }),
       console: createConsoleAuth({
@@ -116,6 +116,35 @@ describe('the console BFF in front of the REST API', () => {
     expect((await app.inject({ method: 'GET', url: '/auth/session', headers: { cookie } })).json()).toEqual({
       signedIn: false,
     })
+  })
+
+  it('ends an open event stream at its next keep-alive once the session signs out', async () => {
+    const raw = await session()
+    const cookie = `${SESSION_COOKIE}=${raw}`
+    const address = await app.listen({ port: 0, host: '127.0.0.1' })
+    const response = await fetch(`${address}/api/events/stream?maxSeconds=60`, { headers: { cookie } })
+    expect(response.status).toBe(200)
+    let ended = false
+    const body = response.text().then((text) => {
+      ended = true
+      return text
+    })
+    // Several keep-alives go by while the session lives.
+    await new Promise((resolve) => setTimeout(resolve, 700))
+    expect(ended).toBe(false)
+    const out = await app.inject({
+      method: 'POST',
+      url: '/auth/logout',
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', origin: ORIGIN },
+      payload: `csrf=${csrfTokenOf(KEY, raw)}`,
+    })
+    expect(out.statusCode).toBe(303)
+    const outcome = await Promise.race([
+      body.then(() => 'ended'),
+      new Promise((resolve) => setTimeout(() => resolve('still open'), 5000)),
+    ])
+    expect(outcome).toBe('ended')
+    expect(await body).toContain(': keep-alive')
   })
 
   it('without an identity, sign-in explains itself instead of failing', async () => {

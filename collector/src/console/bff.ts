@@ -158,6 +158,8 @@ export function createConsoleAuth(options: ConsoleAuthOptions) {
       return
     }
     request.headers.authorization = `Bearer ${live.session.tokens.accessToken}`
+    // The session outlives its access tokens (they are refreshed): what ends it is a sign-out.
+    request.stillAuthorized = async () => (await findSession(options.sql, options.sealKey, live.raw)) !== undefined
   }
 
   async function startLogin(request: FastifyRequest, reply: FastifyReply, returnTo: string) {

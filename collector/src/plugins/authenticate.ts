@@ -1,5 +1,6 @@
 import { GuardError } from '@guard/shared'
 import type { FastifyRequest } from 'fastify'
+import { decodeJwt } from 'jose'
 import type { Caller, CollectorContext } from '../context.ts'
 import { looksLikeApiKey } from '../services/api-keys/secret.ts'
 import { createCachedApiKeyVerifier } from '../services/api-keys/verify-cached.ts'
@@ -8,6 +9,12 @@ import { createUserTokenAuthenticator } from '../services/auth/authenticate-user
 declare module 'fastify' {
   interface FastifyRequest {
     caller: Caller | undefined
+    /**
+     * Whether the credential the request came with is still good (key not revoked, token not
+     * expired, console session not signed out): long-lived responses such as the event stream ask
+     * it as they go.
+     */
+    stillAuthorized: (() => Promise<boolean>) | undefined
   }
 }
 
@@ -33,9 +40,18 @@ export function authenticate(ctx: CollectorContext) {
     const token = match[1]!
     if (looksLikeApiKey(token) || !authenticateUser) {
       request.caller = await verifyKey(token)
+      request.stillAuthorized ??= () => verifyKey(token).then(() => true, refusedOrUnknown)
       return
     }
     const organization = request.headers['x-organization-id']
     request.caller = await authenticateUser(token, typeof organization === 'string' ? organization : undefined)
+    const expiresAt = (decodeJwt(token).exp ?? Number.POSITIVE_INFINITY) * 1000
+    request.stillAuthorized ??= async () => Date.now() < expiresAt
   }
+}
+
+/** A refused credential is no longer good; a store that cannot answer right now does not end anything. */
+function refusedOrUnknown(error: unknown): boolean {
+  if (error instanceof GuardError && error.code === 'UNAUTHORIZED') return false
+  return true
 }

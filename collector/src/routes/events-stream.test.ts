@@ -2,6 +2,8 @@ import type { AddressInfo } from 'node:net'
 import { DEFAULT_ORGANIZATION, type GuardEvent } from '@guard/shared'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildCollectorApp } from '../app.ts'
+import { createApiKey } from '../services/api-keys/create.ts'
+import { revokeApiKey } from '../services/api-keys/revoke.ts'
 import { publishStagedEvents } from '../services/events/publish.ts'
 import { stageEvents } from '../services/events/stage.ts'
 import { authenticateWithUsers, collectorForTest, userCaller } from '../test-support.ts'
@@ -66,7 +68,7 @@ describe('GET /api/events/stream', () => {
   const headers = { authorization: 'Bearer user:ada' }
 
   beforeAll(async () => {
-    harness = await collectorForTest()
+    harness = await collectorForTest({ GUARD_EVENT_STREAM_KEEPALIVE_MS: '200' })
     app = await buildCollectorApp(harness.ctx, {
       authenticate: authenticateWithUsers(harness.ctx, {
         ada: userCaller('ada', [ORG, 'org-two']),
@@ -128,5 +130,25 @@ describe('GET /api/events/stream', () => {
     const response = await fetch(`${base}/api/events/stream?organizationId=org-stranger`, { headers })
     expect(response.status).toBe(403)
     await response.body?.cancel()
+  })
+
+  it('ends an open stream at its next keep-alive once its API key is revoked', async () => {
+    const key = await createApiKey(harness.ctx.sql, { organizationId: ORG, name: 'stream', permissions: ['*:*'] })
+    const response = await fetch(`${base}/api/events/stream?maxSeconds=60`, {
+      headers: { authorization: `Bearer ${key.key}` },
+    })
+    expect(response.status).toBe(200)
+    let ended = false
+    const body = response.text().then(() => {
+      ended = true
+    })
+    await new Promise((resolve) => setTimeout(resolve, 700))
+    expect(ended).toBe(false)
+    await revokeApiKey(harness.ctx, userCaller('ada', [ORG]), key.id)
+    const outcome = await Promise.race([
+      body.then(() => 'ended'),
+      new Promise((resolve) => setTimeout(() => resolve('still open'), 5000)),
+    ])
+    expect(outcome).toBe('ended')
   })
 })

@@ -7,15 +7,13 @@ import { authorOf } from '../services/incidents/find.ts'
 import { LIVE_SUBJECT, type LiveNotification } from '../services/notifications/dispatch.ts'
 import { errorResponses } from './common.ts'
 
-const HEARTBEAT_MS = 15_000
-
 /**
  * The console's live feed: the organization's platform events as they are published on the bus
  * (every replica hears every event) and the caller's new in-app notifications. Each platform event
  * is an SSE event named after its type with the event's id; a client that reconnects with
  * Last-Event-ID first gets what it missed from the outbox, or a `resync` event when that id is
- * too old. The stream ends after maxSeconds, so a signed-out session stops receiving at the next
- * reconnect.
+ * too old. The stream ends after maxSeconds, and at the next keep-alive once the credential it was
+ * opened with is no longer good (a signed-out console session, a revoked key, an expired token).
  */
 export function eventStreamRoutes(app: GuardFastify, ctx: CollectorContext): void {
   app.get(
@@ -91,7 +89,13 @@ export function eventStreamRoutes(app: GuardFastify, ctx: CollectorContext): voi
             ]
           : []),
       ]
-      const heartbeat = setInterval(() => raw.write(': keep-alive\n\n'), HEARTBEAT_MS)
+      const stillAuthorized = request.stillAuthorized
+      const heartbeat = setInterval(async () => {
+        const good = !stillAuthorized || (await stillAuthorized())
+        if (raw.writableEnded) return
+        if (good) raw.write(': keep-alive\n\n')
+        else raw.end()
+      }, ctx.env.GUARD_EVENT_STREAM_KEEPALIVE_MS)
       const end = setTimeout(() => raw.end(), request.query.maxSeconds * 1000)
       raw.on('close', () => {
         clearInterval(heartbeat)
