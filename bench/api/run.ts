@@ -32,7 +32,8 @@ import { seedResults } from './seed.ts'
  * bench/api: seeds BENCH_DOMAINS domains (1000) x 3 locations x BENCH_DAYS days (30) of one-minute
  * results (see seed.ts), then measures requests per second and p50/p99 latency with autocannon
  * (BENCH_CONNECTIONS 10, BENCH_SECONDS 5 per endpoint) for every read a list page, a detail page, a
- * dashboard and a public status page (BENCH_PAGE_COMPONENTS domains, 20) make, against a bare fastify
+ * dashboard and a public status page (BENCH_PAGE_COMPONENTS domains, 20; its JSON and HTML, each also
+ * with a browser's Accept-Encoding) make, or only BENCH_ENDPOINTS (names, comma-separated), against a bare fastify
  * route in the same run. Each endpoint is measured in server mode (PostgreSQL + chDB) and embedded
  * mode (PGlite + chDB), with the read cache on and off (BENCH_CACHE), while results keep arriving as
  * they would from 1,000 domains x 3 locations at a 60 s interval (BENCH_INGEST_PER_SECOND, 50),
@@ -47,6 +48,14 @@ const ingestPerSecond = Number(process.env.BENCH_INGEST_PER_SECOND ?? 50)
 const modes = (process.env.BENCH_MODES ?? 'server,embedded').split(',')
 const cacheModes = (process.env.BENCH_CACHE ?? 'on,off').split(',')
 const pageComponents = Number(process.env.BENCH_PAGE_COMPONENTS ?? 20)
+/**
+ * Worker threads autocannon sends from (0: the collector's own thread, as before). The client keeps
+ * every response body as a string, so in the collector's thread it costs that thread in proportion
+ * to the body: a fair ceiling for small answers, not for a 470 KB page or its compressed bytes.
+ */
+const clientWorkers = Number(process.env.BENCH_CLIENT_WORKERS ?? 0)
+/** Comma-separated names of the endpoints to measure (`statusPage,list`); all when unset. */
+const only = process.env.BENCH_ENDPOINTS?.split(',')
 const round = (value: number) => Number(value.toPrecision(4))
 
 interface Counters {
@@ -134,13 +143,20 @@ try {
   await bare.listen({ host: '127.0.0.1', port: 0 })
   closers.push(() => bare.close())
   const measure = async (url: string, headers: Record<string, string> = {}) => {
-    const result = await autocannon({ url, connections, duration: seconds, headers })
+    const result = await autocannon({
+      url,
+      connections,
+      duration: seconds,
+      headers,
+      ...(clientWorkers ? { workers: clientWorkers } : {}),
+    })
     return {
       requestsPerSecond: round(result.requests.average),
       p50Ms: result.latency.p50,
       p99Ms: result.latency.p99,
       errors: result.errors + result.non2xx,
       requests: result.requests.total,
+      bytesPerRequest: Math.round(result.throughput.total / Math.max(1, result.requests.total)),
     }
   }
   // The ceiling is measured again before each mode's block, so each ratio compares like with like on a busy machine.
@@ -198,6 +214,15 @@ try {
     stats90d: `/api/domains/${sample}/stats?period=90d`,
     dashboardStats: '/api/dashboard/stats',
     statusPage: '/api/status-pages/bench/public',
+    statusPageCompressed: '/api/status-pages/bench/public',
+    statusPageHtml: '/status/bench',
+    statusPageHtmlCompressed: '/status/bench',
+  }
+  /** What browsers send: the same page, compressed when the collector has a compressed copy. */
+  const browser = { 'accept-encoding': 'gzip, deflate, br' }
+  const endpointHeaders: Record<string, Record<string, string>> = {
+    statusPageCompressed: browser,
+    statusPageHtmlCompressed: browser,
   }
   const summarySeconds: Record<string, number> = {}
   const figures: Record<string, Record<string, unknown>> = {}
@@ -234,11 +259,12 @@ try {
       const results: Record<string, unknown> = {}
       const ceiling = await measure(`${listeningUrl(bare)}/bare`)
       ceilings[`${mode}, cache ${cache}`] = ceiling
-      for (const [name, path] of Object.entries(endpoints)) {
+      for (const [name, path] of Object.entries(endpoints).filter(([name]) => !only || only.includes(name))) {
         // One request first: a steady state, not the first cold miss, is what a dashboard sees.
-        await fetch(`${base}${path}`, { headers: auth }).then((response) => response.arrayBuffer())
+        const headers = { ...auth, ...endpointHeaders[name] }
+        await fetch(`${base}${path}`, { headers }).then((response) => response.arrayBuffer())
         const before = { ...counters }
-        const measured = await measure(`${base}${path}`, auth)
+        const measured = await measure(`${base}${path}`, headers)
         const perRequest = (store: keyof Counters) =>
           round((counters[store] - before[store]) / Math.max(1, measured.requests))
         results[name] = {
@@ -263,6 +289,7 @@ try {
         seeded: rows,
         seedSeconds: round(seedSeconds),
         connections,
+        clientWorkers,
         secondsPerEndpoint: seconds,
         summarySweepSeconds: summarySeconds,
         ingestPerSecond,

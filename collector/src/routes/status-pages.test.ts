@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { DEFAULT_ORGANIZATION } from '@guard/shared'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildCollectorApp } from '../app.ts'
@@ -5,6 +6,7 @@ import { applyHeartbeats } from '../services/devices/apply-heartbeats.ts'
 import { applyResultsToState } from '../services/monitor-state/apply-results.ts'
 import { invalidateIngestedReads, invalidateReads } from '../services/read-cache/invalidate.ts'
 import { storeResults } from '../services/results/store.ts'
+import { compressBody } from '../services/status-pages/encoded-body.ts'
 import { readPublicStatusPage } from '../services/status-pages/read-public.ts'
 import { authenticateWithUsers, collectorForTest, refreshSummariesOf, userCaller } from '../test-support.ts'
 import { heartbeatFor, resultFor } from './test-helpers.ts'
@@ -452,4 +454,103 @@ describe('status pages', () => {
     expect(statuses).toEqual([200, 200, 200, 429])
     expect((await publicGet('acme')).statusCode).toBe(200)
   })
+
+  it('builds a page once for concurrent first visitors, and once again for those who find it stale by ingest', async () => {
+    let pageReads = 0
+    const sql = new Proxy(harness.ctx.sql, {
+      get(target, property) {
+        if (property === 'query') {
+          return (...args: Parameters<typeof target.query>) => {
+            if (String(args[0]).includes('FROM monitoring.status_pages')) pageReads++
+            return target.query(...args)
+          }
+        }
+        const value = Reflect.get(target, property, target)
+        return typeof value === 'function' ? value.bind(target) : value
+      },
+    })
+    const env = { ...harness.ctx.env, GUARD_STATUS_PAGE_CACHE_SECONDS: 300, GUARD_SUMMARY_REFRESH_MS: 0 }
+    const cached = { ...harness.ctx, sql, env }
+    const firsts = await Promise.all(Array.from({ length: 5 }, () => readPublicStatusPage(cached, 'acme')))
+    expect(new Set(firsts).size).toBe(1)
+    expect(pageReads).toBe(1)
+    await invalidateIngestedReads({ ctx: harness.ctx, organizationIds: [ORG], monitorIds: [shop] })
+    const during = await Promise.all(Array.from({ length: 5 }, () => readPublicStatusPage(cached, 'acme')))
+    expect(new Set(during)).toEqual(new Set(firsts))
+    const rebuilt = await eventually(cached, (answer) => answer !== firsts[0])
+    expect(rebuilt).not.toBe(firsts[0])
+    expect(pageReads).toBe(2)
+  })
+
+  it('shows an ingested result of a monitor on the page on a read after the rebuild it triggers', async () => {
+    const env = { ...harness.ctx.env, GUARD_STATUS_PAGE_CACHE_SECONDS: 300, GUARD_SUMMARY_REFRESH_MS: 0 }
+    const cached = { ...harness.ctx, env }
+    const before = await readPublicStatusPage(cached, 'acme')
+    const shopBefore = before.page.components.find((component) => component.name === 'Shop')
+    expect(shopBefore?.locations.find((location) => location.location === 'fra')?.status).toBe('up')
+    // What the ingest does with a batch: state, time series, summaries, then the invalidation.
+    const down = [resultFor(shop, ORG, 'fra', 60, 'down', 0)]
+    await applyResultsToState(harness.ctx.sql, down)
+    await storeResults(harness.ctx.timeseries, down)
+    await refreshSummariesOf(harness.ctx, down)
+    await invalidateIngestedReads({ ctx: harness.ctx, organizationIds: [ORG], monitorIds: [shop] })
+    const after = await eventually(cached, (answer) => answer !== before)
+    const shopAfter = after.page.components.find((component) => component.name === 'Shop')
+    expect(shopAfter?.locations.find((location) => location.location === 'fra')?.status).toBe('down')
+    expect(shopAfter?.status).not.toBe('up')
+    expect(after.etag).not.toBe(before.etag)
+  })
+
+  it('sends the page compressed to browsers that accept it: the same bytes once decoded, revalidated by either tag', async () => {
+    const cached = { ...harness.ctx, env: { ...harness.ctx.env, GUARD_STATUS_PAGE_CACHE_SECONDS: 300 } }
+    const cachedApp = await buildCollectorApp(cached)
+    try {
+      const get = (url: string, extra: Record<string, string>) =>
+        cachedApp.inject({ method: 'GET', url, remoteAddress: fresh(), headers: extra })
+      const plain = await get('/api/status-pages/acme/public', {})
+      expect(plain.headers['content-encoding']).toBeUndefined()
+      expect(plain.headers.vary).toBe('Accept-Encoding')
+      const answer = await readPublicStatusPage(cached, 'acme')
+      await get('/status/acme', {})
+      await compressBody(answer.json)
+      await compressBody(answer.rendered.get('html')!)
+      const br = await get('/api/status-pages/acme/public', { 'accept-encoding': 'gzip;q=0.5, br' })
+      expect(br.headers['content-encoding']).toBe('br')
+      expect(br.headers.etag).toBe(`${plain.headers.etag?.toString().slice(0, -1)}-br"`)
+      expect(brotliDecompressSync(br.rawPayload).toString()).toBe(plain.body)
+      expect(br.rawPayload.length).toBeLessThan(plain.rawPayload.length / 2)
+      const gzip = await get('/api/status-pages/acme/public', { 'accept-encoding': 'gzip' })
+      expect(gzip.headers['content-encoding']).toBe('gzip')
+      expect(gunzipSync(gzip.rawPayload).toString()).toBe(plain.body)
+      const html = await get('/status/acme', { 'accept-encoding': 'br' })
+      expect(html.headers['content-encoding']).toBe('br')
+      expect(brotliDecompressSync(html.rawPayload).toString()).toContain('Shop')
+      const none = await get('/api/status-pages/acme/public', { 'accept-encoding': 'identity, br;q=0, gzip;q=0' })
+      expect(none.headers['content-encoding']).toBeUndefined()
+      expect(none.body).toBe(plain.body)
+      for (const tag of [plain.headers.etag, br.headers.etag, gzip.headers.etag]) {
+        const revalidated = await get('/api/status-pages/acme/public', {
+          'accept-encoding': 'br',
+          'if-none-match': String(tag),
+        })
+        expect(revalidated.statusCode).toBe(304)
+        expect(revalidated.headers.etag).toBe(br.headers.etag)
+      }
+    } finally {
+      await cachedApp.close()
+    }
+  })
 })
+
+/** Reads the page until `done` holds: a rebuild serves the previous answer until it is built. */
+async function eventually(
+  ctx: Parameters<typeof readPublicStatusPage>[0],
+  done: (answer: Awaited<ReturnType<typeof readPublicStatusPage>>) => boolean,
+) {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const answer = await readPublicStatusPage(ctx, 'acme')
+    if (done(answer)) return answer
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+  throw new Error('the page was not rebuilt within 5 s')
+}

@@ -11,6 +11,7 @@ import { addStatusPageComponent } from '../services/status-pages/add-component.t
 import { badgeQuery, componentBadge, componentBadgeQuery, pageBadge } from '../services/status-pages/badge.ts'
 import { createStatusPage } from '../services/status-pages/create.ts'
 import { deleteStatusPage } from '../services/status-pages/delete.ts'
+import { bodyFor, type ContentEncoding, type EncodedBody, encodeBody } from '../services/status-pages/encoded-body.ts'
 import { renderIncidentFeed } from '../services/status-pages/feed.ts'
 import { getStatusPage } from '../services/status-pages/get.ts'
 import { listStatusPages } from '../services/status-pages/list.ts'
@@ -160,13 +161,13 @@ export function publicStatusPageRoutes(fastify: FastifyInstance, ctx: CollectorC
     },
     async (request, reply) => {
       const { json, etag } = await readPublicStatusPage(ctx, request.params.id)
-      // Serialized (and checked against the schema) once per kept answer, not per request.
-      // The string is that schema's answer already; fastify sends strings as they are.
+      // Serialized (and checked against the schema) and encoded once per kept answer, not per request:
+      // the bytes are that schema's answer already, and fastify sends bytes as they are.
       return sendPublic(request, reply, {
         etag,
         cache: PUBLIC_CACHE,
         type: 'application/json; charset=utf-8',
-        body: () => json,
+        encoded: () => json,
       })
     },
   )
@@ -175,6 +176,13 @@ export function publicStatusPageRoutes(fastify: FastifyInstance, ctx: CollectorC
 export const matches = (header: string | undefined, etag: string): boolean =>
   header?.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === etag || candidate.trim() === '*') ===
   true
+
+/** The validator of one content coding of a representation: `"tag"` plain, `"tag-br"`, `"tag-gzip"`. */
+const codedTag = (etag: string, encoding: ContentEncoding | undefined) =>
+  encoding ? `${etag.slice(0, -1)}-${encoding}"` : etag
+/** Any coding's validator revalidates the others: they carry the same content. */
+const matchesAnyCoding = (header: string | undefined, etag: string) =>
+  matches(header?.replace(/-(?:br|gzip)"/g, '"'), etag)
 
 const require = createRequire(import.meta.url)
 const ASSET_DIR = new URL('../../assets/status-page/', import.meta.url)
@@ -210,26 +218,37 @@ const slugParams = z.object({ slug: slugString })
 const tagOf = (prefix: string, text: string) =>
   `"${prefix}${createHash('sha256').update(text).digest('base64url').slice(0, 27)}"`
 
-/** Rendered once per cached answer: the HTML page and the summary are as cheap to serve as the JSON. */
-function renderedOnce(answer: PublicPageAnswer, key: string, render: () => string): string {
-  let text = answer.rendered.get(key)
-  if (text === undefined) {
-    text = render()
-    answer.rendered.set(key, text)
+/** Rendered and encoded once per cached answer: the HTML page and the summary are as cheap to serve as the JSON. */
+function renderedOnce(answer: PublicPageAnswer, key: string, render: () => string): EncodedBody {
+  let body = answer.rendered.get(key)
+  if (body === undefined) {
+    body = encodeBody(render())
+    answer.rendered.set(key, body)
   }
-  return text
+  return body
 }
 
-/** Sends a public answer with its validator and cache policy, or a 304 when the client has it. */
+/**
+ * Sends a public answer with its validator and cache policy, or a 304 when the client has it. Kept
+ * answers go out as their stored bytes, compressed when the client accepts it (`Vary: Accept-Encoding`).
+ */
 function sendPublic(
   request: FastifyRequest,
   reply: FastifyReply,
-  response: { etag: string; cache: string; type: string; body: () => string },
+  response: { etag: string; cache: string; type: string } & ({ body: () => string } | { encoded: () => EncodedBody }),
 ) {
-  reply.header('ETag', response.etag)
   reply.header('Cache-Control', response.cache)
-  if (matches(request.headers['if-none-match'], response.etag)) return notModified(reply)
-  return reply.type(response.type).send(response.body())
+  if ('body' in response) {
+    reply.header('ETag', response.etag)
+    if (matches(request.headers['if-none-match'], response.etag)) return notModified(reply)
+    return reply.type(response.type).send(response.body())
+  }
+  reply.header('Vary', 'Accept-Encoding')
+  const { encoding, bytes } = bodyFor(response.encoded(), request.headers['accept-encoding'])
+  reply.header('ETag', codedTag(response.etag, encoding))
+  if (matchesAnyCoding(request.headers['if-none-match'], response.etag)) return notModified(reply)
+  if (encoding) reply.header('Content-Encoding', encoding)
+  return reply.type(response.type).send(bytes)
 }
 
 const CORS = {
@@ -260,7 +279,7 @@ export function statusPageHtmlRoutes(fastify: FastifyInstance, ctx: CollectorCon
         etag: `"h${answer.etag.slice(1)}`,
         cache: PUBLIC_CACHE,
         type: 'text/html; charset=utf-8',
-        body: () => renderedOnce(answer, 'html', () => renderStatusPageHtml(answer.page, ASSET_BASE)),
+        encoded: () => renderedOnce(answer, 'html', () => renderStatusPageHtml(answer.page, ASSET_BASE)),
       })
     },
   )
@@ -363,7 +382,7 @@ export function statusPageHtmlRoutes(fastify: FastifyInstance, ctx: CollectorCon
         etag: `"s${answer.etag.slice(1)}`,
         cache: PUBLIC_CACHE,
         type: 'application/json; charset=utf-8',
-        body: () =>
+        encoded: () =>
           renderedOnce(answer, 'summary', () =>
             JSON.stringify(statusPageSummary.parse(summarizeStatusPage(answer.page))),
           ),

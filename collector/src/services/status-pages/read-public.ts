@@ -7,6 +7,7 @@ import { ingestScope } from '../read-cache/invalidate.ts'
 import { selectRows } from '../results/query.ts'
 import { round2 } from '../results/window.ts'
 import { readDailyUptime } from '../summaries/read.ts'
+import { type EncodedBody, encodeBody } from './encoded-body.ts'
 import { readComponents } from './find.ts'
 import { type PublicStatusPage, publicStatusPage, type StatusPageComponent } from './schemas.ts'
 
@@ -34,14 +35,14 @@ export interface PublicPageAnswer {
   page: PublicStatusPage
   /** A strong validator of everything but `generatedAt`, so an unchanged page revalidates to 304. */
   etag: string
-  /** The JSON answer, serialized once per cache interval rather than once per request. */
-  json: string
+  /** The JSON answer as bytes (and compressed copies), serialized once per kept answer, not per request. */
+  json: EncodedBody
   /** Management ids of `page.components`, in order: public addresses (badges) name a component by it. */
   componentIds: string[]
   /** Ids of the incidents shown, by incident object: feed entries need ids that outlive title changes. */
   incidentIds: Map<Incident, string>
-  /** Renderings of this answer (the HTML page, the summary), made once and kept with it. */
-  rendered: Map<string, string>
+  /** Renderings of this answer (the HTML page, the summary), made and encoded once and kept with it. */
+  rendered: Map<string, EncodedBody>
 }
 
 interface Entry {
@@ -191,7 +192,7 @@ async function buildPublicPage(
   return {
     page: answer,
     etag,
-    json: JSON.stringify(publicStatusPageEnvelope.parse({ success: true, data: answer })),
+    json: encodeBody(JSON.stringify(publicStatusPageEnvelope.parse({ success: true, data: answer }))),
     componentIds: components.map((component) => component.id),
     incidentIds: incidents.ids,
     rendered: new Map(),
