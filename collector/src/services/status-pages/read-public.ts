@@ -137,6 +137,7 @@ async function buildPublicPage(
     pageIncidents(ctx.sql, page.organization_id, components),
     pageMaintenance(ctx.sql, page.organization_id, components),
   ])
+  const dates = lastDays()
   const publicComponents = components.map((component) => {
     if (component.kind === 'device') {
       const days = deviceDays.get(component.subjectId)
@@ -145,7 +146,7 @@ async function buildPublicPage(
         kind: component.kind,
         status: devices.get(component.subjectId) ?? ('unknown' as const),
         uptime90d: days?.uptime ?? null,
-        daily: lastDays().map((date) => ({ date, uptime: days?.daily.get(date) ?? null, checks: 0, failures: 0 })),
+        daily: dates.map((date) => ({ date, uptime: days?.daily.get(date) ?? null, checks: 0, failures: 0 })),
         locations: [],
       }
     }
@@ -160,7 +161,7 @@ async function buildPublicPage(
       kind: component.kind,
       status: componentStatus(state),
       uptime90d: checks ? round2(((checks - failures) / checks) * 100) : null,
-      daily: lastDays().map((date) => {
+      daily: dates.map((date) => {
         const day = days.get(date)
         return day?.checks
           ? { date, uptime: round2(((day.checks - day.failures) / day.checks) * 100), ...day }
