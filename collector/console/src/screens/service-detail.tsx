@@ -1,6 +1,13 @@
 import { useState } from 'preact/hooks'
 import { api, type Envelope } from '../api.ts'
-import { HistoryTable, IncidentList, LatencyChart, MonitorActions, RangePicker } from '../components/monitor.tsx'
+import {
+  HistoryTable,
+  IncidentList,
+  LatencyChart,
+  MonitorActions,
+  PhaseBreakdown,
+  RangePicker,
+} from '../components/monitor.tsx'
 import { ErrorText, Loading, StateDot } from '../components/status.tsx'
 import { formatDuration, formatMs, formatPercent, Time } from '../components/time.tsx'
 import { usePolling, useResource } from '../components/use-api.ts'
@@ -142,6 +149,12 @@ export default function ServiceDetail({ id }: { id: string }) {
       <RangePicker value={range} onChange={setRange} />
       <ErrorText error={latency.error} retry={latency.reload} />
       <LatencyChart byLocation={latency.data} label={`Response time of ${service.name} per location`} />
+      {service.protocol === 'http' || service.protocol === 'https' ? (
+        <>
+          <h2>Timing phases</h2>
+          {history.data ? <PhaseBreakdown entries={history.data} /> : <Loading lines={1} />}
+        </>
+      ) : null}
       <h2>Incidents</h2>
       <IncidentList incidents={incidents.data} />
       <h2>Latest checks</h2>
