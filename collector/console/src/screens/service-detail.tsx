@@ -7,20 +7,13 @@ import {
   MonitorActions,
   PhaseBreakdown,
   RangePicker,
+  useMonitorIncidents,
+  useMonitorRefresh,
 } from '../components/monitor.tsx'
 import { ErrorText, Loading, StateDot } from '../components/status.tsx'
 import { formatDuration, formatMs, formatPercent, Time } from '../components/time.tsx'
-import { usePolling, useResource } from '../components/use-api.ts'
-import { useLive } from '../live.ts'
-import {
-  displayState,
-  type HistoryEntry,
-  type Incident,
-  type LatencySeries,
-  MONITOR_EVENTS,
-  type Range,
-  type ServiceItem,
-} from '../monitors.ts'
+import { useResource } from '../components/use-api.ts'
+import { displayState, type HistoryEntry, type LatencySeries, type Range, type ServiceItem } from '../monitors.ts'
 import { useOrg } from '../org.ts'
 
 interface CheckOutcome {
@@ -45,33 +38,14 @@ export default function ServiceDetail({ id }: { id: string }) {
     () => api.get<Envelope<HistoryEntry[]>>(`/api/services/${id}/history`, { limit: 500 }).then((body) => body.data),
     [current.id, id],
   )
-  const incidents = useResource(
-    () =>
-      api
-        .get<Envelope<Incident[]>>('/api/incidents', { limit: 100 })
-        .then((body) => body.data.filter((incident) => incident.monitorId === id).slice(0, 10)),
-    [current.id, id],
-  )
+  const incidents = useMonitorIncidents(id, current.id)
   const [checking, setChecking] = useState(false)
   const [outcome, setOutcome] = useState<CheckOutcome | undefined>(undefined)
   const [checkError, setCheckError] = useState<unknown>(undefined)
-  const reloadAll = () => {
-    detail.reload()
-    latency.reload()
-    history.reload()
-    incidents.reload()
-  }
-  useLive(MONITOR_EVENTS, (event) => {
-    if (event.data.monitorId === id) reloadAll()
+  const reloadAll = useMonitorRefresh(id, detail.data?.checkInterval, {
+    everything: [detail, latency, history, incidents],
+    perCheck: [history, latency, detail],
   })
-  usePolling(
-    () => {
-      history.reload()
-      latency.reload()
-      detail.reload()
-    },
-    Math.max(detail.data?.checkInterval ?? 30, 10),
-  )
 
   const service = detail.data
   if (detail.error && !service) return <ErrorText error={detail.error} retry={detail.reload} />
