@@ -149,7 +149,7 @@ export function publicStatusPageRoutes(fastify: FastifyInstance, ctx: CollectorC
     {
       schema: {
         description:
-          'What visitors of a public page see (no authentication; `id` is the page slug). 404 for private or unknown pages. Send If-None-Match with the ETag for a 304.',
+          'What visitors of a public page see (no authentication; `id` is the page slug). 404 for private or unknown pages. Send If-None-Match with the ETag for a 304; with Accept-Encoding br or gzip the answer comes compressed once the collector has made that copy.',
         params: z.object({ id: z.string().min(1).max(64) }),
         response: {
           200: envelope(publicStatusPage),
