@@ -158,9 +158,13 @@ export async function consumeResults(
     metrics.stored.inc(fresh.length)
     const now = Date.now()
     if (results.length > 0) {
-      const oldest = Math.min(...results.map((result) => Date.parse(result.startedAt)))
+      let oldest = Number.POSITIVE_INFINITY
+      for (const result of results) {
+        const startedAt = Date.parse(result.startedAt)
+        oldest = Math.min(oldest, startedAt)
+        metrics.lag.observe((now - startedAt) / 1000)
+      }
       metrics.lastLag.set((now - oldest) / 1000)
-      for (const result of results) metrics.lag.observe((now - Date.parse(result.startedAt)) / 1000)
     }
     stats.stored += messages.length
     stats.batches += 1
