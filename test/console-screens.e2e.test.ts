@@ -1,4 +1,3 @@
-import { mkdir } from 'node:fs/promises'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Browser, Page } from 'playwright-core'
@@ -8,13 +7,14 @@ import {
   CHROMIUM,
   type ConsoleGuard,
   launchChromium,
+  saveScreenshot,
   seriousViolations,
   signInToConsole,
   startGuardForConsole,
 } from './support/console-browser.ts'
 
-/** Shared with test/console.e2e.test.ts: these files carry a `screens-` prefix so neither overwrites the other's. */
-const ARTIFACTS = new URL('./artifacts/console/', import.meta.url)
+/** test/console.e2e.test.ts saves to the same folder: these carry a `screens-` prefix so neither overwrites the other's. */
+const shot = (page: Page, name: string) => saveScreenshot(page, `console/screens-${name}`)
 
 describe.skipIf(!CHROMIUM)('the console screens, signed in, in headless Chromium', () => {
   let guard: ConsoleGuard
@@ -118,11 +118,10 @@ describe.skipIf(!CHROMIUM)('the console screens, signed in, in headless Chromium
 
   const check = async (name: string) => {
     expect(await seriousViolations(page)).toEqual([])
-    await page.screenshot({ path: new URL(`screens-${name}.png`, ARTIFACTS).pathname, fullPage: true })
+    await shot(page, name)
   }
 
   beforeAll(async () => {
-    await mkdir(ARTIFACTS, { recursive: true })
     guard = await startGuardForConsole({ GUARD_STATUS_PAGE_CACHE_SECONDS: '0' })
     base = guard.collectorUrl
     apiKey = guard.apiKey
@@ -430,7 +429,7 @@ describe.skipIf(!CHROMIUM)('the console screens, signed in, in headless Chromium
       await open(path!)
       const overflow = (await page.evaluate('document.documentElement.scrollWidth - innerWidth')) as number
       expect(overflow, path).toBeLessThanOrEqual(0)
-      await page.screenshot({ path: new URL(`screens-${name}-360.png`, ARTIFACTS).pathname, fullPage: true })
+      await shot(page, `${name}-360`)
     }
     await page.setViewportSize({ width: 1280, height: 900 })
     await page.emulateMedia({ colorScheme: 'dark' })

@@ -1,4 +1,3 @@
-import { mkdir } from 'node:fs/promises'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
@@ -7,6 +6,7 @@ import {
   CHROMIUM,
   type ConsoleGuard,
   launchChromium,
+  saveScreenshot,
   seriousViolations,
   signInToConsole,
   startGuardForConsole,
@@ -14,9 +14,7 @@ import {
 import { type FixtureServer, startFixtureServer } from './support/fixture-server.ts'
 import { type GuardProcess, spawnGuard } from './support/spawn-guard.ts'
 
-const ARTIFACTS = new URL('./artifacts/console/', import.meta.url)
-const shot = (page: Page, name: string) =>
-  page.screenshot({ path: new URL(`${name}.png`, ARTIFACTS).pathname, fullPage: true })
+const shot = (page: Page, name: string) => saveScreenshot(page, `console/${name}`)
 
 /**
  * The web console as a person uses it, against `guard start`: sign in through identity's pages,
@@ -35,7 +33,6 @@ describe.skipIf(!CHROMIUM)('the web console end to end', () => {
   let domainId: string
 
   beforeAll(async () => {
-    await mkdir(ARTIFACTS, { recursive: true })
     fixture = await startFixtureServer()
     guard = await startGuardForConsole({ GUARD_DEVICE_OFFLINE_MIN_SECONDS: '30', GUARD_STATUS_PAGE_CACHE_SECONDS: '0' })
     browser = await launchChromium()

@@ -2,68 +2,16 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { freePort } from '@guard/shared/testing'
-import { type OAuthClientProvider, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js'
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import type {
-  OAuthClientInformationMixed,
-  OAuthClientMetadata,
-  OAuthTokens,
-} from '@modelcontextprotocol/sdk/shared/auth.js'
 import { decodeJwt } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { HttpBrowser } from '../identity/src/oauth/testing.ts'
+import { HttpBrowser, MemoryOAuthClient } from '../identity/src/oauth/testing.ts'
 import { type GuardProcess, spawnGuard } from './support/spawn-guard.ts'
 
 const ADMIN = { email: 'admin@guard.local', password: 'embedded-admin-password' }
 const REDIRECT = 'http://127.0.0.1:9/oauth/callback'
-
-/**
- * What an assistant keeps between runs, in memory: the SDK calls these as its OAuth flow goes.
- * It starts with an access token that no longer works, as an assistant whose token was revoked.
- */
-class AssistantAuth implements OAuthClientProvider {
-  information: OAuthClientInformationMixed | undefined
-  saved: OAuthTokens | undefined = { access_token: 'no-longer-valid', token_type: 'Bearer' }
-  verifier = ''
-  authorizationUrl: URL | undefined
-
-  get redirectUrl() {
-    return REDIRECT
-  }
-
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: 'Guard MCP e2e assistant',
-      redirect_uris: [REDIRECT],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      token_endpoint_auth_method: 'none',
-    }
-  }
-
-  clientInformation() {
-    return this.information
-  }
-  saveClientInformation(information: OAuthClientInformationMixed) {
-    this.information = information
-  }
-  tokens() {
-    return this.saved
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier
-  }
-  codeVerifier() {
-    return this.verifier
-  }
-}
 
 describe('an MCP assistant authorizes itself at identity through the SDK and calls the collector', () => {
   let dataDir: string
@@ -101,7 +49,18 @@ describe('an MCP assistant authorizes itself at identity through the SDK and cal
 
   it('discovery, dynamic registration, PKCE and resource through the real sign-in and consent pages, then get_domains_status', async () => {
     const mcpUrl = new URL(`${collectorUrl}/mcp`)
-    const provider = new AssistantAuth()
+    // It starts with an access token that no longer works, as an assistant whose token was revoked.
+    const provider = new MemoryOAuthClient(
+      REDIRECT,
+      {
+        client_name: 'Guard MCP e2e assistant',
+        redirect_uris: [REDIRECT],
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'none',
+      },
+      { access_token: 'no-longer-valid', token_type: 'Bearer' },
+    )
     const client = new Client({ name: 'guard-e2e-assistant', version: '1.0.0' })
 
     // The stale token gets 401 with resource_metadata: the SDK discovers the protected resource,

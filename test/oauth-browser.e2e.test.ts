@@ -1,8 +1,6 @@
-import { mkdir } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { serviceAvailable } from '@guard/shared/testing'
-import { type Browser, chromium } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   pkcePair,
@@ -11,9 +9,9 @@ import {
   TEST_PASSWORD,
   type TestIdentity,
 } from '../identity/src/oauth/testing.ts'
+import { CHROMIUM, launchChromium, saveScreenshot } from './support/console-browser.ts'
 
-const CHROMIUM = serviceAvailable('chromium', ['/usr/bin/chromium', '/usr/bin/chromium-browser'])
-const ARTIFACTS = new URL('./artifacts/oauth-browser/', import.meta.url)
+const shot = (page: Page, name: string) => saveScreenshot(page, `oauth-browser/${name}`)
 
 describe.skipIf(!CHROMIUM)('headless Chromium through the sign-in and consent pages', () => {
   let identity: TestIdentity
@@ -22,7 +20,6 @@ describe.skipIf(!CHROMIUM)('headless Chromium through the sign-in and consent pa
   let redirectUri: string
 
   beforeAll(async () => {
-    await mkdir(ARTIFACTS, { recursive: true })
     // The relying party's callback: a page that just says it got an answer.
     callbackServer = createServer((_request, response) =>
       response.end('<!doctype html><title>Callback</title><h1>Back at the app</h1>'),
@@ -30,18 +27,7 @@ describe.skipIf(!CHROMIUM)('headless Chromium through the sign-in and consent pa
     await new Promise<void>((resolve) => callbackServer.listen(0, '127.0.0.1', resolve))
     redirectUri = `http://127.0.0.1:${(callbackServer.address() as AddressInfo).port}/callback`
     identity = await startTestIdentity()
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    })
+    browser = await launchChromium()
   })
 
   afterAll(async () => {
@@ -70,19 +56,19 @@ describe.skipIf(!CHROMIUM)('headless Chromium through the sign-in and consent pa
     await page.getByLabel('Password').fill('not the password')
     await page.getByRole('button', { name: 'Sign in' }).click()
     expect(await page.getByRole('alert').textContent()).toBe('Wrong email or password.')
-    await page.screenshot({ path: new URL('1-sign-in-error.png', ARTIFACTS).pathname, fullPage: true })
+    await shot(page, '1-sign-in-error')
 
     await page.getByLabel('Password').fill(TEST_PASSWORD)
-    await page.screenshot({ path: new URL('2-sign-in.png', ARTIFACTS).pathname, fullPage: true })
+    await shot(page, '2-sign-in')
     await page.getByRole('button', { name: 'Sign in' }).click()
 
     await page.waitForURL(/\/consent\?/)
     expect(await page.getByRole('heading').textContent()).toContain('Status dashboard')
-    await page.screenshot({ path: new URL('3-consent.png', ARTIFACTS).pathname, fullPage: true })
+    await shot(page, '3-consent')
     await page.getByRole('button', { name: 'Allow' }).click()
 
     await page.waitForURL((url) => url.href.startsWith(redirectUri))
-    await page.screenshot({ path: new URL('4-callback.png', ARTIFACTS).pathname, fullPage: true })
+    await shot(page, '4-callback')
     const callback = new URL(page.url())
     expect(callback.searchParams.get('state')).toBe('browser-state')
     expect(callback.searchParams.get('iss')).toBe(identity.url)

@@ -1,6 +1,6 @@
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { freePort, serviceAvailable } from '@guard/shared/testing'
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
 import { type GuardProcess, spawnGuard } from './spawn-guard.ts'
@@ -17,6 +17,16 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
   '--no-first-run',
 ]
+
+/** Where browser tests leave screenshots for a person to look at: test/artifacts/. */
+const ARTIFACTS = new URL('../artifacts/', import.meta.url)
+
+/** A full-page screenshot at test/artifacts/<name>.png (`name` may hold a folder, as `console/overview`). */
+export async function saveScreenshot(page: Page, name: string): Promise<void> {
+  const path = new URL(`${name}.png`, ARTIFACTS).pathname
+  await mkdir(dirname(path), { recursive: true })
+  await page.screenshot({ path, fullPage: true })
+}
 
 export async function launchChromium(): Promise<Browser> {
   if (!CHROMIUM) throw new Error('chromium is not installed')

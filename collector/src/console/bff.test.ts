@@ -44,6 +44,19 @@ describe('the console BFF in front of the REST API', () => {
       })
     ).raw
 
+  /** The console's sign-out form, posted from its own origin with the session's CSRF token. */
+  const signOut = (raw: string) =>
+    app.inject({
+      method: 'POST',
+      url: '/auth/logout',
+      headers: {
+        cookie: `${SESSION_COOKIE}=${raw}`,
+        'content-type': 'application/x-www-form-urlencoded',
+        origin: ORIGIN,
+      },
+      payload: `csrf=${csrfTokenOf(KEY, raw)}`,
+    })
+
   const post = (raw: string, headers: Record<string, string>) =>
     app.inject({
       method: 'POST',
@@ -103,12 +116,7 @@ describe('the console BFF in front of the REST API', () => {
       payload: 'csrf=wrong',
     })
     expect(refused.statusCode).toBe(403)
-    const out = await app.inject({
-      method: 'POST',
-      url: '/auth/logout',
-      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', origin: ORIGIN },
-      payload: `csrf=${csrfTokenOf(KEY, raw)}`,
-    })
+    const out = await signOut(raw)
     expect(out.statusCode).toBe(303)
     expect(String(out.headers['set-cookie'])).toContain('Max-Age=0')
     const after = await app.inject({ method: 'GET', url: '/api/domains', headers: { cookie } })
@@ -132,12 +140,7 @@ describe('the console BFF in front of the REST API', () => {
     // Several keep-alives go by while the session lives.
     await new Promise((resolve) => setTimeout(resolve, 700))
     expect(ended).toBe(false)
-    const out = await app.inject({
-      method: 'POST',
-      url: '/auth/logout',
-      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', origin: ORIGIN },
-      payload: `csrf=${csrfTokenOf(KEY, raw)}`,
-    })
+    const out = await signOut(raw)
     expect(out.statusCode).toBe(303)
     const outcome = await Promise.race([
       body.then(() => 'ended'),

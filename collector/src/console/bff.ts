@@ -5,12 +5,15 @@ import { cookie, readCookie } from './cookies.ts'
 import { CONSOLE_SCOPE, type ConsoleOidc } from './identity-client.ts'
 import {
   type ConsoleSession,
+  claimRefresh,
   claimsOf,
   createSession,
   csrfMatches,
   csrfTokenOf,
   deleteSession,
   findSession,
+  findSessionById,
+  releaseRefresh,
   replaceTokens,
   type SessionTokens,
 } from './sessions.ts'
@@ -22,6 +25,9 @@ const LOGIN_COOKIE = 'guard_console_login'
 const LOGIN_SECONDS = 600
 /** Refreshed this long before the access token expires, so a request never carries a dying token. */
 const REFRESH_MARGIN_MS = 60_000
+/** Longer than openid-client's 30 s request timeout, so a claim never lapses while its refresh can still land. */
+const REFRESH_CLAIM_SECONDS = 35
+const REFRESH_POLL_MS = 50
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
 export interface ConsoleAuthOptions {
@@ -61,11 +67,18 @@ export function createConsoleAuth(options: ConsoleAuthOptions) {
   const sessionCookie = (value: string, maxAgeSeconds: number) =>
     cookie(SESSION_COOKIE, value, { maxAgeSeconds, secure: secure() })
 
-  /** Trades the refresh token for new tokens once per session at a time; undefined when identity said no. */
+  /**
+   * Trades the refresh token for new tokens, one replica at a time per session: the others wait
+   * for the claimant's tokens. Undefined when identity said no or another replica refreshed.
+   */
   async function refresh(session: ConsoleSession): Promise<string | undefined> {
     const config = (await requireOidc()).config
     const { refreshToken } = session.tokens
     if (!refreshToken) return undefined
+    if (!(await claimRefresh(options.sql, session, REFRESH_CLAIM_SECONDS))) {
+      await refreshedElsewhere(session)
+      return undefined
+    }
     let tokens: Awaited<ReturnType<typeof oidc.refreshTokenGrant>>
     try {
       tokens = await oidc.refreshTokenGrant(config, refreshToken)
@@ -75,6 +88,7 @@ export function createConsoleAuth(options: ConsoleAuthOptions) {
         await deleteSession(options.sql, session.idHash)
         return undefined
       }
+      await releaseRefresh(options.sql, session)
       throw error
     }
     const next: SessionTokens = {
@@ -88,6 +102,16 @@ export function createConsoleAuth(options: ConsoleAuthOptions) {
     }
     if (await replaceTokens(options.sql, options.sealKey, session, next, expiresAt(tokens))) return next.accessToken
     return undefined
+  }
+
+  /** Waits, within the claim's lifetime, until another replica's refresh stored new tokens or ended the session. */
+  async function refreshedElsewhere(session: ConsoleSession): Promise<void> {
+    const deadline = Date.now() + REFRESH_CLAIM_SECONDS * 1000
+    while (Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, REFRESH_POLL_MS))
+      const current = await findSessionById(options.sql, options.sealKey, session.idHash)
+      if (!current || current.version !== session.version) return
+    }
   }
 
   /** The session of the request's cookie with a fresh access token, or undefined. */

@@ -81,8 +81,11 @@ export async function createSession(
 }
 
 /** The live session of a cookie value; expired ones are deleted on sight. */
-export async function findSession(sql: Sql, key: Buffer, raw: string): Promise<ConsoleSession | undefined> {
-  const idHash = hashSessionId(raw)
+export function findSession(sql: Sql, key: Buffer, raw: string): Promise<ConsoleSession | undefined> {
+  return findSessionById(sql, key, hashSessionId(raw))
+}
+
+export async function findSessionById(sql: Sql, key: Buffer, idHash: string): Promise<ConsoleSession | undefined> {
   const { rows } = await sql.query<Row>(
     `SELECT id_hash, user_id, tokens_sealed, access_expires_at, version, expires_at
        FROM monitoring.console_sessions WHERE id_hash = $1`,
@@ -98,9 +101,31 @@ export async function findSession(sql: Sql, key: Buffer, raw: string): Promise<C
 }
 
 /**
- * Stores refreshed tokens unless another request (or replica) refreshed first: then the stored,
- * newer tokens are returned instead, so a rotated refresh token is never used twice.
+ * Claims the right to refresh the session's tokens, for `seconds`, unless another replica holds a
+ * live claim or already refreshed (its version moved on). Identity revokes the whole token family
+ * when a rotated refresh token is used twice: only the claimant may use it.
  */
+export async function claimRefresh(sql: Sql, session: ConsoleSession, seconds: number): Promise<boolean> {
+  const { rows } = await sql.query(
+    `UPDATE monitoring.console_sessions
+        SET refresh_claimed_until = now() + make_interval(secs => $3)
+      WHERE id_hash = $1 AND version = $2
+        AND (refresh_claimed_until IS NULL OR refresh_claimed_until < now())
+      RETURNING 1`,
+    [session.idHash, session.version, seconds],
+  )
+  return rows.length === 1
+}
+
+/** Gives a claim back when the refresh could not reach identity, so the next request may try. */
+export async function releaseRefresh(sql: Sql, session: ConsoleSession): Promise<void> {
+  await sql.query(
+    'UPDATE monitoring.console_sessions SET refresh_claimed_until = NULL WHERE id_hash = $1 AND version = $2',
+    [session.idHash, session.version],
+  )
+}
+
+/** Stores refreshed tokens (and ends the claim) unless the session moved on meanwhile. */
 export async function replaceTokens(
   sql: Sql,
   key: Buffer,
@@ -110,7 +135,8 @@ export async function replaceTokens(
 ): Promise<boolean> {
   const { rows } = await sql.query<{ version: number }>(
     `UPDATE monitoring.console_sessions
-        SET tokens_sealed = $3, access_expires_at = $4, version = version + 1, last_seen_at = now()
+        SET tokens_sealed = $3, access_expires_at = $4, version = version + 1, last_seen_at = now(),
+            refresh_claimed_until = NULL
       WHERE id_hash = $1 AND version = $2
       RETURNING version`,
     [session.idHash, session.version, encryptSecret(key, JSON.stringify(tokens)), accessExpiresAt],

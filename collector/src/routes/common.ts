@@ -1,4 +1,6 @@
+import type { ServerResponse } from 'node:http'
 import { PLAN_LIMIT_NAMES } from '@guard/shared'
+import type { FastifyReply } from 'fastify'
 import { z } from 'zod'
 
 export const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), data })
@@ -29,4 +31,21 @@ export const errorResponses = {
   429: rateLimitedSchema,
   /** Identity's keys or an organization's plan could not be read. */
   503: errorSchema,
+}
+
+/**
+ * Takes the response over as a server-sent event stream: no caching or transforming, no proxy
+ * buffering, and EventSource told to reconnect after 3 s. The caller writes events and ends it.
+ */
+export function openEventStream(reply: FastifyReply): ServerResponse {
+  reply.hijack()
+  const raw = reply.raw
+  raw.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache, no-transform',
+    connection: 'keep-alive',
+    'x-accel-buffering': 'no',
+  })
+  raw.write('retry: 3000\n\n')
+  return raw
 }

@@ -32,8 +32,8 @@ import { domainStats as computeStats } from '../services/domains/stats.ts'
 import { domainSummary as computeSummary } from '../services/domains/summary.ts'
 import { responseTimeTrend } from '../services/domains/trend.ts'
 import { updateDomain } from '../services/domains/update.ts'
-import { getMonitorLatency, latencySeries } from '../services/monitors/latency-series.ts'
 import { deleted, envelope, errorResponses, errorSchema, idParams, ok } from './common.ts'
+import { monitorLatencyRoute } from './monitor-latency.ts'
 
 const read = { access: { permission: 'domains:read' as const } }
 /** Reads whose response only a write or an ingested result can change (README "Read cache"). */
@@ -248,26 +248,9 @@ export function domainRoutes(app: GuardFastify, ctx: CollectorContext): void {
     async (request) => ok(await domainLocations(ctx, callerOf(request), request.params.id, request.query)),
   )
 
-  app.get(
-    '/api/domains/:id/monitoring/latency',
-    {
-      config: monitorRead,
-      schema: {
-        description:
-          'Response time per location over the whole range (1h to 90d), in buckets from the rollups: what a chart of a long range draws, where `monitoring/locations` gives the newest raw results.',
-        params: idParams,
-        querystring: z.object({ range: statsPeriod.default('24h') }),
-        response: { 200: envelope(latencySeries), ...errorResponses },
-      },
-    },
-    async (request) =>
-      ok(
-        await getMonitorLatency({
-          ctx,
-          caller: callerOf(request),
-          kind: 'domain',
-          input: { id: request.params.id, range: request.query.range },
-        }),
-      ),
-  )
+  monitorLatencyRoute(app, ctx, {
+    path: '/api/domains/:id/monitoring/latency',
+    kind: 'domain',
+    permission: 'domains:read',
+  })
 }

@@ -5,7 +5,7 @@ import { callerOf } from '../plugins/authenticate.ts'
 import { eventsAfter, mayRead, readEvent } from '../services/events/live.ts'
 import { authorOf } from '../services/incidents/find.ts'
 import { LIVE_SUBJECT, type LiveNotification } from '../services/notifications/dispatch.ts'
-import { errorResponses } from './common.ts'
+import { errorResponses, openEventStream } from './common.ts'
 
 /**
  * The console's live feed: the organization's platform events as they are published on the bus
@@ -48,15 +48,7 @@ export function eventStreamRoutes(app: GuardFastify, ctx: CollectorContext): voi
       }
       const principal = authorOf(caller)
       const seesNotifications = caller.principal.kind === 'user'
-      reply.hijack()
-      const raw = reply.raw
-      raw.writeHead(200, {
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-cache, no-transform',
-        connection: 'keep-alive',
-        'x-accel-buffering': 'no',
-      })
-      raw.write('retry: 3000\n\n')
+      const raw = openEventStream(reply)
       const send = (type: string, data: unknown, id?: string) =>
         raw.write(`${id ? `id: ${id}\n` : ''}event: ${type}\ndata: ${JSON.stringify(data)}\n\n`)
       // Live events wait while missed ones replay, so the order stays the order they happened.

@@ -1,35 +1,23 @@
-import type { IncomingMessage } from 'node:http'
 import { GuardError, type GuardFastify } from '@guard/shared'
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
+import {
+  jsonRpcRequest,
+  jsonRpcResponse,
+  originAllowed,
+  readMessage,
+  rpcError,
+  serveStateless,
+  takeMcpBodyAsText,
+} from '@guard/shared/mcp'
 import type { FastifyReply } from 'fastify'
 import { z } from 'zod'
 import type { CollectorContext } from '../context.ts'
 import { collectorPublicUrl } from '../env.ts'
 import { createMcpAuthenticator, MCP_PATHS, MCP_SCOPES, type McpAuth } from '../mcp/auth.ts'
-import { originAllowed } from '../mcp/origin.ts'
-import { invalidParams } from '../mcp/params.ts'
 import { createMonitoringMcpServer } from '../mcp/server.ts'
 import { toolScopes } from '../mcp/tools.ts'
 import { chargeAnonymous, chargeCaller } from '../plugins/access.ts'
 import { errorBody } from '../plugins/errors.ts'
 import { errorSchema, rateLimitedSchema, unauthorizedSchema } from './common.ts'
-
-const jsonRpcId = z.union([z.string(), z.int(), z.null()])
-const jsonRpcRequest = z.object({
-  jsonrpc: z.literal('2.0'),
-  method: z.string(),
-  id: jsonRpcId.optional(),
-  params: z.record(z.string(), z.unknown()).optional(),
-})
-const jsonRpcResponse = z.union([
-  z.object({ jsonrpc: z.literal('2.0'), id: jsonRpcId, result: z.record(z.string(), z.unknown()) }),
-  z.object({
-    jsonrpc: z.literal('2.0'),
-    id: jsonRpcId,
-    error: z.object({ code: z.int(), message: z.string(), data: z.unknown().optional() }),
-  }),
-])
-const rpcError = (code: number, message: string) => ({ jsonrpc: '2.0' as const, id: null, error: { code, message } })
 
 /** RFC 9728 protected-resource metadata. */
 export const protectedResourceMetadata = z.object({
@@ -43,20 +31,6 @@ export const protectedResourceMetadata = z.object({
 
 /** Where the metadata of the resource at `path` is: RFC 9728 inserts the well-known part before the path. */
 const metadataPath = (path: string) => `/.well-known/oauth-protected-resource${path}`
-
-/** The MCP spec makes clients accept both; answers here are always JSON, so a plain JSON client is served too. */
-function acceptBoth(raw: IncomingMessage): void {
-  const accept = raw.headers.accept ?? ''
-  if (accept.includes('application/json') && accept.includes('text/event-stream')) return
-  const value = 'application/json, text/event-stream'
-  raw.headers.accept = value
-  // The SDK rebuilds headers from rawHeaders, so both views must agree.
-  const kept: string[] = []
-  for (let i = 0; i < raw.rawHeaders.length; i += 2) {
-    if (raw.rawHeaders[i]?.toLowerCase() !== 'accept') kept.push(raw.rawHeaders[i]!, raw.rawHeaders[i + 1]!)
-  }
-  raw.rawHeaders.splice(0, raw.rawHeaders.length, ...kept, 'Accept', value)
-}
 
 /** A tools/call of a scan is a bulk operation for rate limits; every other message a read. */
 function rateClassOf(message: unknown): 'read' | 'bulk' {
@@ -123,14 +97,8 @@ export function mcpRoutes(app: GuardFastify, ctx: CollectorContext): void {
       `Bearer resource_metadata="${base()}${metadataPath(path)}"${extra ? `, ${extra}` : ''}`,
     )
 
-  // Encapsulated: these routes take the body as text, so malformed JSON becomes JSON-RPC -32700.
   app.register(async (mcp) => {
-    mcp.removeAllContentTypeParsers()
-    mcp.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 1024 * 1024 }, (_request, body, done) =>
-      done(null, body),
-    )
-    // The schema documents the request; the SDK validates it and answers in JSON-RPC terms.
-    mcp.setValidatorCompiler(() => (value) => ({ value }))
+    takeMcpBodyAsText(mcp, { bodyLimit: 1024 * 1024 })
     for (const path of MCP_PATHS) {
       mcp.post(
         path,
@@ -183,14 +151,9 @@ export function mcpRoutes(app: GuardFastify, ctx: CollectorContext): void {
             }
             throw error
           }
-          let message: unknown
-          try {
-            message = JSON.parse(String(request.body))
-          } catch {
-            return reply.status(400).send(rpcError(-32700, 'Parse error: the body is not valid JSON'))
-          }
-          const refused = invalidParams(message)
-          if (refused) return reply.status(200).send(refused)
+          const read = readMessage(request.body)
+          if ('answer' in read) return reply.status(read.status).send(read.answer)
+          const { message } = read
           const lacking = missingScope(auth, message)
           if (lacking) {
             challenge(reply, path, `error="insufficient_scope", scope="${lacking}"`)
@@ -201,23 +164,7 @@ export function mcpRoutes(app: GuardFastify, ctx: CollectorContext): void {
           if (auth.kind === 'member') await chargeCaller(ctx, reply, auth.principal, rateClassOf(message))
           else await chargeAnonymous(ctx, request, reply)
 
-          const server = createMonitoringMcpServer({ ctx, auth })
-          const transport = new StreamableHTTPServerTransport({
-            sessionIdGenerator: undefined,
-            enableJsonResponse: true,
-          })
-          // The rate-limit headers set so far travel with the SDK's answer.
-          for (const [name, value] of Object.entries(reply.getHeaders())) {
-            if (value !== undefined) reply.raw.setHeader(name, value)
-          }
-          reply.hijack()
-          reply.raw.on('close', () => {
-            void transport.close()
-            void server.close()
-          })
-          await server.connect(transport)
-          acceptBoth(request.raw)
-          await transport.handleRequest(request.raw, reply.raw, message)
+          await serveStateless(request, reply, createMonitoringMcpServer({ ctx, auth }), message)
         },
       )
       // Stateless: no server-to-client stream to open and no session to end.

@@ -20,7 +20,7 @@ import {
   getNotificationSettings,
   updateNotificationSettings,
 } from '../services/notifications/settings.ts'
-import { envelope, errorResponses, idParams, ok } from './common.ts'
+import { envelope, errorResponses, idParams, ok, openEventStream } from './common.ts'
 
 const read = { access: { permission: 'notifications:read' as const } }
 const write = { access: { permission: 'notifications:write' as const } }
@@ -149,17 +149,9 @@ export function notificationRoutes(app: GuardFastify, ctx: CollectorContext): vo
       const caller = callerOf(request)
       const principal = authorOf(caller)
       await ensureSettings(ctx.sql, caller)
-      reply.hijack()
-      const raw = reply.raw
-      raw.writeHead(200, {
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-cache, no-transform',
-        connection: 'keep-alive',
-        'x-accel-buffering': 'no',
-      })
+      const raw = openEventStream(reply)
       const write = (notification: z.infer<typeof notificationView>) =>
         raw.write(`id: ${notification.id}\nevent: notification\ndata: ${JSON.stringify(notification)}\n\n`)
-      raw.write('retry: 3000\n\n')
       const subscription = await ctx.bus.subscribe(LIVE_SUBJECT, (data) => {
         try {
           const live = JSON.parse(new TextDecoder().decode(data)) as LiveNotification

@@ -77,8 +77,24 @@ describe('services API', () => {
         responseTime: 5,
         timestamp: results[1]!.startedAt,
         message: 'ECONNREFUSED',
+        location: 'fra',
       },
     ])
+  })
+
+  it("gives an HTTP service's history the timing phases of each check", async () => {
+    const created = await call('POST', '/api/services', {
+      name: 'Health endpoint',
+      protocol: 'https',
+      protocolConfig: { host: 'example.org', path: '/health' },
+    })
+    expect(created.statusCode).toBe(201)
+    const { id } = created.json().data
+    const phases = { dnsMs: 3, connectMs: 10, tlsMs: 25, firstByteMs: 40, transferMs: 2 }
+    const result = resultFor(id, DEFAULT_ORGANIZATION.id, 'iad', 30, 'up', 80, { phases })
+    await storeResults(harness.ctx.timeseries, [result])
+    const history = (await call('GET', `/api/services/${id}/history`)).json().data
+    expect(history).toEqual([expect.objectContaining({ id: result.id, location: 'iad', phases })])
   })
 
   it('maps each protocol onto the probe target and refuses a tcp service without a port', async () => {

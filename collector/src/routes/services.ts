@@ -2,8 +2,6 @@ import type { GuardFastify } from '@guard/shared'
 import { z } from 'zod'
 import type { CollectorContext } from '../context.ts'
 import { callerOf } from '../plugins/authenticate.ts'
-import { statsPeriod } from '../services/domains/schemas.ts'
-import { getMonitorLatency, latencySeries } from '../services/monitors/latency-series.ts'
 import { checkService } from '../services/services/check.ts'
 import { createService } from '../services/services/create.ts'
 import { deleteService } from '../services/services/delete.ts'
@@ -19,6 +17,7 @@ import {
 } from '../services/services/schemas.ts'
 import { updateService } from '../services/services/update.ts'
 import { deleted, envelope, errorResponses, errorSchema, idParams, ok } from './common.ts'
+import { monitorLatencyRoute } from './monitor-latency.ts'
 
 const read = { access: { permission: 'services:read' as const } }
 /** Reads whose response only a write or an ingested result can change (README "Read cache"). */
@@ -118,25 +117,5 @@ export function serviceRoutes(app: GuardFastify, ctx: CollectorContext): void {
     async (request) => ok(await serviceHistory(ctx, callerOf(request), request.params.id, request.query.limit)),
   )
 
-  app.get(
-    '/api/services/:id/latency',
-    {
-      config: monitorRead,
-      schema: {
-        description: 'Response time per location over the whole range (1h to 90d), in buckets from the rollups.',
-        params: idParams,
-        querystring: z.object({ range: statsPeriod.default('24h') }),
-        response: { 200: envelope(latencySeries), ...errorResponses },
-      },
-    },
-    async (request) =>
-      ok(
-        await getMonitorLatency({
-          ctx,
-          caller: callerOf(request),
-          kind: 'service',
-          input: { id: request.params.id, range: request.query.range },
-        }),
-      ),
-  )
+  monitorLatencyRoute(app, ctx, { path: '/api/services/:id/latency', kind: 'service', permission: 'services:read' })
 }

@@ -1,50 +1,10 @@
 import { createServer, type Server } from 'node:http'
-import { auth, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js'
-import type {
-  OAuthClientInformationMixed,
-  OAuthClientMetadata,
-  OAuthTokens,
-} from '@modelcontextprotocol/sdk/shared/auth.js'
+import { auth } from '@modelcontextprotocol/sdk/client/auth.js'
 import { decodeJwt } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { HttpBrowser, startTestIdentity, TEST_PASSWORD, type TestIdentity } from './testing.ts'
+import { HttpBrowser, MemoryOAuthClient, startTestIdentity, TEST_PASSWORD, type TestIdentity } from './testing.ts'
 
 const REDIRECT = 'http://localhost:9/callback'
-
-/** The SDK's OAuth client state, kept in memory. */
-class MemoryProvider implements OAuthClientProvider {
-  information: OAuthClientInformationMixed | undefined
-  saved: OAuthTokens | undefined
-  verifier = ''
-  authorizationUrl: URL | undefined
-  get redirectUrl() {
-    return REDIRECT
-  }
-  get clientMetadata(): OAuthClientMetadata {
-    return { client_name: 'SDK client', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' }
-  }
-  clientInformation() {
-    return this.information
-  }
-  saveClientInformation(information: OAuthClientInformationMixed) {
-    this.information = information
-  }
-  tokens() {
-    return this.saved
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier
-  }
-  codeVerifier() {
-    return this.verifier
-  }
-}
 
 let identity: TestIdentity
 let resourceServer: Server
@@ -83,7 +43,11 @@ afterAll(async () => {
 
 describe('the MCP SDK OAuth client against identity', () => {
   it('discovers identity, registers, authorizes with PKCE and resource, and gets a token for the resource', async () => {
-    const provider = new MemoryProvider()
+    const provider = new MemoryOAuthClient(REDIRECT, {
+      client_name: 'SDK client',
+      redirect_uris: [REDIRECT],
+      token_endpoint_auth_method: 'none',
+    })
     expect(await auth(provider, { serverUrl: mcpUrl })).toBe('REDIRECT')
     expect(provider.information?.client_id).toEqual(expect.any(String))
     const authorization = provider.authorizationUrl

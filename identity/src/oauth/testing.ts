@@ -1,6 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto'
 import type { RelationalStore } from '@guard/shared'
 import { createLogger, listeningUrl, openTestRelationalStore } from '@guard/shared'
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js'
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from '@modelcontextprotocol/sdk/shared/auth.js'
 import { buildIdentityApp } from '../app.ts'
 import { migrateIdentity } from '../server.ts'
 import { type CreatedClient, createClient, type NewClient } from '../services/clients/create.ts'
@@ -288,4 +294,45 @@ export async function signInPublicClient(input: {
   })
   if (status !== 200) throw new Error(`token exchange failed: ${JSON.stringify(body)}`)
   return body as unknown as IssuedTokens
+}
+
+/**
+ * What an MCP SDK client keeps between runs, in memory: the SDK calls these as its OAuth flow
+ * goes. `tokens` starts it with some, e.g. an access token that no longer works.
+ */
+export class MemoryOAuthClient implements OAuthClientProvider {
+  information: OAuthClientInformationMixed | undefined
+  saved: OAuthTokens | undefined
+  verifier = ''
+  authorizationUrl: URL | undefined
+
+  constructor(
+    readonly redirectUrl: string,
+    readonly clientMetadata: OAuthClientMetadata,
+    tokens?: OAuthTokens,
+  ) {
+    this.saved = tokens
+  }
+
+  clientInformation() {
+    return this.information
+  }
+  saveClientInformation(information: OAuthClientInformationMixed) {
+    this.information = information
+  }
+  tokens() {
+    return this.saved
+  }
+  saveTokens(tokens: OAuthTokens) {
+    this.saved = tokens
+  }
+  redirectToAuthorization(url: URL) {
+    this.authorizationUrl = url
+  }
+  saveCodeVerifier(verifier: string) {
+    this.verifier = verifier
+  }
+  codeVerifier() {
+    return this.verifier
+  }
 }

@@ -1,49 +1,20 @@
-import type { IncomingMessage } from 'node:http'
 import type { GuardFastify } from '@guard/shared'
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
+import {
+  jsonRpcRequest,
+  jsonRpcResponse,
+  originAllowed,
+  readMessage,
+  rpcError,
+  serveStateless,
+  takeMcpBodyAsText,
+} from '@guard/shared/mcp'
 import type { FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import { buildHandshake, handshakeSchema } from '../mcp/handshake.ts'
-import { originAllowed } from '../mcp/origin.ts'
-import { invalidParams } from '../mcp/params.ts'
 import { httpsOrigin, type ResourceDeps } from '../mcp/resources.ts'
 import { createPlatformMcpServer } from '../mcp/server.ts'
 import { baseUrl, type PlatformContext } from './context.ts'
 import { problemResponses } from './schemas.ts'
-
-const jsonRpcId = z.union([z.string(), z.int(), z.null()])
-
-const jsonRpcRequest = z.object({
-  jsonrpc: z.literal('2.0'),
-  method: z.string(),
-  id: jsonRpcId.optional(),
-  params: z.record(z.string(), z.unknown()).optional(),
-})
-
-const jsonRpcResponse = z.union([
-  z.object({ jsonrpc: z.literal('2.0'), id: jsonRpcId, result: z.record(z.string(), z.unknown()) }),
-  z.object({
-    jsonrpc: z.literal('2.0'),
-    id: jsonRpcId,
-    error: z.object({ code: z.int(), message: z.string(), data: z.unknown().optional() }),
-  }),
-])
-
-const rpcError = (code: number, message: string) => ({ jsonrpc: '2.0' as const, id: null, error: { code, message } })
-
-/** The MCP spec makes clients accept both; answers here are always JSON, so a plain JSON client is served too. */
-function acceptBoth(raw: IncomingMessage): void {
-  const accept = raw.headers.accept ?? ''
-  if (accept.includes('application/json') && accept.includes('text/event-stream')) return
-  const value = 'application/json, text/event-stream'
-  raw.headers.accept = value
-  // The SDK rebuilds headers from rawHeaders, so both views must agree.
-  const kept: string[] = []
-  for (let i = 0; i < raw.rawHeaders.length; i += 2) {
-    if (raw.rawHeaders[i]?.toLowerCase() !== 'accept') kept.push(raw.rawHeaders[i]!, raw.rawHeaders[i + 1]!)
-  }
-  raw.rawHeaders.splice(0, raw.rawHeaders.length, ...kept, 'Accept', value)
-}
 
 export function mcpRoutes(app: GuardFastify, ctx: PlatformContext): void {
   const deps = (request: FastifyRequest): ResourceDeps => ({
@@ -67,13 +38,9 @@ export function mcpRoutes(app: GuardFastify, ctx: PlatformContext): void {
     async (request) => buildHandshake(deps(request)),
   )
 
-  // Encapsulated: these routes take the body as text, so malformed JSON becomes JSON-RPC -32700,
-  // not the problem+json 400 every other route answers.
+  // Encapsulated, so malformed JSON here is JSON-RPC -32700, not the problem+json 400 every other route answers.
   app.register(async (mcp) => {
-    mcp.removeAllContentTypeParsers()
-    mcp.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body))
-    // The schema documents the request; the SDK validates it and answers in JSON-RPC terms.
-    mcp.setValidatorCompiler(() => (value) => ({ value }))
+    takeMcpBodyAsText(mcp)
     for (const path of ['/mcp', '/.well-known/mcp']) {
       mcp.post(
         path,
@@ -97,27 +64,9 @@ export function mcpRoutes(app: GuardFastify, ctx: PlatformContext): void {
           if (!originAllowed(request.headers.origin, { publicUrl: ctx.publicUrl, origins: ctx.allowedOrigins })) {
             return reply.status(403).send(rpcError(-32000, 'Forbidden: Origin not allowed'))
           }
-          let message: unknown
-          try {
-            message = JSON.parse(String(request.body))
-          } catch {
-            return reply.status(400).send(rpcError(-32700, 'Parse error: the body is not valid JSON'))
-          }
-          const refused = invalidParams(message)
-          if (refused) return reply.status(200).send(refused)
-          const server = createPlatformMcpServer(deps(request))
-          const transport = new StreamableHTTPServerTransport({
-            sessionIdGenerator: undefined,
-            enableJsonResponse: true,
-          })
-          reply.hijack()
-          reply.raw.on('close', () => {
-            void transport.close()
-            void server.close()
-          })
-          await server.connect(transport)
-          acceptBoth(request.raw)
-          await transport.handleRequest(request.raw, reply.raw, message)
+          const read = readMessage(request.body)
+          if ('answer' in read) return reply.status(read.status).send(read.answer)
+          await serveStateless(request, reply, createPlatformMcpServer(deps(request)), read.message)
         },
       )
     }

@@ -1,12 +1,57 @@
 import { useMemo, useState } from 'preact/hooks'
 import { useLocation } from 'preact-iso'
-import { api } from '../api.ts'
-import { type HistoryEntry, type Incident, PHASES, type Phases, RANGES, type Range } from '../monitors.ts'
+import { api, type Envelope } from '../api.ts'
+import { useLive } from '../live.ts'
+import {
+  type HistoryEntry,
+  type Incident,
+  MONITOR_EVENTS,
+  PHASES,
+  type Phases,
+  RANGES,
+  type Range,
+} from '../monitors.ts'
 import { Chart, type ChartSeries } from './chart.tsx'
 import { Confirm } from './dialog.tsx'
 import { Empty, ErrorText, StateDot } from './status.tsx'
 import { type Column, Table } from './table.tsx'
 import { formatMs, Time } from './time.tsx'
+import { type Resource, usePolling, useResource } from './use-api.ts'
+
+/** The newest ten incidents of one monitor, for its detail screen. */
+export function useMonitorIncidents(id: string, organizationId: string): Resource<Incident[]> {
+  return useResource(
+    () =>
+      api
+        .get<Envelope<Incident[]>>('/api/incidents', { limit: 100 })
+        .then((body) => body.data.filter((incident) => incident.monitorId === id).slice(0, 10)),
+    [organizationId, id],
+  )
+}
+
+/**
+ * Keeps a monitor's detail screen current: everything reloads on one of the monitor's live events,
+ * and what new checks change reloads once per check interval (at least every 10 s) meanwhile.
+ */
+export function useMonitorRefresh(
+  id: string,
+  checkInterval: number | undefined,
+  resources: { everything: Array<Resource<unknown>>; perCheck: Array<Resource<unknown>> },
+): () => void {
+  const reloadAll = () => {
+    for (const resource of resources.everything) resource.reload()
+  }
+  useLive(MONITOR_EVENTS, (event) => {
+    if (event.data.monitorId === id) reloadAll()
+  })
+  usePolling(
+    () => {
+      for (const resource of resources.perCheck) resource.reload()
+    },
+    Math.max(checkInterval ?? 30, 10),
+  )
+  return reloadAll
+}
 
 /** The range buttons of a detail screen (1 h … 90 d). */
 export function RangePicker({ value, onChange }: { value: Range; onChange: (range: Range) => void }) {

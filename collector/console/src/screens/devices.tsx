@@ -12,6 +12,7 @@ import { useOrg } from '../org.ts'
 import type { Device, DeviceDetail } from '../types.ts'
 import { healthTone } from '../types.ts'
 import './screens.css'
+import { FilterChoice, SearchField } from '../components/list-controls.tsx'
 
 interface DeviceStats {
   total: number
@@ -24,6 +25,14 @@ interface DeviceStats {
 }
 
 const DEVICE_EVENTS = ['device.online', 'device.offline', 'device.health']
+
+const DEVICE_STATES = [
+  ['all', 'All states'],
+  ['online', 'Online'],
+  ['offline', 'Offline'],
+  ['warning', 'Warning'],
+  ['critical', 'Critical'],
+] as const
 
 export default function Devices() {
   const { current } = useOrg()
@@ -88,30 +97,18 @@ export default function Devices() {
       </div>
 
       <div class="toolbar">
-        <label class="visually-hidden" for="device-search">
-          Search devices
-        </label>
-        <input
-          id="device-search"
-          type="search"
+        <SearchField
+          label="Search devices"
           placeholder="Search name, host, platform, tag"
           value={search}
-          onInput={(event) => setSearch(event.currentTarget.value)}
+          onInput={setSearch}
         />
-        <label class="visually-hidden" for="device-state">
-          Filter by state
-        </label>
-        <select
-          id="device-state"
+        <FilterChoice
+          label="Filter by state"
           value={state}
-          onChange={(event) => setState(event.currentTarget.value as typeof state)}
-        >
-          <option value="all">All states</option>
-          <option value="online">Online</option>
-          <option value="offline">Offline</option>
-          <option value="warning">Warning</option>
-          <option value="critical">Critical</option>
-        </select>
+          options={DEVICE_STATES}
+          onChange={(value) => setState(value as typeof state)}
+        />
       </div>
 
       {devices.error ? <ErrorText error={devices.error} retry={devices.reload} /> : null}

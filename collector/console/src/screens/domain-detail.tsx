@@ -7,21 +7,20 @@ import {
   MonitorActions,
   PhaseBreakdown,
   RangePicker,
+  useMonitorIncidents,
+  useMonitorRefresh,
 } from '../components/monitor.tsx'
 import { ErrorText, Loading, StateDot } from '../components/status.tsx'
 import { formatDuration, formatMs, formatPercent, Time } from '../components/time.tsx'
-import { usePolling, useResource } from '../components/use-api.ts'
-import { useLive } from '../live.ts'
+import { useResource } from '../components/use-api.ts'
 import {
   type DomainDetail as Detail,
   type DomainStats,
   displayState,
   type HistoryEntry,
   historyRange,
-  type Incident,
   type LatencySeries,
   type LocationPoint,
-  MONITOR_EVENTS,
   type Range,
 } from '../monitors.ts'
 import { useOrg } from '../org.ts'
@@ -63,31 +62,11 @@ export default function DomainDetail({ id }: { id: string }) {
         .then((body) => body.data),
     [current.id, id, range],
   )
-  const incidents = useResource(
-    () =>
-      api
-        .get<Envelope<Incident[]>>('/api/incidents', { limit: 100 })
-        .then((body) => body.data.filter((incident) => incident.monitorId === id).slice(0, 10)),
-    [current.id, id],
-  )
-  const reloadAll = () => {
-    detail.reload()
-    stats.reload()
-    locations.reload()
-    history.reload()
-    incidents.reload()
-  }
-  useLive(MONITOR_EVENTS, (event) => {
-    if (event.data.monitorId === id) reloadAll()
+  const incidents = useMonitorIncidents(id, current.id)
+  const reloadAll = useMonitorRefresh(id, detail.data?.checkInterval, {
+    everything: [detail, stats, locations, history, incidents],
+    perCheck: [locations, history, detail],
   })
-  usePolling(
-    () => {
-      locations.reload()
-      history.reload()
-      detail.reload()
-    },
-    Math.max(detail.data?.checkInterval ?? 30, 10),
-  )
 
   const domain = detail.data
   if (detail.error && !domain) return <ErrorText error={detail.error} retry={detail.reload} />

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks'
 import { useLocation } from 'preact-iso'
 import { api, type Envelope } from '../api.ts'
+import { FilterChoice, SearchField, STATE_OPTIONS } from '../components/list-controls.tsx'
 import { MonitorActions } from '../components/monitor.tsx'
 import { Sparkline } from '../components/sparkline.tsx'
 import { Empty, ErrorText, Loading, StateDot } from '../components/status.tsx'
@@ -111,25 +112,8 @@ export default function Domains() {
         </div>
       </div>
       <div class="toolbar">
-        <label class="grow">
-          <span class="visually-hidden">Search domains</span>
-          <input
-            type="search"
-            placeholder="Search by name or URL"
-            value={typed}
-            onInput={(event) => setTyped(event.currentTarget.value)}
-            style={{ width: '100%' }}
-          />
-        </label>
-        <label>
-          <span class="visually-hidden">State</span>
-          <select value={status} onChange={(event) => setStatus(event.currentTarget.value)}>
-            <option value="">Every state</option>
-            <option value="down">Down</option>
-            <option value="up">Up</option>
-            <option value="unknown">Unknown</option>
-          </select>
-        </label>
+        <SearchField label="Search domains" placeholder="Search by name or URL" value={typed} onInput={setTyped} />
+        <FilterChoice label="State" value={status} options={STATE_OPTIONS} onChange={setStatus} />
       </div>
       <ErrorText error={list.error} retry={list.reload} />
       {data === undefined ? (

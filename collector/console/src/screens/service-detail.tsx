@@ -1,19 +1,19 @@
 import { useState } from 'preact/hooks'
 import { api, type Envelope } from '../api.ts'
-import { HistoryTable, IncidentList, LatencyChart, MonitorActions, RangePicker } from '../components/monitor.tsx'
+import {
+  HistoryTable,
+  IncidentList,
+  LatencyChart,
+  MonitorActions,
+  PhaseBreakdown,
+  RangePicker,
+  useMonitorIncidents,
+  useMonitorRefresh,
+} from '../components/monitor.tsx'
 import { ErrorText, Loading, StateDot } from '../components/status.tsx'
 import { formatDuration, formatMs, formatPercent, Time } from '../components/time.tsx'
-import { usePolling, useResource } from '../components/use-api.ts'
-import { useLive } from '../live.ts'
-import {
-  displayState,
-  type HistoryEntry,
-  type Incident,
-  type LatencySeries,
-  MONITOR_EVENTS,
-  type Range,
-  type ServiceItem,
-} from '../monitors.ts'
+import { useResource } from '../components/use-api.ts'
+import { displayState, type HistoryEntry, type LatencySeries, type Range, type ServiceItem } from '../monitors.ts'
 import { useOrg } from '../org.ts'
 
 interface CheckOutcome {
@@ -38,33 +38,14 @@ export default function ServiceDetail({ id }: { id: string }) {
     () => api.get<Envelope<HistoryEntry[]>>(`/api/services/${id}/history`, { limit: 500 }).then((body) => body.data),
     [current.id, id],
   )
-  const incidents = useResource(
-    () =>
-      api
-        .get<Envelope<Incident[]>>('/api/incidents', { limit: 100 })
-        .then((body) => body.data.filter((incident) => incident.monitorId === id).slice(0, 10)),
-    [current.id, id],
-  )
+  const incidents = useMonitorIncidents(id, current.id)
   const [checking, setChecking] = useState(false)
   const [outcome, setOutcome] = useState<CheckOutcome | undefined>(undefined)
   const [checkError, setCheckError] = useState<unknown>(undefined)
-  const reloadAll = () => {
-    detail.reload()
-    latency.reload()
-    history.reload()
-    incidents.reload()
-  }
-  useLive(MONITOR_EVENTS, (event) => {
-    if (event.data.monitorId === id) reloadAll()
+  const reloadAll = useMonitorRefresh(id, detail.data?.checkInterval, {
+    everything: [detail, latency, history, incidents],
+    perCheck: [history, latency, detail],
   })
-  usePolling(
-    () => {
-      history.reload()
-      latency.reload()
-      detail.reload()
-    },
-    Math.max(detail.data?.checkInterval ?? 30, 10),
-  )
 
   const service = detail.data
   if (detail.error && !service) return <ErrorText error={detail.error} retry={detail.reload} />
@@ -142,6 +123,12 @@ export default function ServiceDetail({ id }: { id: string }) {
       <RangePicker value={range} onChange={setRange} />
       <ErrorText error={latency.error} retry={latency.reload} />
       <LatencyChart byLocation={latency.data} label={`Response time of ${service.name} per location`} />
+      {service.protocol === 'http' || service.protocol === 'https' ? (
+        <>
+          <h2>Timing phases</h2>
+          {history.data ? <PhaseBreakdown entries={history.data} /> : <Loading lines={1} />}
+        </>
+      ) : null}
       <h2>Incidents</h2>
       <IncidentList incidents={incidents.data} />
       <h2>Latest checks</h2>

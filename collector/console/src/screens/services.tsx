@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'preact/hooks'
 import { api, type Envelope } from '../api.ts'
+import { FilterChoice, SearchField, STATE_OPTIONS } from '../components/list-controls.tsx'
 import { MonitorActions } from '../components/monitor.tsx'
 import { Sparkline } from '../components/sparkline.tsx'
 import { Empty, ErrorText, Loading, StateDot } from '../components/status.tsx'
@@ -33,6 +34,11 @@ const target = (service: ServiceItem) => {
   const { host, port, path } = service.protocolConfig
   return `${host}${port ? `:${port}` : ''}${path ?? ''}`
 }
+
+const PROTOCOL_OPTIONS = [
+  ['', 'Every protocol'],
+  ...['http', 'https', 'tcp', 'dns', 'tls', 'icmp'].map((name) => [name, name.toUpperCase()] as const),
+] as const
 
 export default function Services() {
   const { current } = useOrg()
@@ -121,37 +127,14 @@ export default function Services() {
         </div>
       </div>
       <div class="toolbar">
-        <label class="grow">
-          <span class="visually-hidden">Search services</span>
-          <input
-            type="search"
-            placeholder="Search by name or host"
-            value={search}
-            onInput={(event) => setSearch(event.currentTarget.value)}
-            style={{ width: '100%' }}
-          />
-        </label>
-        <label>
-          <span class="visually-hidden">State</span>
-          <select value={status} onChange={(event) => setStatus(event.currentTarget.value)}>
-            <option value="">Every state</option>
-            <option value="down">Down</option>
-            <option value="up">Up</option>
-            <option value="unknown">Unknown</option>
-            <option value="paused">Paused</option>
-          </select>
-        </label>
-        <label>
-          <span class="visually-hidden">Protocol</span>
-          <select value={protocol} onChange={(event) => setProtocol(event.currentTarget.value)}>
-            <option value="">Every protocol</option>
-            {['http', 'https', 'tcp', 'dns', 'tls', 'icmp'].map((name) => (
-              <option key={name} value={name}>
-                {name.toUpperCase()}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SearchField label="Search services" placeholder="Search by name or host" value={search} onInput={setSearch} />
+        <FilterChoice
+          label="State"
+          value={status}
+          options={[...STATE_OPTIONS, ['paused', 'Paused']]}
+          onChange={setStatus}
+        />
+        <FilterChoice label="Protocol" value={protocol} options={PROTOCOL_OPTIONS} onChange={setProtocol} />
       </div>
       <ErrorText error={list.error} retry={list.reload} />
       {list.data === undefined ? (

@@ -5,6 +5,7 @@ import { refineHttpOptions } from '../monitors/http-options.ts'
 import {
   authType,
   checkInterval,
+  checkPhases,
   checkTimeout,
   clearable,
   credentials,
@@ -191,16 +192,7 @@ export const historyEntry = z.object({
   timestamp: z.string(),
   /** The probe's location code. */
   location: z.string().optional(),
-  /** Where the time went (HTTP checks): DNS lookup, TCP connect, TLS handshake, first byte, transfer. */
-  phases: z
-    .object({
-      dnsMs: z.number().optional(),
-      connectMs: z.number().optional(),
-      tlsMs: z.number().optional(),
-      firstByteMs: z.number().optional(),
-      transferMs: z.number().optional(),
-    })
-    .optional(),
+  phases: checkPhases.optional(),
   /** Only on a result that was not up. */
   errorKind: z.string().optional(),
   error: z.string().optional(),

@@ -182,3 +182,12 @@ export const lastErrorView = z
     ],
   })
 export type LastErrorView = z.infer<typeof lastErrorView>
+
+/** Where a check's time went (HTTP checks): DNS lookup, TCP connect, TLS handshake, first byte, transfer. */
+export const checkPhases = z.object({
+  dnsMs: z.number().optional(),
+  connectMs: z.number().optional(),
+  tlsMs: z.number().optional(),
+  firstByteMs: z.number().optional(),
+  transferMs: z.number().optional(),
+})

@@ -52,21 +52,21 @@ export async function aggregateWindow(
   if (ids.length === 0) return new Map()
   const sql = aggregateSql(options.source ?? sourceFor(seconds), options.percentile ?? false)
   const rows = await selectRows<WindowAggregate>(timeseries, sql, { orgs: organizationIds, ids, window: seconds })
-  return new Map(
-    rows.map((row) => [
-      row.monitor_id,
-      {
-        monitor_id: row.monitor_id,
-        checks: Number(row.checks),
-        failures: Number(row.failures),
-        rt_sum: Number(row.rt_sum),
-        rt_min: Number(row.rt_min),
-        rt_max: Number(row.rt_max),
-        p95: Number(row.p95),
-      },
-    ]),
-  )
+  return new Map(rows.map((row) => [row.monitor_id, toWindowAggregate(row)]))
 }
+
+/** A row of sums as a store returns it: counts may come as strings, an absent p95 as null (both read as numbers, null as 0). */
+export const toWindowAggregate = (
+  row: { monitor_id: string } & Record<Exclude<keyof WindowAggregate, 'monitor_id'>, number | string | null>,
+): WindowAggregate => ({
+  monitor_id: row.monitor_id,
+  checks: Number(row.checks),
+  failures: Number(row.failures),
+  rt_sum: Number(row.rt_sum),
+  rt_min: Number(row.rt_min),
+  rt_max: Number(row.rt_max),
+  p95: Number(row.p95),
+})
 
 export const round2 = (value: number) => Math.round(value * 100) / 100
 export const uptimeOf = (aggregate: WindowAggregate | undefined) =>

@@ -13,6 +13,8 @@ export async function serviceHistory(ctx: CollectorContext, caller: Caller, id: 
     responseTime: row.responseTime,
     timestamp: row.timestamp,
     message: row.error ?? (row.statusCode ? `${row.status} (${row.statusCode})` : row.status),
+    location: row.location,
+    ...(row.phases ? { phases: row.phases } : {}),
     ...(row.errorKind === null ? {} : { errorKind: row.errorKind }),
   }))
 }

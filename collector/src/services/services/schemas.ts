@@ -6,6 +6,7 @@ import { refineHttpOptions } from '../monitors/http-options.ts'
 import {
   authType,
   checkInterval,
+  checkPhases,
   checkTimeout,
   credentials,
   failureThreshold,
@@ -174,6 +175,10 @@ export const serviceHistoryEntry = z.object({
   responseTime: z.number(),
   timestamp: z.string(),
   message: z.string(),
+  /** The probe's location code. */
+  location: z.string(),
+  /** HTTP(S) services only. */
+  phases: checkPhases.optional(),
   /** Only on a result that was not up, from probes that classify failures. */
   errorKind: z.string().optional(),
 })

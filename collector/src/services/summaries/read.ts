@@ -1,5 +1,5 @@
 import type { Sql } from '@guard/shared'
-import type { WindowAggregate } from '../results/window.ts'
+import { toWindowAggregate, type WindowAggregate } from '../results/window.ts'
 
 export interface LastDay extends WindowAggregate {
   /** The same figures per probe location. */
@@ -64,20 +64,7 @@ export async function readDays(sql: Sql, ids: string[], days: number): Promise<M
       GROUP BY monitor_id`,
     [ids, days],
   )
-  return new Map(
-    rows.map((row) => [
-      row.monitor_id,
-      {
-        monitor_id: row.monitor_id,
-        checks: Number(row.checks),
-        failures: Number(row.failures),
-        rt_sum: Number(row.rt_sum),
-        rt_min: Number(row.rt_min),
-        rt_max: Number(row.rt_max),
-        p95: Number(row.p95 ?? 0),
-      },
-    ]),
-  )
+  return new Map(rows.map((row) => [row.monitor_id, toWindowAggregate(row)]))
 }
 
 /** Checks and failures per monitor and UTC day (`YYYY-MM-DD`) over the last `days` days, for status pages. */

@@ -1,0 +1,2 @@
+export { jsonRpcRequest, jsonRpcResponse, readMessage, rpcError, serveStateless, takeMcpBodyAsText } from './http.ts'
+export { originAllowed } from './origin.ts'
