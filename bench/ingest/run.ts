@@ -25,7 +25,8 @@ import { createIngestMetrics } from '../../collector/src/ingest/metrics.ts'
  * them all (the ceiling), then the collector's own ingest (decode, dedupe check, chDB insert
  * feeding both rollup views, the monitor state machine in PostgreSQL, ack, then the summary
  * refresher) stores them all.
- * Prints JSON with both rates, their ratio and the mean time a batch spends in each phase. PostgreSQL is a real server when one is installed,
+ * Prints JSON with both rates, their ratio, the mean time spent in each phase per 1,000 results and
+ * this process' CPU per 1,000 results on each side. PostgreSQL is a real server when one is installed,
  * PGlite otherwise (named in the output).
  */
 const total = Number(process.env.BENCH_RESULTS ?? 20_000)
@@ -34,6 +35,7 @@ const maxBatch = Number(process.env.BENCH_BATCH ?? 1000)
 const locations = ['fra', 'iad', 'sin']
 
 const round = (value: number) => Number(value.toPrecision(4))
+const cpuMs = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1000
 
 async function waitFor(condition: () => boolean, timeoutMs: number) {
   const deadline = Date.now() + timeoutMs
@@ -94,6 +96,7 @@ try {
   // The ceiling: a durable that only acks, reading the same stream with the same batching.
   let acked = 0
   const rawStart = performance.now()
+  const rawCpu = process.cpuUsage()
   const raw = await bus.consume(
     { stream: 'RESULTS', durable: 'bench-raw', filterSubject: 'results.>', maxBatch, maxWaitMs: 50, ackWaitMs: 30_000 },
     async (batch) => {
@@ -103,26 +106,30 @@ try {
   )
   await waitFor(() => acked >= total, 300_000)
   const rawSeconds = (performance.now() - rawStart) / 1000
+  const rawCpuMs = cpuMs(process.cpuUsage(rawCpu))
   await raw.stop()
 
   const stats: IngestStats = { stored: 0, deadLettered: 0, batches: 0 }
   const ingestStart = performance.now()
+  const ingestCpu = process.cpuUsage()
   const metrics = createIngestMetrics()
   const ingest = await consumeResults(ctx, stats, metrics)
   await waitFor(() => stats.stored >= total, 600_000)
   const ingestSeconds = (performance.now() - ingestStart) / 1000
+  const ingestCpuMs = cpuMs(process.cpuUsage(ingestCpu))
   // Stopping waits for the summary refresher to catch up with the last batches.
   const stopStart = performance.now()
   await ingest.stop()
   const summaryCatchUpMs = performance.now() - stopStart
 
-  // Where a batch's time goes, mean milliseconds per batch. Dedupe + insert (ClickHouse) run beside
-  // state (PostgreSQL); a batch's ack runs beside the next batch's fetch and stores; the summary
-  // refresher runs after the ack, once per GUARD_SUMMARY_REFRESH_MS whatever the number of batches.
+  // Where a batch's time goes, mean milliseconds per 1,000 results (the ingest stores the batches
+  // fetched while its stores were busy as one group, so stored batches vary in size). Dedupe + insert
+  // (ClickHouse) run beside state (PostgreSQL); a batch's ack runs beside the next batch's fetch and
+  // stores; the summary refresher runs after the ack, once per GUARD_SUMMARY_REFRESH_MS.
   const phases = Object.fromEntries(
     (await metrics.phaseSeconds.get()).values.map((value) => [
       value.labels.phase,
-      round((value.value * 1000) / Math.max(1, stats.batches)),
+      round((value.value * 1000 * 1000) / total),
     ]),
   )
   const rawRate = total / rawSeconds
@@ -139,10 +146,14 @@ try {
         publishPerSecond: round(total / publishSeconds),
         rawConsumeAckPerSecond: round(rawRate),
         collectorIngestPerSecond: round(ingestRate),
-        batches: stats.batches,
-        meanBatchSize: round(total / stats.batches),
-        meanBatchMs: round((ingestSeconds * 1000) / Math.max(1, stats.batches)),
-        phaseMsPerBatch: phases,
+        storedGroups: stats.batches,
+        meanGroupSize: round(total / stats.batches),
+        msPer1000Results: round((ingestSeconds * 1000 * 1000) / total),
+        phaseMsPer1000Results: phases,
+        // This process' CPU (every thread: the event loop, V8's collector, chDB) per 1,000 results. On a
+        // busy machine the ratio follows these more than the pipeline (PostgreSQL and nats-server not counted).
+        rawCpuMsPer1000: round((rawCpuMs * 1000) / total),
+        ingestCpuMsPer1000: round((ingestCpuMs * 1000) / total),
         summaryCatchUpMs: round(summaryCatchUpMs),
         ratio: round(ingestRate / rawRate),
       },

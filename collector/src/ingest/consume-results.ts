@@ -19,6 +19,8 @@ export interface IngestStats {
 
 /** Longest pause between two attempts at a failing store; kept well under the ack wait. */
 const MAX_RETRY_PAUSE_MS = 5000
+/** How many fetched batches one group of stores may take while the stores are behind. */
+const MAX_GROUPED_BATCHES = 2
 
 /**
  * Stores probe results in ClickHouse, feeds them to the monitor state machine (which stages the
@@ -28,9 +30,10 @@ const MAX_RETRY_PAUSE_MS = 5000
  * dead-letter subject and terminated, so it never blocks the stream.
  *
  * Batches overlap: one is fetched and decoded while the one before is in PostgreSQL and the one
- * before that in ClickHouse (see storeAndAck), and acks travel while the next batch is stored. Each
- * store still sees batches one at a time and in order, and a message is acked only after both
- * stored it. The batch's monitors are then marked for the summary refresher, which
+ * before that in ClickHouse (see storeAndAck), and acks travel while the next batch is stored. When
+ * the stores fall behind the bus, the batches fetched meanwhile go into them together as one group
+ * (see startWaiting), so each statement and insert serves more results. Each store still sees groups
+ * one at a time and in order, and a message is acked only after both stored it. The batch's monitors are then marked for the summary refresher, which
  * recomputes their 24-hour and daily figures from the rollups and invalidates cached reads.
  *
  * A store that fails (PostgreSQL or ClickHouse away) is retried in place with the same batch,
@@ -50,8 +53,13 @@ export async function consumeResults(
   let acking: Promise<void> = Promise.resolve()
   let stateStage: Promise<void> = Promise.resolve()
   let insertStage: Promise<void> = Promise.resolve()
-  /** Batches whose stores are under way; the handler waits while two are. */
-  const inFlight: Array<Promise<void>> = []
+  /** Groups of batches whose stores are under way: at most two, one per stage. */
+  const inFlight = new Set<Promise<void>>()
+  /** Decoded batches, in order, that wait for a stage to free up; they go into the stores as one group. */
+  const waiting: Array<{ results: CheckResult[]; messages: StreamMessage[] }> = []
+  /** The most results one group holds; fetching pauses while that many wait. */
+  const maxGroup = ctx.env.GUARD_INGEST_MAX_BATCH * MAX_GROUPED_BATCHES
+  const waitingResults = () => waiting.reduce((sum, batch) => sum + batch.messages.length, 0)
   let halted = false
   const phase = (name: string, seconds: number) => metrics.phaseSeconds.inc({ phase: name }, seconds)
   const since = (started: number) => (performance.now() - started) / 1000
@@ -150,12 +158,52 @@ export async function consumeResults(
     metrics.stored.inc(fresh.length)
     const now = Date.now()
     if (results.length > 0) {
-      const oldest = Math.min(...results.map((result) => Date.parse(result.startedAt)))
+      let oldest = Number.POSITIVE_INFINITY
+      for (const result of results) {
+        const startedAt = Date.parse(result.startedAt)
+        oldest = Math.min(oldest, startedAt)
+        metrics.lag.observe((now - startedAt) / 1000)
+      }
       metrics.lastLag.set((now - oldest) / 1000)
-      for (const result of results) metrics.lag.observe((now - Date.parse(result.startedAt)) / 1000)
     }
     stats.stored += messages.length
     stats.batches += 1
+  }
+  /**
+   * Starts what waits while fewer than two groups are under way: all the batches that arrived
+   * since, as one group (up to maxGroup results), in arrival order. A store slower than the bus
+   * then gets larger groups, so its cost per statement is shared by more results, instead of a
+   * queue of small batches each paying it.
+   */
+  const startWaiting = () => {
+    if (halted || stopping.signal.aborted) {
+      for (const batch of waiting.splice(0)) void Promise.allSettled(batch.messages.map((message) => message.nak()))
+      return
+    }
+    while (inFlight.size < 2 && waiting.length > 0) {
+      let count = 0
+      let taken = 0
+      while (taken < waiting.length && (taken === 0 || count + waiting[taken]!.messages.length <= maxGroup)) {
+        count += waiting[taken]!.messages.length
+        taken += 1
+      }
+      const group = waiting.splice(0, taken)
+      const stored: Promise<void> = storeAndAck(
+        group.flatMap((batch) => batch.results),
+        group.flatMap((batch) => batch.messages),
+      )
+        .catch((error: unknown) =>
+          ctx.log.error(
+            { err: error },
+            'storing a group of results failed unexpectedly: what it did not ack comes back after the ack wait',
+          ),
+        )
+        .finally(() => {
+          inFlight.delete(stored)
+          startWaiting()
+        })
+      inFlight.add(stored)
+    }
   }
   const consumer = await ctx.bus.consume(
     {
@@ -188,16 +236,16 @@ export async function consumeResults(
         await Promise.allSettled(messages.map((message) => message.nak()))
         return
       }
-      // At most two batches under way (one per stage) while the next is fetched and decoded.
-      while (inFlight.length >= 2) await inFlight.shift()
-      inFlight.push(storeAndAck(results, messages))
+      waiting.push({ results, messages })
+      startWaiting()
+      while (waitingResults() >= maxGroup) await Promise.race(inFlight)
     },
   )
   return {
     async stop() {
       stopping.abort()
       await consumer.stop()
-      await Promise.all(inFlight)
+      while (inFlight.size > 0) await Promise.all(inFlight)
       await acking
       await refresher.settled()
       await refresher.stop()

@@ -86,7 +86,10 @@ export function encodeCheckResult(result: CheckResult): Uint8Array {
   return new TextEncoder().encode(JSON.stringify(checkResultV1.parse(result)))
 }
 
+/** Decoding without `stream` keeps no state between calls, so one decoder serves every message. */
+const utf8 = new TextDecoder()
+
 /** Throws a ZodError (or SyntaxError) for anything that is not a v1 check result. */
 export function decodeCheckResult(data: Uint8Array): CheckResult {
-  return checkResultV1.parse(JSON.parse(new TextDecoder().decode(data)))
+  return checkResultV1.parse(JSON.parse(utf8.decode(data)))
 }

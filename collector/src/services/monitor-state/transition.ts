@@ -74,7 +74,10 @@ export function applyResult(machine: MonitorMachine, result: CheckResult, rules:
     lastError: error ?? previous?.lastError ?? null,
   })
   const status = quorumStatus(machine.locations.values(), rules)
-  const consecutiveFailures = Math.max(...[...machine.locations.values()].map((l) => l.consecutiveFailures))
+  let consecutiveFailures = 0
+  for (const location of machine.locations.values()) {
+    consecutiveFailures = Math.max(consecutiveFailures, location.consecutiveFailures)
+  }
   const before = machine.state
   const certificate = result.certificate
     ? { valid: result.certificate.valid, expiresAt: result.certificate.expiresAt, issuer: result.certificate.issuer }

@@ -1,28 +1,52 @@
 import type { CheckResult, TimeSeriesStore } from '@guard/shared'
 import { selectRows } from './query.ts'
 
-const toRow = (result: CheckResult) => ({
-  id: result.id,
-  organization_id: result.organizationId,
-  monitor_id: result.monitorId,
-  location: result.location,
-  kind: result.kind,
-  status: result.status,
-  started_at: Date.parse(result.startedAt),
-  response_time_ms: result.responseTimeMs,
-  status_code: result.statusCode ?? 0,
-  error: result.error ?? '',
-  error_kind: result.errorKind ?? '',
-  dns_ms: result.phases?.dnsMs ?? null,
-  connect_ms: result.phases?.connectMs ?? null,
-  tls_ms: result.phases?.tlsMs ?? null,
-  first_byte_ms: result.phases?.firstByteMs ?? null,
-  transfer_ms: result.phases?.transferMs ?? null,
-  cert_valid: result.certificate ? Number(result.certificate.valid) : null,
-  cert_expires_at: result.certificate ? Date.parse(result.certificate.expiresAt) : null,
-  cert_issuer: result.certificate?.issuer ?? '',
-  cert_subject: result.certificate?.subject ?? '',
-})
+/** check_results' columns in the order toRow gives them; JSONCompactEachRow rows are arrays, cheaper to write and parse. */
+const COLUMNS = [
+  'id',
+  'organization_id',
+  'monitor_id',
+  'location',
+  'kind',
+  'status',
+  'started_at',
+  'response_time_ms',
+  'status_code',
+  'error',
+  'error_kind',
+  'dns_ms',
+  'connect_ms',
+  'tls_ms',
+  'first_byte_ms',
+  'transfer_ms',
+  'cert_valid',
+  'cert_expires_at',
+  'cert_issuer',
+  'cert_subject',
+] as const satisfies readonly string[]
+
+const toRow = (result: CheckResult) => [
+  result.id,
+  result.organizationId,
+  result.monitorId,
+  result.location,
+  result.kind,
+  result.status,
+  Date.parse(result.startedAt),
+  result.responseTimeMs,
+  result.statusCode ?? 0,
+  result.error ?? '',
+  result.errorKind ?? '',
+  result.phases?.dnsMs ?? null,
+  result.phases?.connectMs ?? null,
+  result.phases?.tlsMs ?? null,
+  result.phases?.firstByteMs ?? null,
+  result.phases?.transferMs ?? null,
+  result.certificate ? Number(result.certificate.valid) : null,
+  result.certificate ? Date.parse(result.certificate.expiresAt) : null,
+  result.certificate?.issuer ?? '',
+  result.certificate?.subject ?? '',
+]
 
 /**
  * Ids of `results` already stored. The filter on monitor and time range lets ClickHouse read only
@@ -73,7 +97,12 @@ export async function storeResults(
   }
   if (fresh.length === 0) return []
   started = performance.now()
-  await timeseries.client.insert({ table: 'check_results', values: fresh.map(toRow), format: 'JSONEachRow' })
+  await timeseries.client.insert({
+    table: 'check_results',
+    columns: [...COLUMNS],
+    values: fresh.map(toRow),
+    format: 'JSONCompactEachRow',
+  })
   onPhase('insert', (performance.now() - started) / 1000)
   return fresh
 }

@@ -1,0 +1,78 @@
+import { DEFAULT_ORGANIZATION, encodeCheckResult, type RelationalStore, resultSubject, type Sql } from '@guard/shared'
+import { sampleCheckResult } from '@guard/shared/testing'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createDomain } from '../services/domains/create.ts'
+import { readMonitorStates } from '../services/monitor-state/read.ts'
+import { selectRows } from '../services/results/query.ts'
+import { collectorForTest, waitUntil } from '../test-support.ts'
+import { consumeResults, type IngestStats } from './consume-results.ts'
+import { createIngestMetrics } from './metrics.ts'
+
+describe('result ingest behind a busy store', () => {
+  let harness: Awaited<ReturnType<typeof collectorForTest>>
+
+  beforeAll(async () => {
+    harness = await collectorForTest()
+  })
+  afterAll(() => harness.close())
+
+  it('stores the batches that arrived meanwhile as one group, in order, each result once', async () => {
+    const caller = {
+      principal: { kind: 'api_key' as const, id: 'test' },
+      organizationId: DEFAULT_ORGANIZATION.id,
+      organizationIds: [DEFAULT_ORGANIZATION.id],
+      permissions: ['*:*'],
+    }
+    const domain = await createDomain({ ctx: harness.ctx, caller, input: { url: 'https://grouped.example' } })
+    // PostgreSQL answers nothing until released: the stores stay busy with the first batch.
+    let release = () => {}
+    const released = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    const sql = harness.ctx.sql
+    const held: RelationalStore = Object.assign(Object.create(sql) as RelationalStore, {
+      transaction: async <T>(work: (tx: Sql) => Promise<T>) => {
+        await released
+        return sql.transaction(work)
+      },
+    })
+    const stats: IngestStats = { stored: 0, deadLettered: 0, batches: 0 }
+    const metrics = createIngestMetrics()
+    const consumer = await consumeResults({ ...harness.ctx, sql: held }, stats, metrics)
+    const fetched = async () =>
+      (await metrics.batchSize.get()).values.find((v) => v.metricName?.endsWith('_count'))?.value
+    const base = Date.now() - 60_000
+    const statuses = ['up', 'down', 'down', 'up'] as const
+    const results = statuses.map((status, index) => ({
+      ...sampleCheckResult(domain.id),
+      status,
+      startedAt: new Date(base + index * 10_000).toISOString(),
+    }))
+    // One batch each: the next is published once the ingest has fetched the one before.
+    for (const [index, checked] of results.entries()) {
+      await harness.ctx.bus.publish(resultSubject('fra'), encodeCheckResult(checked), { msgId: checked.id })
+      await waitUntil(async () => (await fetched()) === index + 1, `batch ${index + 1} fetched`)
+    }
+    release()
+    await waitUntil(() => stats.stored === 4, 'all four results stored')
+    await consumer.stop()
+
+    // The first two went in alone (one per stage); the last two, fetched while both were busy, together.
+    expect(stats.batches).toBe(3)
+    expect((await readMonitorStates(sql, [domain.id])).get(domain.id)?.status).toBe('up')
+    const { rows } = await sql.query<{ id: string }>(
+      'SELECT id FROM monitoring.event_outbox WHERE id LIKE $1 ORDER BY seq',
+      [`monitor.%:${domain.id}:%`],
+    )
+    expect(rows.map((row) => row.id)).toEqual([
+      `monitor.down:${domain.id}:${Date.parse(results[2]!.startedAt)}`,
+      `monitor.up:${domain.id}:${Date.parse(results[3]!.startedAt)}`,
+    ])
+    const [stored] = await selectRows<{ rows: string }>(
+      harness.ctx.timeseries,
+      'SELECT count() AS rows FROM check_results FINAL WHERE monitor_id = {id:String}',
+      { id: domain.id },
+    )
+    expect(Number(stored?.rows)).toBe(4)
+  })
+})
