@@ -53,7 +53,7 @@ const pageComponents = Number(process.env.BENCH_PAGE_COMPONENTS ?? 20)
  * every response body as a string, so in the collector's thread it costs that thread in proportion
  * to the body: a fair ceiling for small answers, not for a 470 KB page or its compressed bytes.
  */
-const clientWorkers = Number(process.env.BENCH_CLIENT_WORKERS ?? 0)
+const clientWorkers = Number(process.env.BENCH_CLIENT_WORKERS ?? 1)
 /** Comma-separated names of the endpoints to measure (`statusPage,list`); all when unset. */
 const only = process.env.BENCH_ENDPOINTS?.split(',')
 const round = (value: number) => Number(value.toPrecision(4))
