@@ -11,6 +11,8 @@ import { fileURLToPath } from 'node:url'
 
 const ROOT = fileURLToPath(new URL('../collector/console/', import.meta.url))
 export const CONSOLE_DIST = join(ROOT, 'dist')
+/** Collector modules the console imports so that it offers exactly what the API accepts. */
+const SHARED_WITH_API = [join(ROOT, '../src/services/access/resources.ts')]
 const STAMP = '.build-stamp'
 const LOCK_FILE = fileURLToPath(new URL('../package-lock.json', import.meta.url))
 
@@ -25,7 +27,12 @@ async function filesUnder(dir: string): Promise<string[]> {
 /** A hash of everything the build depends on: sources, config and the installed packages. */
 async function sourceStamp() {
   const hash = createHash('sha256')
-  const files = [join(ROOT, 'index.html'), join(ROOT, 'vite.config.ts'), ...(await filesUnder(join(ROOT, 'src')))]
+  const files = [
+    join(ROOT, 'index.html'),
+    join(ROOT, 'vite.config.ts'),
+    ...(await filesUnder(join(ROOT, 'src'))),
+    ...SHARED_WITH_API,
+  ]
   for (const file of files) {
     hash.update(relative(ROOT, file))
     hash.update(await readFile(file))

@@ -10,6 +10,7 @@ import { useResource } from '../components/use-api.ts'
 import { useOrg } from '../org.ts'
 import { useAction } from '../use-action.ts'
 import './screens.css'
+import { RESOURCES } from '../../../src/services/access/resources.ts'
 
 interface ApiKey {
   id: string
@@ -21,17 +22,6 @@ interface ApiKey {
   last_used_at: string | null
 }
 
-const RESOURCES = [
-  'domains',
-  'services',
-  'devices',
-  'metrics',
-  'incidents',
-  'notifications',
-  'integrations',
-  'status-pages',
-  'reports',
-] as const
 const EXPIRIES = [
   ['', 'Never'],
   ['30', 'In 30 days'],

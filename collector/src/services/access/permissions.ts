@@ -1,20 +1,8 @@
 import { z } from 'zod'
+import { ACTIONS, RESOURCES } from './resources.ts'
 
-/** Resources a permission can name; `*` stands for all of them. */
-export const RESOURCES = [
-  'domains',
-  'services',
-  'devices',
-  'metrics',
-  'incidents',
-  'notifications',
-  'integrations',
-  'status-pages',
-  'reports',
-  /** DNS lookups, port scans and IP geolocation run on probes; they change nothing, so `read`. */
-  'toolbox',
-] as const
-export const ACTIONS = ['read', 'write'] as const
+export { ACTIONS, RESOURCES }
+
 export type Permission = `${(typeof RESOURCES)[number]}:${(typeof ACTIONS)[number]}`
 
 const part = (values: readonly string[]) => `(?:\\*|${values.join('|')})`

@@ -1,0 +1,18 @@
+/**
+ * Resources a permission can name (`*` stands for all of them) and its actions. Dependency-free:
+ * the console's API key form imports this module too, so it always offers what the API accepts.
+ */
+export const RESOURCES = [
+  'domains',
+  'services',
+  'devices',
+  'metrics',
+  'incidents',
+  'notifications',
+  'integrations',
+  'status-pages',
+  'reports',
+  /** DNS lookups, port scans and IP geolocation run on probes; they change nothing, so `read`. */
+  'toolbox',
+] as const
+export const ACTIONS = ['read', 'write'] as const
