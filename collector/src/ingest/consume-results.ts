@@ -33,8 +33,9 @@ const MAX_GROUPED_BATCHES = 2
  * before that in ClickHouse (see storeAndAck), and acks travel while the next batch is stored. When
  * the stores fall behind the bus, the batches fetched meanwhile go into them together as one group
  * (see startWaiting), so each statement and insert serves more results. Each store still sees groups
- * one at a time and in order, and a message is acked only after both stored it. The batch's monitors are then marked for the summary refresher, which
- * recomputes their 24-hour and daily figures from the rollups and invalidates cached reads.
+ * one at a time and in order, and a message is acked only after both stored it. The batch's monitors
+ * are then marked for the summary refresher, which recomputes their 24-hour and daily figures from
+ * the rollups and invalidates cached reads.
  *
  * A store that fails (PostgreSQL or ClickHouse away) is retried in place with the same batch,
  * holding its messages with `working()`, until it succeeds or the consumer stops (then the batch
