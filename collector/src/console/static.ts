@@ -1,9 +1,9 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { extname, join, relative, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { gzipSync } from 'node:zlib'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { errorBody } from '../plugins/errors.ts'
+import { bodyFor, compressBody, type EncodedBody, encodeBody } from '../services/encoded-body.ts'
 
 /** Where bin/console-build.mjs puts the Vite build (not committed). */
 export const CONSOLE_DIST = fileURLToPath(new URL('../../console/dist/', import.meta.url))
@@ -32,9 +32,8 @@ const NOT_CONSOLE = /^\/(api|auth|agent|mcp|status|status-assets|metrics|openapi
 
 interface Asset {
   type: string
-  body: Buffer
-  /** Compressed once at start for text files; sent to clients that accept gzip. */
-  gzipped: Buffer | undefined
+  /** Text files get brotli and gzip copies, made once off the event loop after start. */
+  body: EncodedBody | Buffer
   immutable: boolean
 }
 
@@ -48,12 +47,13 @@ function readBuild(dir: string): Map<string, Asset> {
       if (statSync(file).isDirectory()) walk(file)
       else {
         const path = `/${relative(dir, file).split(sep).join('/')}`
-        const body = readFileSync(file)
+        const bytes = readFileSync(file)
         const type = TYPES[extname(name)] ?? 'application/octet-stream'
+        const body = /^(text\/|application\/json|image\/svg)/.test(type) ? encodeBody(bytes) : bytes
+        if (!Buffer.isBuffer(body)) void compressBody(body)
         assets.set(path, {
           type,
           body,
-          gzipped: /^(text\/|application\/json|image\/svg)/.test(type) ? gzipSync(body, { level: 9 }) : undefined,
           // Vite names built files after their content hash.
           immutable: path.startsWith('/assets/'),
         })
@@ -75,11 +75,11 @@ function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: Asset, c
     reply.header('Content-Security-Policy', csp)
     reply.header('Referrer-Policy', 'same-origin')
   }
+  if (Buffer.isBuffer(asset.body)) return reply.type(asset.type).send(asset.body)
   reply.header('Vary', 'Accept-Encoding')
-  if (asset.gzipped && /\bgzip\b/.test(request.headers['accept-encoding'] ?? '')) {
-    return reply.type(asset.type).header('Content-Encoding', 'gzip').send(asset.gzipped)
-  }
-  return reply.type(asset.type).send(asset.body)
+  const { encoding, bytes } = bodyFor(asset.body, request.headers['accept-encoding'])
+  if (encoding) reply.header('Content-Encoding', encoding)
+  return reply.type(asset.type).send(bytes)
 }
 
 const wantsHtml = (request: FastifyRequest) => (request.headers.accept ?? '').includes('text/html')

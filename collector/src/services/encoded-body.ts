@@ -21,16 +21,17 @@ const compressors: Record<ContentEncoding, (bytes: Buffer) => Promise<Buffer>> =
 }
 
 /**
- * A public answer as bytes, sent as they are to every visitor: its UTF-8 encoding once, and its
- * brotli and gzip copies made once, off the event loop, the first time a client accepts them.
+ * A public answer (a status page, a console file) as bytes, sent as they are to every visitor: its
+ * UTF-8 encoding once, and its brotli and gzip copies made once, off the event loop, the first time
+ * a client accepts them.
  */
 export interface EncodedBody {
   identity: Buffer
   compressed: Map<ContentEncoding, { bytes?: Buffer; made: Promise<void> }>
 }
 
-export const encodeBody = (text: string): EncodedBody => ({
-  identity: Buffer.from(text, 'utf8'),
+export const encodeBody = (content: string | Buffer): EncodedBody => ({
+  identity: typeof content === 'string' ? Buffer.from(content, 'utf8') : content,
   compressed: new Map(),
 })
 
