@@ -235,6 +235,7 @@ export function withOutage(sql: RelationalStore) {
   // Only a server can be away while the collector runs (PGlite lives in its process): the store says so.
   const store: RelationalStore = Object.assign(Object.create(sql) as RelationalStore, {
     engine: 'postgres' as const,
+    singleProcess: false,
     query: (text: string, params?: unknown[]) => (down ? refuse() : sql.query(text, params)),
     transaction: <T>(work: (tx: Sql) => Promise<T>) => (down ? refuse() : sql.transaction(work)),
   })

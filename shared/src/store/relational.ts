@@ -108,6 +108,7 @@ async function openPostgres(databaseUrl: string): Promise<RelationalStore> {
   }
   return {
     engine: 'postgres',
+    singleProcess: false,
     query: sqlOn(pgRun(pool), 1).query,
     async transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T> {
       const client = await pool.connect()
@@ -151,6 +152,7 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
   const db = await PGlite.create(options.dataDir, { loadDataDir: options.loadDataDir })
   return {
     engine: 'pglite',
+    singleProcess: true,
     query: sqlOn(pgliteRun(db), 1).query,
     // PGlite is one connection; its transaction() holds a mutex that queues every other query.
     transaction: (work) => db.transaction((tx) => work(sqlOn(pgliteRun(tx), 1))),

@@ -14,6 +14,11 @@ export interface Sql {
 
 export interface RelationalStore extends Sql {
   readonly engine: 'postgres' | 'pglite'
+  /**
+   * Whether this process is the store's only user (an embedded database under the data directory
+   * is opened by one process): then a count no other replica needs may be kept in memory.
+   */
+  readonly singleProcess: boolean
   close(): Promise<void>
 }
 

@@ -12,6 +12,7 @@ afterAll(() => harness.close())
 /** The same database seen as a PostgreSQL server's store, which replicas share: counted by group commit. */
 const asServer = (sql: RelationalStore): RelationalStore => ({
   engine: 'postgres',
+  singleProcess: false,
   query: (text, params) => sql.query(text, params),
   transaction: (work) => sql.transaction(work),
   close: async () => {},

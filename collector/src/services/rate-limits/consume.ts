@@ -208,9 +208,10 @@ function countTogether(sql: Sql, keys: string[], rateClass: RateClass, windowSta
 /**
  * Counts one request against each bucket's fixed one-hour window in PostgreSQL, so every
  * replica sees the same counts. One atomic upsert for all buckets (and for every request waiting
- * beside it): two replicas counting at once both land. The embedded store (PGlite) belongs to one
- * process, so there the counts are kept in memory and written back every second. Rejected requests count too, which keeps a
- * client hammering at the limit limited. Returns the decisions in the order of `buckets`.
+ * beside it): two replicas counting at once both land. A store only this process uses (embedded
+ * PGlite) has no other replica to agree with, so there the counts are kept in memory and written
+ * back every second. Rejected requests count too, which keeps a client hammering at the limit
+ * limited. Returns the decisions in the order of `buckets`.
  */
 export async function consumeRateLimits(
   sql: Sql,
@@ -221,7 +222,7 @@ export async function consumeRateLimits(
   const windowStart = Math.floor(now / 1000 / WINDOW_SECONDS) * WINDOW_SECONDS
   const keys = buckets.map((bucket) => bucket.key)
   const counts =
-    'engine' in sql && sql.engine === 'pglite'
+    'singleProcess' in sql && sql.singleProcess === true
       ? await countLocally(sql, keys, rateClass, windowStart)
       : await countTogether(sql, keys, rateClass, windowStart)
   return buckets.map(({ limit }, index) => {
