@@ -27,10 +27,13 @@ export async function organizationDomainStats(ctx: CollectorContext, caller: Cal
             (avg(round((w.checks - w.failures) * 100.0 / w.checks, 2)) FILTER (WHERE w.checks > 0))::float8 AS avg_uptime
        FROM monitoring.monitors d
        LEFT JOIN monitoring.monitor_state s ON s.monitor_id = d.id
-       LEFT JOIN LATERAL (
-         SELECT sum(checks) AS checks, sum(failures) AS failures, sum(rt_sum) AS rt_sum
-           FROM monitoring.monitor_summary m WHERE m.monitor_id = d.id
-       ) w ON true
+       LEFT JOIN (
+         -- One pass over the organization's summary rows, not a lookup per monitor.
+         SELECT m.monitor_id, sum(m.checks) AS checks, sum(m.failures) AS failures, sum(m.rt_sum) AS rt_sum
+           FROM monitoring.monitor_summary m JOIN monitoring.monitors o ON o.id = m.monitor_id
+          WHERE o.organization_id = $1 AND o.kind = 'domain'
+          GROUP BY m.monitor_id
+       ) w ON w.monitor_id = d.id
       WHERE d.organization_id = $1 AND d.kind = 'domain'`,
     [organizationId],
   )
