@@ -256,6 +256,8 @@ async function runScaleBench() {
       collectors: number[]
       probes: number[]
       probeHeap: number[]
+      /** Each collector's event-loop delay p99 since the previous sample, ms. */
+      collectorLoopP99Ms: number[]
     }[] = []
     let phase: 'warmup' | 'measured' = 'warmup'
     const sample = async () =>
@@ -265,6 +267,12 @@ async function runScaleBench() {
         collectors: await Promise.all(collectors.map((collector) => rssBytes(collector.process.child.pid!))),
         probes: await Promise.all(probes.map((probe) => rssBytes(probe.process.child.pid!))),
         probeHeap: heapOf(await scrape()),
+        collectorLoopP99Ms: await Promise.all(
+          collectors.map(async (collector) => {
+            const text = await (await fetch(new URL('/metrics', collector.url), { headers })).text()
+            return metric(text, 'guard_collector_nodejs_eventloop_lag_p99_seconds') * 1000
+          }),
+        ),
       })
     await sample()
     const sampler = setInterval(() => void sample().catch(() => {}), SAMPLE_EVERY_MS)
@@ -458,6 +466,11 @@ async function runScaleBench() {
       collectors: {
         rss: collectorRss,
         cpuShareOfOneCore: collectors.map((_, index) => cpuShare(index)),
+        // prom-client resets the delay histogram at each scrape: one p99 per 15 s sample.
+        eventLoopDelayP99Ms: collectors.map((_, index) => {
+          const p99s = measuredRss.map((each) => each.collectorLoopP99Ms[index]!)
+          return { median: round(percentile(p99s, 50), 3), max: round(Math.max(0, ...p99s), 3) }
+        }),
         flat: collectorRss.every(
           (each) => each.secondHalfSlopeMBPerMinute * (windowSeconds / 120) < 0.05 * each.startMB,
         ),
@@ -487,6 +500,7 @@ async function runScaleBench() {
         atSeconds: Math.round(each.at / 1000),
         phase: each.phase,
         collectorsMB: each.collectors.map((bytes) => round(bytes / MB)),
+        collectorLoopP99Ms: each.collectorLoopP99Ms.map((ms) => round(ms, 3)),
         probesMB: each.probes.map((bytes) => round(bytes / MB)),
       })),
       wallSeconds: Math.round((Date.now() - startedAt) / 1000),

@@ -13,6 +13,7 @@ import {
   resolveSecretKey,
   type TimeSeriesStore,
 } from '@guard/shared'
+import { collectDefaultMetrics } from 'prom-client'
 import { buildCollectorApp } from './app.ts'
 import { createConsoleAuth } from './console/bff.ts'
 import { consoleOidc } from './console/identity-client.ts'
@@ -86,6 +87,8 @@ export async function startCollector(deps: CollectorDeps): Promise<RunningCollec
   const { ctx, created, scheduled, secretKey, consoleKey } = await prepareCollector(deps)
   const ingest: IngestStats = { stored: 0, deadLettered: 0, batches: 0 }
   const metrics = createIngestMetrics()
+  // The process' own figures beside the ingest's: event-loop delay is what API latency waits on.
+  collectDefaultMetrics({ register: metrics.registry, prefix: 'guard_collector_' })
   const consumer = await consumeResults(ctx, ingest, metrics)
   const reactions = await startReactions(ctx)
   const probeHeartbeats = await consumeHeartbeats(ctx)
