@@ -15,6 +15,8 @@ export interface SummaryRefresher {
   touched(results: CheckResult[]): void
   /** Marks every monitor, from `sinceDay` on. */
   touchAll(sinceDay: string): void
+  /** Marks these monitors, from `sinceDay` on. */
+  touchMonitors(monitors: Array<{ id: string; organizationId: string }>, sinceDay: string): void
   /** Resolves once everything marked so far is recomputed (or failed and was logged). */
   settled(): Promise<void>
   stop(): Promise<void>
@@ -83,6 +85,9 @@ export function createSummaryRefresher(
   return {
     touched: (results) => mark(scopeOfResults(results)),
     touchAll: (sinceDay) => mark({ every: true, sinceDay }),
+    touchMonitors: (monitors, sinceDay) => {
+      if (monitors.length > 0) mark({ every: false, monitors, sinceDay })
+    },
     async settled() {
       await running
       if (pending) await flushNow()
@@ -97,14 +102,34 @@ export function createSummaryRefresher(
 }
 
 /**
- * Every GUARD_SUMMARY_SWEEP_SECONDS, every monitor's figures, so a window slides past old results even
- * when no new ones arrive; the first sweep, at start, fills the daily copy of the last 90 days (a new
- * install's migration, results stored while no collector ran).
+ * The first sweep, at start, recomputes every monitor and fills the daily copy of the last 90 days
+ * (a new install's migration, results stored while no collector ran). Then every
+ * GUARD_SUMMARY_SWEEP_SECONDS, the monitors whose 24-hour figures no refresh rewrote within that
+ * time, so a window slides past old results even when no new ones arrive. Monitors that take results
+ * are kept current by the refresher after each batch: sweeping them again would only repeat its
+ * work, which at 10,000 monitors meant rewriting 30,000 rows a minute on every replica.
  */
 export function scheduleSummarySweep(ctx: CollectorContext) {
   const refresher = createSummaryRefresher(ctx, 0)
   refresher.touchAll(utcDay(Date.now() - (DAILY_DAYS - 1) * 86_400_000))
-  const interval = setInterval(() => refresher.touchAll(utcDay(Date.now())), ctx.env.GUARD_SUMMARY_SWEEP_SECONDS * 1000)
+  const sweepSeconds = ctx.env.GUARD_SUMMARY_SWEEP_SECONDS
+  const sweepStale = async () => {
+    try {
+      const { rows } = await ctx.sql.query<{ id: string; organization_id: string }>(
+        `SELECT DISTINCT s.monitor_id AS id, m.organization_id
+           FROM monitoring.monitor_summary s JOIN monitoring.monitors m ON m.id = s.monitor_id
+          WHERE s.refreshed_at < now() - make_interval(secs => $1)`,
+        [sweepSeconds],
+      )
+      refresher.touchMonitors(
+        rows.map((row) => ({ id: row.id, organizationId: row.organization_id })),
+        utcDay(Date.now()),
+      )
+    } catch (error) {
+      ctx.log.warn({ err: error }, 'finding monitors whose summaries are due failed: trying again at the next sweep')
+    }
+  }
+  const interval = setInterval(() => void sweepStale(), sweepSeconds * 1000)
   return {
     refresher,
     async stop() {

@@ -168,3 +168,49 @@ describe('monitor summaries', () => {
     ])
   })
 })
+
+describe('the periodic sweep', () => {
+  let harness: Awaited<ReturnType<typeof collectorForTest>>
+  beforeAll(async () => {
+    harness = await collectorForTest({ GUARD_SUMMARY_SWEEP_SECONDS: '1' })
+  })
+  afterAll(() => harness.close())
+
+  it('recomputes the monitors no refresh rewrote within the sweep interval and leaves the fresh ones alone', async () => {
+    const ids: string[] = []
+    for (const name of ['sweep-idle', 'sweep-busy']) {
+      const id = (await createDomain({ ctx: harness.ctx, caller, input: { url: `https://${name}.example` } })).id
+      ids.push(id)
+      await storeResults(harness.ctx.timeseries, [resultFor(id, ORG, 'fra', 300, 'up', 80)])
+    }
+    const [idle, busy] = ids as [string, string]
+    const sweep = scheduleSummarySweep(harness.ctx)
+    try {
+      await sweep.refresher.settled()
+      // The idle monitor's copy was last rewritten long ago and is now wrong (as when its window slid);
+      // the busy one's was rewritten just now by a refresh, and is marked so it shows if swept again.
+      await harness.ctx.sql.query(
+        `UPDATE monitoring.monitor_summary SET checks = 99, refreshed_at = now() - interval '1 hour' WHERE monitor_id = $1`,
+        [idle],
+      )
+      await harness.ctx.sql.query(
+        `UPDATE monitoring.monitor_summary SET checks = 77, refreshed_at = now() + interval '1 hour' WHERE monitor_id = $1`,
+        [busy],
+      )
+      const checksOf = async (id: string) =>
+        (
+          await harness.ctx.sql.query<{ checks: number }>(
+            'SELECT checks FROM monitoring.monitor_summary WHERE monitor_id = $1',
+            [id],
+          )
+        ).rows[0]?.checks
+      for (let attempt = 0; attempt < 200 && (await checksOf(idle)) !== 1; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 25))
+      }
+      expect(await checksOf(idle)).toBe(1)
+      expect(await checksOf(busy)).toBe(77)
+    } finally {
+      await sweep.stop()
+    }
+  })
+})
