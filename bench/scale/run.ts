@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -64,6 +64,35 @@ async function rssBytes(pid: number): Promise<number> {
 async function cpuMs(pid: number): Promise<number> {
   const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]?.split(' ') ?? []
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND
+}
+
+/**
+ * CPU used so far by this bench's nats-server, its PostgreSQL (server and backends) and the target
+ * fixture: the processes beside the Guard ones that share the two cores.
+ */
+async function serversCpuMs(fixturePid: number): Promise<{ natsServer: number; postgres: number; fixture: number }> {
+  const processes = new Map<number, { parent: number; name: string }>()
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '')
+    if (!stat) continue
+    const parent = Number(stat.slice(stat.lastIndexOf(') ') + 2).split(' ')[1])
+    processes.set(Number(entry), { parent, name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) })
+  }
+  const ours = (pid: number) => {
+    for (let at = processes.get(pid)?.parent; at !== undefined && at > 1; at = processes.get(at)?.parent) {
+      if (at === process.pid) return true
+    }
+    return false
+  }
+  const sum = async (name: string) => {
+    let total = 0
+    for (const [pid, each] of processes) {
+      if (each.name === name && ours(pid)) total += await cpuMs(pid).catch(() => 0)
+    }
+    return total
+  }
+  return { natsServer: await sum('nats-server'), postgres: await sum('postgres'), fixture: await cpuMs(fixturePid) }
 }
 
 /** The sum of a Prometheus text metric's samples whose labels contain every `labels` pair. */
@@ -282,6 +311,7 @@ async function runScaleBench() {
     const windowStart = Date.now()
     const probesAtStart = await scrape()
     const cpuAtStart = await Promise.all([...collectors, ...probes].map((each) => cpuMs(each.process.child.pid!)))
+    const serversAtStart = await serversCpuMs(fixture.child.pid!)
     progress(`measuring ${seconds} s`)
 
     // A light read load on both replicas: the list, one domain's summary, the organization's stats.
@@ -316,6 +346,7 @@ async function runScaleBench() {
     const windowEnd = Date.now()
     const probesAtEnd = await scrape()
     const cpuAtEnd = await Promise.all([...collectors, ...probes].map((each) => cpuMs(each.process.child.pid!)))
+    const serversAtEnd = await serversCpuMs(fixture.child.pid!)
     await sample()
     clearInterval(sampler)
     const loadDuring = loadavg()
@@ -486,6 +517,13 @@ async function runScaleBench() {
         memory: probeMemory,
         cpuShareOfOneCore: probes.map((_, index) => cpuShare(collectors.length + index)),
       },
+      // Ended processes' CPU leaves the sums (a PostgreSQL backend that closed): shares are lower bounds.
+      serversCpuShareOfOneCore: Object.fromEntries(
+        Object.entries(serversAtEnd).map(([name, ms]) => [
+          name,
+          round((ms - serversAtStart[name as keyof typeof serversAtStart]) / 1000 / windowSeconds, 3),
+        ]),
+      ),
       api: {
         perSecond: apiPerSecond,
         errors: api.errors,
