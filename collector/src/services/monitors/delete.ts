@@ -1,6 +1,7 @@
 import type { Caller, CollectorContext } from '../../context.ts'
 import { recordChange } from '../activity/record-change.ts'
 import { deleteMonitorState } from '../monitor-state/delete.ts'
+import { recomputeOrganizationSummaries } from '../summaries/organization.ts'
 import { findMonitor } from './find.ts'
 import type { MonitorKind } from './schemas.ts'
 
@@ -24,6 +25,8 @@ export async function deleteMonitor({
       monitor.organizationId,
     ])
     await deleteMonitorState(tx, monitor.id)
+    // Its summary rows went with it (cascade); the organization's totals must not keep counting them.
+    await recomputeOrganizationSummaries(tx, [monitor.organizationId])
     await recordChange(tx, {
       organizationId: monitor.organizationId,
       kind: monitor.kind,

@@ -1,6 +1,7 @@
 import type { CheckResult, Sql, TimeSeriesStore } from '@guard/shared'
 import { z } from 'zod'
 import { selectRows } from '../results/query.ts'
+import { recomputeOrganizationSummaries } from './organization.ts'
 
 const DAY_MS = 86_400_000
 /** How far back the daily copy reaches: the longest period a read adds up (stats, status pages). */
@@ -148,6 +149,10 @@ async function writeCopies(sql: Sql, scope: SummaryScope, window: WindowRow[], d
         ],
       )
     }
+    await recomputeOrganizationSummaries(
+      tx,
+      scope.every ? null : [...new Set(scope.monitors.map((monitor) => monitor.organizationId))],
+    )
   })
 }
 
