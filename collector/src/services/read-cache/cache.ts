@@ -64,6 +64,12 @@ export function createReadCache(options: { ttlMs: number; maxEntries: number }):
     },
     set(key, generations, response, now = Date.now()) {
       if (options.ttlMs <= 0) return
+      // Least recently used first: expired answers nobody asked for again (a list page read once) go
+      // now, so memory follows what is live rather than creeping up to maxEntries.
+      for (const [oldest, entry] of entries) {
+        if (entry.expiresAt > now) break
+        entries.delete(oldest)
+      }
       entries.delete(key)
       entries.set(key, { response, generations, expiresAt: now + options.ttlMs })
       while (entries.size > options.maxEntries) entries.delete(entries.keys().next().value as string)
