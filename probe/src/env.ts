@@ -8,7 +8,7 @@ export const probeEnvSchema = z.object({
     .string()
     .regex(/^[a-z0-9-]{2,32}$/, 'must be a location code such as fra, iad or sin')
     .default('local'),
-  GUARD_PROBE_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(50),
+  GUARD_PROBE_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(200),
   /** Worker threads for HTTPS and TLS checks; 0 runs checks on the main thread. Unset: one per core. */
   GUARD_PROBE_CHECK_THREADS: z.coerce
     .number()
