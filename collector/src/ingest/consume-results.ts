@@ -21,6 +21,8 @@ export interface IngestStats {
 const MAX_RETRY_PAUSE_MS = 5000
 /** How many fetched batches one group of stores may take while the stores are behind. */
 const MAX_GROUPED_BATCHES = 2
+/** Groups between fetch and ack at once: one per stage, one waiting between them, one acking. */
+const MAX_GROUPS_IN_FLIGHT = 4
 
 /**
  * Stores probe results in ClickHouse, feeds them to the monitor state machine (which stages the
@@ -54,8 +56,17 @@ export async function consumeResults(
   let acking: Promise<void> = Promise.resolve()
   let stateStage: Promise<void> = Promise.resolve()
   let insertStage: Promise<void> = Promise.resolve()
-  /** Groups of batches whose stores are under way: at most two, one per stage. */
+  /** Groups of batches whose stores or acks are under way (at most MAX_GROUPS_IN_FLIGHT). */
   const inFlight = new Set<Promise<void>>()
+  /** Groups not yet through the state stage: at most two, one in it and one next. */
+  let beforeState = 0
+  /** Wakes the fetch loop whenever a group leaves a stage. */
+  let progressed = signal()
+  const progress = () => {
+    progressed.resolve()
+    progressed = signal()
+    startWaiting()
+  }
   /** Decoded batches, in order, that wait for a stage to free up; they go into the stores as one group. */
   const waiting: Array<{ results: CheckResult[]; messages: StreamMessage[] }> = []
   /** The most results one group holds; fetching pauses while that many wait. */
@@ -103,6 +114,16 @@ export async function consumeResults(
         return staged
       })
     })()
+    // The next group may enter PostgreSQL as soon as this one left it, while this one is in ClickHouse.
+    void state.then(
+      () => {
+        beforeState -= 1
+        progress()
+      },
+      () => {
+        beforeState -= 1
+      },
+    )
     const stored = (async () => {
       const events = await state
       await previousInsert
@@ -171,17 +192,19 @@ export async function consumeResults(
     stats.batches += 1
   }
   /**
-   * Starts what waits while fewer than two groups are under way: all the batches that arrived
-   * since, as one group (up to maxGroup results), in arrival order. A store slower than the bus
-   * then gets larger groups, so its cost per statement is shared by more results, instead of a
-   * queue of small batches each paying it.
+   * Starts what waits while fewer than two groups are before or in the state stage (and the groups
+   * in flight leave room): all the batches that arrived since, as one group (up to maxGroup results),
+   * in arrival order. A store slower than the bus then gets larger groups, so its cost per statement
+   * is shared by more results, instead of a queue of small batches each paying it. A group leaves the
+   * state stage's count once PostgreSQL is done with it, not once it is acked, so PostgreSQL takes
+   * the next group while ClickHouse and the acks still work on the ones before.
    */
   const startWaiting = () => {
     if (halted || stopping.signal.aborted) {
       for (const batch of waiting.splice(0)) void Promise.allSettled(batch.messages.map((message) => message.nak()))
       return
     }
-    while (inFlight.size < 2 && waiting.length > 0) {
+    while (beforeState < 2 && inFlight.size < MAX_GROUPS_IN_FLIGHT && waiting.length > 0) {
       let count = 0
       let taken = 0
       while (taken < waiting.length && (taken === 0 || count + waiting[taken]!.messages.length <= maxGroup)) {
@@ -189,6 +212,7 @@ export async function consumeResults(
         taken += 1
       }
       const group = waiting.splice(0, taken)
+      beforeState += 1
       const stored: Promise<void> = storeAndAck(
         group.flatMap((batch) => batch.results),
         group.flatMap((batch) => batch.messages),
@@ -201,7 +225,7 @@ export async function consumeResults(
         )
         .finally(() => {
           inFlight.delete(stored)
-          startWaiting()
+          progress()
         })
       inFlight.add(stored)
     }
@@ -239,7 +263,7 @@ export async function consumeResults(
       }
       waiting.push({ results, messages })
       startWaiting()
-      while (waitingResults() >= maxGroup) await Promise.race(inFlight)
+      while (waitingResults() >= maxGroup) await progressed.promise
     },
   )
   return {
@@ -277,6 +301,14 @@ async function retryInPlace<T>(work: () => Promise<T>, options: RetryOptions): P
       await Promise.all(options.messages.map((message) => message.working().catch(() => {})))
     }
   }
+}
+
+function signal(): { promise: Promise<void>; resolve(): void } {
+  let resolve = () => {}
+  const promise = new Promise<void>((done) => {
+    resolve = done
+  })
+  return { promise, resolve }
 }
 
 function pause(ms: number, signal: AbortSignal): Promise<void> {

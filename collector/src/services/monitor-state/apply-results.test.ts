@@ -148,4 +148,11 @@ describe('applyResultsToState', () => {
     // xmin moves with every write: equal versions mean the redelivery rewrote nothing.
     expect(await stored()).toEqual(before)
   })
+  it('stores an error message carrying a lone surrogate, which JSON allows, with U+FFFD in its place', async () => {
+    const [, , c] = monitors as [string, string, string]
+    const failing = { ...result(c, 'fra', 50, 'down'), error: 'bad \ud800 byte' }
+    await applyResultsToState(harness.ctx.sql, [failing])
+    const { locations } = await stored()
+    expect(locations.find((row) => row.monitor_id === c && row.location === 'fra')?.last_error).toBe('bad \uFFFD byte')
+  })
 })

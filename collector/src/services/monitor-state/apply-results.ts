@@ -9,26 +9,35 @@ import {
   type QuorumRules,
 } from './transition.ts'
 
-/** A monitor's rules, state and locations, read in one statement (locations as a JSON array). */
-interface MachineRow {
-  id: string
-  organization_id: string
-  failure_threshold: number
-  quorum_percent: number
-  status: 'up' | 'down' | null
-  changed_ms: number | null
-  last_check_ms: number | null
-  consecutive_failures: number | null
-  certificate: CertificateState | null
+/**
+ * A monitor's rules, state and locations, as one element of the JSON array the read returns:
+ * [id, organization, failure threshold, quorum percent, status, changed ms, last check ms,
+ * consecutive failures, certificate, locations]. One JSON value for the whole batch is parsed once,
+ * natively, instead of the driver building and converting a row object per monitor.
+ */
+type MachineRow = [
+  string,
+  string,
+  number,
+  number,
+  'up' | 'down' | null,
+  number | null,
+  number | null,
+  number | null,
+  CertificateState | null,
   /** [location, status, consecutive failures, last result ms, last error, its kind, its ms] */
-  locations: Array<[string, string, number, number, string | null, string | null, number | null]> | null
-}
+  Array<[string, string, number, number, string | null, string | null, number | null]> | null,
+]
 
 const errorOf = (message: string | null, kind: string | null, at: number | null): ErrorState | null =>
   message !== null && at !== null ? { kind: kind ?? 'unknown', message, at: Number(at) } : null
 
+/**
+ * A lone surrogate (JSON allows one as an escape) would make PostgreSQL refuse the whole JSON
+ * parameter; it becomes U+FFFD, as the driver's UTF-8 encoding of a plain text parameter does.
+ */
 const errorColumns = (error: ErrorState | null) =>
-  [error?.message ?? null, error?.kind ?? null, error?.at ?? null] as const
+  [error ? error.message.replace(/\p{Cs}/gu, '\uFFFD') : null, error?.kind ?? null, error?.at ?? null] as const
 
 interface Loaded {
   machine: MonitorMachine
@@ -36,47 +45,51 @@ interface Loaded {
   organizationId: string
 }
 
+/** Sends the read of every machine (see MachineRow); resolves to them by monitor id. */
 async function loadMachines(tx: Sql, ids: string[]): Promise<Map<string, Loaded>> {
-  const { rows } = await tx.query<MachineRow>(
-    `SELECT m.id, m.organization_id, m.failure_threshold, m.quorum_percent,
-            s.status, s.consecutive_failures, s.certificate,
-            (extract(epoch FROM s.changed_at) * 1000)::float8 AS changed_ms,
-            (extract(epoch FROM s.last_check_at) * 1000)::float8 AS last_check_ms,
-            (SELECT json_agg(json_build_array(l.location, l.status, l.consecutive_failures,
-                                              (extract(epoch FROM l.last_result_at) * 1000)::float8,
-                                              l.last_error, l.last_error_kind,
-                                              (extract(epoch FROM l.last_error_at) * 1000)::float8))
-               FROM monitoring.monitor_location_state l WHERE l.monitor_id = m.id) AS locations
+  const { rows } = await tx.query<{ machines: MachineRow[] | null }>(
+    `SELECT json_agg(json_build_array(
+              m.id, m.organization_id, m.failure_threshold, m.quorum_percent, s.status,
+              (extract(epoch FROM s.changed_at) * 1000)::float8,
+              (extract(epoch FROM s.last_check_at) * 1000)::float8,
+              s.consecutive_failures, s.certificate,
+              (SELECT json_agg(json_build_array(l.location, l.status, l.consecutive_failures,
+                                                (extract(epoch FROM l.last_result_at) * 1000)::float8,
+                                                l.last_error, l.last_error_kind,
+                                                (extract(epoch FROM l.last_error_at) * 1000)::float8))
+                 FROM monitoring.monitor_location_state l WHERE l.monitor_id = m.id))) AS machines
        FROM monitoring.monitors m
        LEFT JOIN monitoring.monitor_state s ON s.monitor_id = m.id
       WHERE m.id = ANY($1)`,
     [ids],
   )
   const machines = new Map<string, Loaded>()
-  for (const row of rows) {
+  for (const row of rows[0]?.machines ?? []) {
+    const [id, organizationId, failureThreshold, quorumPercent, status, changedMs, lastCheckMs, failures, certificate] =
+      row
     const locations = new Map<string, LocationState>()
-    for (const [location, status, failures, lastMs, error, errorKind, errorMs] of row.locations ?? []) {
+    for (const [location, locationStatus, locationFailures, lastMs, error, errorKind, errorMs] of row[9] ?? []) {
       locations.set(location, {
-        status,
-        consecutiveFailures: failures,
+        status: locationStatus,
+        consecutiveFailures: locationFailures,
         lastResultAt: Number(lastMs),
         lastError: errorOf(error, errorKind, errorMs),
       })
     }
     const state =
-      row.status === null
+      status === null
         ? undefined
         : {
-            status: row.status,
-            changedAt: Number(row.changed_ms),
-            lastCheckAt: Number(row.last_check_ms),
-            consecutiveFailures: Number(row.consecutive_failures),
-            certificate: row.certificate,
+            status,
+            changedAt: Number(changedMs),
+            lastCheckAt: Number(lastCheckMs),
+            consecutiveFailures: Number(failures),
+            certificate,
           }
-    machines.set(row.id, {
+    machines.set(id, {
       machine: { locations, state },
-      rules: { failureThreshold: row.failure_threshold, quorumPercent: row.quorum_percent },
-      organizationId: row.organization_id,
+      rules: { failureThreshold, quorumPercent },
+      organizationId,
     })
   }
   return machines
@@ -105,11 +118,15 @@ export async function applyResultsToState(
   const ids = [...new Set(results.map((result) => result.monitorId))].sort()
   const ordered = results.map((result) => ({ result, at: Date.parse(result.startedAt) })).sort((a, b) => a.at - b.at)
   return sql.transaction(async (tx) => {
-    await tx.query(
-      `SELECT pg_advisory_xact_lock(h)::text FROM (SELECT hashtext(m) AS h FROM unnest($1::text[]) AS m ORDER BY 1) AS s`,
-      [ids],
-    )
-    const machines = await loadMachines(tx, ids)
+    // Sent together, run one after the other: the read starts (and takes its snapshot) once the locks
+    // are held, without a turn of the event loop in between.
+    const [, machines] = await Promise.all([
+      tx.query(
+        `SELECT pg_advisory_xact_lock(h)::text FROM (SELECT hashtext(m) AS h FROM unnest($1::text[]) AS m ORDER BY 1) AS s`,
+        [ids],
+      ),
+      loadMachines(tx, ids),
+    ])
     const committed = new Map<string, number>()
     for (const [id, { machine }] of machines) {
       for (const [location, state] of machine.locations) committed.set(`${id}\u0000${location}`, state.lastResultAt)
@@ -141,47 +158,51 @@ export async function applyResultsToState(
   })
 }
 
-/** Upserts the changed locations and their monitors' state, in one statement. */
+/**
+ * Upserts the changed locations and their monitors' state, in one statement. The rows travel as one
+ * JSON parameter each (stringified natively) rather than as fifteen arrays the driver would turn
+ * into array literals element by element.
+ */
 async function writeChanged(tx: Sql, machines: Map<string, Loaded>, changed: Map<string, Set<string>>) {
   if (changed.size === 0) return
-  type ErrorCells = readonly [string | null, string | null, number | null]
-  const locationRows: Array<[string, string, string, number, number, ...ErrorCells]> = []
-  const stateRows: Array<[string, string, string, number, number, number, string | null]> = []
+  const locationRows: unknown[] = []
+  const stateRows: unknown[] = []
   for (const [id, locations] of changed) {
     const { machine, organizationId } = machines.get(id)!
     if (!machine.state) continue
     for (const location of locations) {
       const state = machine.locations.get(location)!
-      locationRows.push([
-        id,
-        location,
-        state.status,
-        state.consecutiveFailures,
-        state.lastResultAt,
-        ...errorColumns(state.lastError),
-      ])
+      const [error, errorKind, errorAt] = errorColumns(state.lastError)
+      locationRows.push({
+        m: id,
+        l: location,
+        st: state.status,
+        f: state.consecutiveFailures,
+        t: state.lastResultAt,
+        e: error,
+        k: errorKind,
+        ea: errorAt,
+      })
     }
     const { status, changedAt, lastCheckAt, consecutiveFailures, certificate } = machine.state
-    stateRows.push([
-      id,
-      organizationId,
-      status,
-      changedAt,
-      lastCheckAt,
-      consecutiveFailures,
-      certificate ? JSON.stringify(certificate) : null,
-    ])
+    stateRows.push({
+      m: id,
+      o: organizationId,
+      st: status,
+      c: changedAt,
+      l: lastCheckAt,
+      f: consecutiveFailures,
+      cert: certificate,
+    })
   }
   if (stateRows.length === 0) return
-  const column = <T>(rows: readonly T[][], index: number) => rows.map((row) => row[index])
   await tx.query(
     `WITH locations AS (
        INSERT INTO monitoring.monitor_location_state AS s
          (monitor_id, location, status, consecutive_failures, last_result_at, last_error, last_error_kind,
           last_error_at)
        SELECT m, l, st, f, to_timestamp(t / 1000), e, k, to_timestamp(ea / 1000)
-         FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::float8[], $6::text[], $7::text[],
-                     $8::float8[]) AS u(m, l, st, f, t, e, k, ea)
+         FROM json_to_recordset($1::json) AS u(m text, l text, st text, f int, t float8, e text, k text, ea float8)
        ON CONFLICT (monitor_id, location) DO UPDATE
          SET status = excluded.status, consecutive_failures = excluded.consecutive_failures,
              last_result_at = excluded.last_result_at, last_error = excluded.last_error,
@@ -189,15 +210,11 @@ async function writeChanged(tx: Sql, machines: Map<string, Loaded>, changed: Map
      )
      INSERT INTO monitoring.monitor_state AS s
        (monitor_id, organization_id, status, changed_at, last_check_at, consecutive_failures, certificate)
-     SELECT m, o, st, to_timestamp(c / 1000), to_timestamp(l / 1000), f, cert::jsonb
-       FROM unnest($9::text[], $10::text[], $11::text[], $12::float8[], $13::float8[], $14::int[], $15::text[])
-         AS u(m, o, st, c, l, f, cert)
+     SELECT m, o, st, to_timestamp(c / 1000), to_timestamp(l / 1000), f, cert
+       FROM json_to_recordset($2::json) AS u(m text, o text, st text, c float8, l float8, f int, cert jsonb)
      ON CONFLICT (monitor_id) DO UPDATE
        SET status = excluded.status, changed_at = excluded.changed_at, last_check_at = excluded.last_check_at,
            consecutive_failures = excluded.consecutive_failures, certificate = excluded.certificate`,
-    [
-      ...[0, 1, 2, 3, 4, 5, 6, 7].map((index) => column(locationRows, index)),
-      ...[0, 1, 2, 3, 4, 5, 6].map((index) => column(stateRows, index)),
-    ],
+    [JSON.stringify(locationRows), JSON.stringify(stateRows)],
   )
 }
