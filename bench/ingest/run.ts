@@ -77,6 +77,30 @@ async function cpuNow(): Promise<Record<'mainThread' | 'otherThreads' | 'natsSer
   return { mainThread, otherThreads: whole - mainThread, natsServer, postgres }
 }
 
+/** This process' threads' CPU so far by thread name (digits folded, so a pool's threads add up). */
+async function threadCpuNow(): Promise<Map<string, number>> {
+  const byName = new Map<string, number>()
+  const tasks = await readdir(`/proc/${process.pid}/task`).catch(() => [])
+  for (const task of tasks) {
+    if (task === String(process.pid)) continue
+    const stat = await readFile(`/proc/${process.pid}/task/${task}/stat`, 'utf8').catch(() => '')
+    if (!stat) continue
+    const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replace(/\d+/g, '#')
+    byName.set(name, (byName.get(name) ?? 0) + statCpuMs(stat))
+  }
+  return byName
+}
+
+/** The busiest thread names' CPU per 1,000 results between two threadCpuNow readings (exited threads drop out). */
+const threadsPer1000 = (before: Map<string, number>, after: Map<string, number>) =>
+  Object.fromEntries(
+    [...after]
+      .map(([name, value]) => [name, round(((value - (before.get(name) ?? 0)) * 1000) / total)] as const)
+      .filter(([, value]) => value >= 0.5)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 10),
+  )
+
 /** CPU milliseconds per 1,000 results between two cpuNow readings. */
 const cpuPer1000 = (before: Awaited<ReturnType<typeof cpuNow>>, after: typeof before) =>
   Object.fromEntries(
@@ -146,6 +170,7 @@ try {
   let acked = 0
   const rawStart = performance.now()
   const rawCpu = await cpuNow()
+  const rawThreads = await threadCpuNow()
   const raw = await bus.consume(
     { stream: 'RESULTS', durable: 'bench-raw', filterSubject: 'results.>', maxBatch, maxWaitMs: 50, ackWaitMs: 30_000 },
     async (batch) => {
@@ -156,16 +181,19 @@ try {
   await waitFor(() => acked >= total, 300_000)
   const rawSeconds = (performance.now() - rawStart) / 1000
   const rawCpuMs = cpuPer1000(rawCpu, await cpuNow())
+  const rawThreadsMs = threadsPer1000(rawThreads, await threadCpuNow())
   await raw.stop()
 
   const stats: IngestStats = { stored: 0, deadLettered: 0, batches: 0 }
   const ingestStart = performance.now()
   const ingestCpu = await cpuNow()
+  const ingestThreads = await threadCpuNow()
   const metrics = createIngestMetrics()
   const ingest = await consumeResults(ctx, stats, metrics)
   await waitFor(() => stats.stored >= total, 600_000)
   const ingestSeconds = (performance.now() - ingestStart) / 1000
   const ingestCpuMs = cpuPer1000(ingestCpu, await cpuNow())
+  const ingestThreadsMs = threadsPer1000(ingestThreads, await threadCpuNow())
   // Stopping waits for the summary refresher to catch up with the last batches.
   const stopStart = performance.now()
   await ingest.stop()
@@ -202,6 +230,9 @@ try {
         // CPU per 1,000 results by where it ran (see cpuNow): on two cores the ratio follows their sums.
         rawCpuMsPer1000: rawCpuMs,
         ingestCpuMsPer1000: ingestCpuMs,
+        // otherThreads split by thread name, the busiest first.
+        rawThreadCpuMsPer1000: rawThreadsMs,
+        ingestThreadCpuMsPer1000: ingestThreadsMs,
         summaryCatchUpMs: round(summaryCatchUpMs),
         ratio: round(ingestRate / rawRate),
       },

@@ -20,8 +20,10 @@ export interface IngestStats {
 /** Longest pause between two attempts at a failing store; kept well under the ack wait. */
 const MAX_RETRY_PAUSE_MS = 5000
 /** How many fetched batches one group of stores may take while the stores are behind. */
-const MAX_GROUPED_BATCHES = 2
-/** Groups between fetch and ack at once: one per stage, one waiting between them, one acking. */
+const MAX_GROUPED_BATCHES = 5
+/** How many fetched batches one ClickHouse insert may take while ClickHouse is behind. */
+const MAX_INSERTED_BATCHES = 10
+/** Groups between fetch and ack at once: one in PostgreSQL, the ones waiting for or in ClickHouse, one acking. */
 const MAX_GROUPS_IN_FLIGHT = 4
 
 /**
@@ -34,8 +36,9 @@ const MAX_GROUPS_IN_FLIGHT = 4
  * Batches overlap: one is fetched and decoded while the one before is in PostgreSQL and the one
  * before that in ClickHouse (see storeAndAck), and acks travel while the next batch is stored. When
  * the stores fall behind the bus, the batches fetched meanwhile go into them together as one group
- * (see startWaiting), so each statement and insert serves more results. Each store still sees groups
- * one at a time and in order, and a message is acked only after both stored it. The batch's monitors
+ * (see startWaiting), and the groups through PostgreSQL meanwhile go into ClickHouse as one insert
+ * (see insertWaiting), so each statement and insert serves more results. Each store still sees
+ * results in order, and a message is acked only after both stored it. The batch's monitors
  * are then marked for the summary refresher, which recomputes their 24-hour and daily figures from
  * the rollups and invalidates cached reads.
  *
@@ -55,10 +58,11 @@ export async function consumeResults(
   )
   let acking: Promise<void> = Promise.resolve()
   let stateStage: Promise<void> = Promise.resolve()
-  let insertStage: Promise<void> = Promise.resolve()
+  /** Settles once the last group started is queued for ClickHouse (rejects if one before it failed). */
+  let queuedStage: Promise<void> = Promise.resolve()
   /** Groups of batches whose stores or acks are under way (at most MAX_GROUPS_IN_FLIGHT). */
   const inFlight = new Set<Promise<void>>()
-  /** Groups not yet through the state stage: at most two, one in it and one next. */
+  /** Groups not yet through the state stage: at most one, the one in it. */
   let beforeState = 0
   /** Wakes the fetch loop whenever a group leaves a stage. */
   let progressed = signal()
@@ -71,6 +75,8 @@ export async function consumeResults(
   const waiting: Array<{ results: CheckResult[]; messages: StreamMessage[] }> = []
   /** The most results one group holds; fetching pauses while that many wait. */
   const maxGroup = ctx.env.GUARD_INGEST_MAX_BATCH * MAX_GROUPED_BATCHES
+  /** The most results one ClickHouse insert takes. */
+  const maxInsert = ctx.env.GUARD_INGEST_MAX_BATCH * MAX_INSERTED_BATCHES
   const waitingResults = () => waiting.reduce((sum, batch) => sum + batch.messages.length, 0)
   let halted = false
   const phase = (name: string, seconds: number) => metrics.phaseSeconds.inc({ phase: name }, seconds)
@@ -93,16 +99,60 @@ export async function consumeResults(
         if (attempt > 1) ctx.log.info({ store, attempts: attempt }, 'stored the batch after retrying')
       },
     })
+  /** Groups through the state stage, in order, waiting for one ClickHouse insert to take them together. */
+  const toInsert: PendingInsert[] = []
+  let inserting = false
+  /** Set once an insert gave up (the consumer stopped): no later group may be stored before it. */
+  let insertFailed: { error: unknown } | undefined
   /**
-   * Two stages, each taking batches one at a time and in order: the state machine (PostgreSQL), then
-   * ClickHouse. ClickHouse is written only after the state committed, so a result newer than anything
-   * committed for its location cannot be in ClickHouse yet and is inserted without asking; only the
-   * others (late, redelivered, or of a location without state) go through the dedupe query. While one
-   * batch is in ClickHouse, the next can be in PostgreSQL.
+   * One insert for every group that left the state stage while the previous insert ran (up to
+   * maxInsert results): each insert costs ClickHouse a new part in the table and in each rollup view,
+   * whatever its size, so a busy ingest writes fewer, larger ones. The groups keep their order, and
+   * each learns which of its results were new.
+   */
+  const insertWaiting = async () => {
+    if (inserting) return
+    inserting = true
+    try {
+      while (toInsert.length > 0) {
+        let count = 0
+        let taken = 0
+        while (taken < toInsert.length && (taken === 0 || count + toInsert[taken]!.results.length <= maxInsert)) {
+          count += toInsert[taken]!.results.length
+          taken += 1
+        }
+        const groups = toInsert.splice(0, taken)
+        const results = groups.flatMap((group) => group.results)
+        const unseen = new Set(groups.flatMap((group) => [...group.unseen]))
+        try {
+          const fresh = new Set(
+            await untilDone(
+              'timeseries',
+              groups.flatMap((group) => group.messages),
+              () => storeResults(ctx.timeseries, results, phase, unseen),
+            ),
+          )
+          for (const group of groups) group.done(group.results.filter((result) => fresh.has(result)))
+        } catch (error) {
+          // Stopped while retrying: these and every group behind them go back unstored, in order.
+          insertFailed = { error }
+          for (const group of [...groups, ...toInsert.splice(0)]) group.failed(error)
+        }
+      }
+    } finally {
+      inserting = false
+    }
+  }
+  /**
+   * Two stages, each taking groups in order: the state machine (PostgreSQL), then ClickHouse.
+   * ClickHouse is written only after the state committed, so a result newer than anything committed
+   * for its location cannot be in ClickHouse yet and is inserted without asking; only the others
+   * (late, redelivered, or of a location without state) go through the dedupe query. While one
+   * group is in ClickHouse, the next can be in PostgreSQL.
    */
   const storeAndAck = (results: CheckResult[], messages: StreamMessage[]) => {
     const previousState = stateStage
-    const previousInsert = insertStage
+    const previousQueued = queuedStage
     const unseen = new Set<string>()
     const state = (async () => {
       await previousState
@@ -124,22 +174,29 @@ export async function consumeResults(
         beforeState -= 1
       },
     )
-    const stored = (async () => {
+    const queued = (async () => {
       const events = await state
-      await previousInsert
+      await previousQueued
       // A JetStream redelivery may follow a crash of another version's ingest: always asked about.
       for (const [index, message] of messages.entries()) {
         if (message.deliveryCount > 1) unseen.delete(results[index]!.id)
       }
-      const fresh = await untilDone('timeseries', messages, () => storeResults(ctx.timeseries, results, phase, unseen))
-      return { events, fresh }
+      return events
     })()
+    const stored = queued.then(
+      (events) =>
+        new Promise<{ events: string[]; fresh: CheckResult[] }>((resolve, reject) => {
+          if (insertFailed) return reject(insertFailed.error)
+          toInsert.push({ results, messages, unseen, done: (fresh) => resolve({ events, fresh }), failed: reject })
+          void insertWaiting()
+        }),
+    )
     // A failed stage fails the next batch's too (it waits on it), so no batch overtakes a failed one.
     state.catch(() => {})
     stateStage = state.then(() => undefined)
     stateStage.catch(() => {})
-    insertStage = stored.then(() => undefined)
-    insertStage.catch(() => {})
+    queuedStage = queued.then(() => undefined)
+    queuedStage.catch(() => {})
     return stored.then(
       async ({ events, fresh }) => {
         // States changed now (cached pages show them at once); 24-hour figures follow with the refresher.
@@ -192,19 +249,20 @@ export async function consumeResults(
     stats.batches += 1
   }
   /**
-   * Starts what waits while fewer than two groups are before or in the state stage (and the groups
-   * in flight leave room): all the batches that arrived since, as one group (up to maxGroup results),
-   * in arrival order. A store slower than the bus then gets larger groups, so its cost per statement
-   * is shared by more results, instead of a queue of small batches each paying it. A group leaves the
-   * state stage's count once PostgreSQL is done with it, not once it is acked, so PostgreSQL takes
-   * the next group while ClickHouse and the acks still work on the ones before.
+   * Starts what waits once the state stage is free (and the groups in flight leave room): all the
+   * batches that arrived since, as one group (up to maxGroup results), in arrival order. The group is
+   * formed when PostgreSQL can take it, not while the one before is still in it, so a store slower
+   * than the bus gets every batch that arrived meanwhile and its cost per statement (each one a round
+   * trip that waits for the event loop) is shared by more results. A group leaves the state stage's
+   * count once PostgreSQL is done with it, not once it is acked, so PostgreSQL takes the next group
+   * while ClickHouse and the acks still work on the ones before.
    */
   const startWaiting = () => {
     if (halted || stopping.signal.aborted) {
       for (const batch of waiting.splice(0)) void Promise.allSettled(batch.messages.map((message) => message.nak()))
       return
     }
-    while (beforeState < 2 && inFlight.size < MAX_GROUPS_IN_FLIGHT && waiting.length > 0) {
+    while (beforeState < 1 && inFlight.size < MAX_GROUPS_IN_FLIGHT && waiting.length > 0) {
       let count = 0
       let taken = 0
       while (taken < waiting.length && (taken === 0 || count + waiting[taken]!.messages.length <= maxGroup)) {
@@ -301,6 +359,15 @@ async function retryInPlace<T>(work: () => Promise<T>, options: RetryOptions): P
       await Promise.all(options.messages.map((message) => message.working().catch(() => {})))
     }
   }
+}
+
+interface PendingInsert {
+  results: CheckResult[]
+  messages: StreamMessage[]
+  /** Ids known not to be stored yet (see storeAndAck). */
+  unseen: ReadonlySet<string>
+  done(fresh: CheckResult[]): void
+  failed(error: unknown): void
 }
 
 function signal(): { promise: Promise<void>; resolve(): void } {
