@@ -287,22 +287,26 @@ async function runScaleBench() {
       probeHeap: number[]
       /** Each collector's event-loop delay p99 since the previous sample, ms. */
       collectorLoopP99Ms: number[]
+      /** Each collector's JavaScript heap in use: what RSS holds beside it is native (chDB, buffers). */
+      collectorHeap: number[]
     }[] = []
     let phase: 'warmup' | 'measured' = 'warmup'
-    const sample = async () =>
+    const sample = async () => {
+      const collectorMetrics = await Promise.all(
+        collectors.map(async (collector) => (await fetch(new URL('/metrics', collector.url), { headers })).text()),
+      )
       rssSamples.push({
         at: Date.now() - allScheduledAt,
         phase,
         collectors: await Promise.all(collectors.map((collector) => rssBytes(collector.process.child.pid!))),
         probes: await Promise.all(probes.map((probe) => rssBytes(probe.process.child.pid!))),
         probeHeap: heapOf(await scrape()),
-        collectorLoopP99Ms: await Promise.all(
-          collectors.map(async (collector) => {
-            const text = await (await fetch(new URL('/metrics', collector.url), { headers })).text()
-            return metric(text, 'guard_collector_nodejs_eventloop_lag_p99_seconds') * 1000
-          }),
+        collectorLoopP99Ms: collectorMetrics.map(
+          (text) => metric(text, 'guard_collector_nodejs_eventloop_lag_p99_seconds') * 1000,
         ),
+        collectorHeap: collectorMetrics.map((text) => metric(text, 'guard_collector_nodejs_heap_size_used_bytes')),
       })
+    }
     await sample()
     const sampler = setInterval(() => void sample().catch(() => {}), SAMPLE_EVERY_MS)
     await sleep(warmupSeconds * 1000)
@@ -432,6 +436,7 @@ async function runScaleBench() {
     // Caches and pools keep filling for a few minutes after the warm-up: flat means no growth over the second half.
     const collectorRss = collectors.map((_, index) => {
       const series = measuredRss.map((each) => ({ at: each.at, bytes: each.collectors[index]! }))
+      const heap = measuredRss.map((each) => ({ at: each.at, bytes: each.collectorHeap[index]! }))
       const secondHalf = series.slice(Math.floor(series.length / 2))
       return {
         startMB: round((series[0]?.bytes ?? 0) / MB),
@@ -439,6 +444,8 @@ async function runScaleBench() {
         maxMB: round(Math.max(...series.map((each) => each.bytes)) / MB),
         slopeMBPerMinute: round(slopePerMinute(series) / MB),
         secondHalfSlopeMBPerMinute: round(slopePerMinute(secondHalf) / MB),
+        heapMB: { start: round((heap[0]?.bytes ?? 0) / MB), end: round((heap.at(-1)?.bytes ?? 0) / MB) },
+        heapSlopeMBPerMinute: round(slopePerMinute(heap) / MB),
       }
     })
     // With every monitor scheduled: the least heap in use over the measured samples, against the empty probe's.
@@ -539,6 +546,7 @@ async function runScaleBench() {
         phase: each.phase,
         collectorsMB: each.collectors.map((bytes) => round(bytes / MB)),
         collectorLoopP99Ms: each.collectorLoopP99Ms.map((ms) => round(ms, 3)),
+        collectorsHeapMB: each.collectorHeap.map((bytes) => round(bytes / MB)),
         probesMB: each.probes.map((bytes) => round(bytes / MB)),
       })),
       wallSeconds: Math.round((Date.now() - startedAt) / 1000),
