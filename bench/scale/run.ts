@@ -289,6 +289,8 @@ async function runScaleBench() {
       collectorLoopP99Ms: number[]
       /** Each collector's JavaScript heap in use: what RSS holds beside it is native (chDB, buffers). */
       collectorHeap: number[]
+      /** Each collector's chDB memory as chDB tracks it (guard_collector_chdb_memory_bytes). */
+      collectorChdb: number[]
     }[] = []
     let phase: 'warmup' | 'measured' = 'warmup'
     const sample = async () => {
@@ -305,6 +307,7 @@ async function runScaleBench() {
           (text) => metric(text, 'guard_collector_nodejs_eventloop_lag_p99_seconds') * 1000,
         ),
         collectorHeap: collectorMetrics.map((text) => metric(text, 'guard_collector_nodejs_heap_size_used_bytes')),
+        collectorChdb: collectorMetrics.map((text) => metric(text, 'guard_collector_chdb_memory_bytes')),
       })
     }
     await sample()
@@ -437,6 +440,9 @@ async function runScaleBench() {
     const collectorRss = collectors.map((_, index) => {
       const series = measuredRss.map((each) => ({ at: each.at, bytes: each.collectors[index]! }))
       const heap = measuredRss.map((each) => ({ at: each.at, bytes: each.collectorHeap[index]! }))
+      const chdb = measuredRss.map((each) => each.collectorChdb[index]!)
+      const half = Math.floor(series.length / 2)
+      const medianMB = (values: number[]) => round(percentile(values, 50) / MB)
       const secondHalf = series.slice(Math.floor(series.length / 2))
       return {
         startMB: round((series[0]?.bytes ?? 0) / MB),
@@ -444,8 +450,17 @@ async function runScaleBench() {
         maxMB: round(Math.max(...series.map((each) => each.bytes)) / MB),
         slopeMBPerMinute: round(slopePerMinute(series) / MB),
         secondHalfSlopeMBPerMinute: round(slopePerMinute(secondHalf) / MB),
-        heapMB: { start: round((heap[0]?.bytes ?? 0) / MB), end: round((heap.at(-1)?.bytes ?? 0) / MB) },
-        heapSlopeMBPerMinute: round(slopePerMinute(heap) / MB),
+        // The heap in use saws with each collection: its lows show what stays, half by half.
+        heapLowMB: {
+          firstHalf: round(Math.min(...heap.slice(0, Math.floor(heap.length / 2)).map((each) => each.bytes)) / MB),
+          secondHalf: round(Math.min(...heap.slice(Math.floor(heap.length / 2)).map((each) => each.bytes)) / MB),
+        },
+        // Medians half by half: a ±25 MB band between samples makes the second half's slope noisy.
+        rssMedianMB: {
+          firstHalf: medianMB(series.slice(0, half).map((each) => each.bytes)),
+          secondHalf: medianMB(series.slice(half).map((each) => each.bytes)),
+        },
+        chdbMedianMB: { firstHalf: medianMB(chdb.slice(0, half)), secondHalf: medianMB(chdb.slice(half)) },
       }
     })
     // With every monitor scheduled: the least heap in use over the measured samples, against the empty probe's.
@@ -547,6 +562,7 @@ async function runScaleBench() {
         collectorsMB: each.collectors.map((bytes) => round(bytes / MB)),
         collectorLoopP99Ms: each.collectorLoopP99Ms.map((ms) => round(ms, 3)),
         collectorsHeapMB: each.collectorHeap.map((bytes) => round(bytes / MB)),
+        collectorsChdbMB: each.collectorChdb.map((bytes) => round(bytes / MB)),
         probesMB: each.probes.map((bytes) => round(bytes / MB)),
       })),
       wallSeconds: Math.round((Date.now() - startedAt) / 1000),
