@@ -9,6 +9,7 @@ import {
 } from '@guard/shared'
 import { sampleCheckResult } from '@guard/shared/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { CollectorContext } from '../context.ts'
 import { createDomain } from '../services/domains/create.ts'
 import { readMonitorStates } from '../services/monitor-state/read.ts'
 import { selectRows } from '../services/results/query.ts'
@@ -45,6 +46,15 @@ describe('result ingest behind a busy store', () => {
     )
     return Number(stored?.rows)
   }
+  /** The ingest on `ctx`, with how many batches it has fetched so far. */
+  const startIngest = async (ctx: CollectorContext) => {
+    const stats: IngestStats = { stored: 0, deadLettered: 0, batches: 0 }
+    const metrics = createIngestMetrics()
+    const consumer = await consumeResults(ctx, stats, metrics)
+    const fetched = async () =>
+      (await metrics.batchSize.get()).values.find((v) => v.metricName?.endsWith('_count'))?.value
+    return { stats, consumer, fetched }
+  }
   const publishOneBatchEach = async (results: CheckResult[], fetched: () => Promise<number | undefined>) => {
     for (const [index, checked] of results.entries()) {
       await harness.ctx.bus.publish(resultSubject('fra'), encodeCheckResult(checked), { msgId: checked.id })
@@ -66,11 +76,7 @@ describe('result ingest behind a busy store', () => {
         return sql.transaction(work)
       },
     })
-    const stats: IngestStats = { stored: 0, deadLettered: 0, batches: 0 }
-    const metrics = createIngestMetrics()
-    const consumer = await consumeResults({ ...harness.ctx, sql: held }, stats, metrics)
-    const fetched = async () =>
-      (await metrics.batchSize.get()).values.find((v) => v.metricName?.endsWith('_count'))?.value
+    const { stats, consumer, fetched } = await startIngest({ ...harness.ctx, sql: held })
     const base = Date.now() - 60_000
     const statuses = ['up', 'down', 'down', 'up'] as const
     const results = statuses.map((status, index) => ({
@@ -118,11 +124,7 @@ describe('result ingest behind a busy store', () => {
       },
     })
     const held: TimeSeriesStore = { ...timeseries, client }
-    const stats: IngestStats = { stored: 0, deadLettered: 0, batches: 0 }
-    const metrics = createIngestMetrics()
-    const consumer = await consumeResults({ ...harness.ctx, timeseries: held }, stats, metrics)
-    const fetched = async () =>
-      (await metrics.batchSize.get()).values.find((v) => v.metricName?.endsWith('_count'))?.value
+    const { stats, consumer, fetched } = await startIngest({ ...harness.ctx, timeseries: held })
     const base = Date.now() - 60_000
     const results = (['up', 'down', 'down'] as const).map((status, index) => ({
       ...sampleCheckResult(domain.id),

@@ -115,13 +115,7 @@ export async function consumeResults(
     inserting = true
     try {
       while (toInsert.length > 0) {
-        let count = 0
-        let taken = 0
-        while (taken < toInsert.length && (taken === 0 || count + toInsert[taken]!.results.length <= maxInsert)) {
-          count += toInsert[taken]!.results.length
-          taken += 1
-        }
-        const groups = toInsert.splice(0, taken)
+        const groups = takeUpTo(toInsert, maxInsert, (group) => group.results.length)
         const results = groups.flatMap((group) => group.results)
         const unseen = new Set(groups.flatMap((group) => [...group.unseen]))
         try {
@@ -263,13 +257,7 @@ export async function consumeResults(
       return
     }
     while (beforeState < 1 && inFlight.size < MAX_GROUPS_IN_FLIGHT && waiting.length > 0) {
-      let count = 0
-      let taken = 0
-      while (taken < waiting.length && (taken === 0 || count + waiting[taken]!.messages.length <= maxGroup)) {
-        count += waiting[taken]!.messages.length
-        taken += 1
-      }
-      const group = waiting.splice(0, taken)
+      const group = takeUpTo(waiting, maxGroup, (batch) => batch.messages.length)
       beforeState += 1
       const stored: Promise<void> = storeAndAck(
         group.flatMap((batch) => batch.results),
@@ -359,6 +347,17 @@ async function retryInPlace<T>(work: () => Promise<T>, options: RetryOptions): P
       await Promise.all(options.messages.map((message) => message.working().catch(() => {})))
     }
   }
+}
+
+/** Removes the first entries of `queue` whose sizes add up to at most `max` (at least one) and returns them. */
+function takeUpTo<T>(queue: T[], max: number, size: (entry: T) => number): T[] {
+  let count = 0
+  let taken = 0
+  while (taken < queue.length && (taken === 0 || count + size(queue[taken]!) <= max)) {
+    count += size(queue[taken]!)
+    taken += 1
+  }
+  return queue.splice(0, taken)
 }
 
 interface PendingInsert {
