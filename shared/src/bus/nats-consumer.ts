@@ -8,7 +8,7 @@ import {
   type JetStreamManager,
   type JsMsg,
 } from '@nats-io/jetstream'
-import { nanos } from '@nats-io/transport-node'
+import { type NatsConnection, nanos } from '@nats-io/transport-node'
 import { handBatch } from './batch.ts'
 import type { BatchHandler, ConsumeOptions, Stoppable, StreamMessage } from './types.ts'
 
@@ -54,6 +54,7 @@ export async function ensureDurable(jsm: JetStreamManager, options: ConsumeOptio
  * durable through `recover` first; messages lost with a failed fetch come back after ackWait.
  */
 export function runPullLoop(
+  nc: NatsConnection,
   js: JetStreamClient,
   options: ConsumeOptions,
   recover: () => Promise<void>,
@@ -62,6 +63,7 @@ export function runPullLoop(
 ): Stoppable {
   const abort = new AbortController()
   const { signal } = abort
+  const confirm = confirmer(nc)
   const loop = (async () => {
     let consumer: Consumer | undefined
     let failures = 0
@@ -71,7 +73,7 @@ export function runPullLoop(
           if (failures > 0) await recover()
           consumer = await js.consumers.get(options.stream, options.durable)
         }
-        await drainOneFetch(consumer, options, signal, handler)
+        await drainOneFetch(consumer, options, signal, handler, confirm)
         failures = 0
       } catch (error) {
         if (signal.aborted) break
@@ -100,6 +102,7 @@ async function drainOneFetch(
   options: ConsumeOptions,
   signal: AbortSignal,
   handler: BatchHandler,
+  confirm: () => Promise<void>,
 ): Promise<void> {
   const messages = await consumer.fetch({
     max_messages: options.maxBatch,
@@ -127,7 +130,7 @@ async function drainOneFetch(
             finished = true
             break
           }
-          batch.push(toStreamMessage(result.value))
+          batch.push(toStreamMessage(result.value, confirm))
           windowClosed ??= new Promise((resolve) => {
             timer = setTimeout(() => resolve(undefined), options.maxWaitMs)
           })
@@ -152,15 +155,36 @@ async function drainOneFetch(
   }
 }
 
-function toStreamMessage(message: JsMsg): StreamMessage {
+/**
+ * One PING for all the acks sent in the same turn of the event loop: its PONG means the server has
+ * read every ack written before it on this connection. That replaces a request/reply per message
+ * (`ackAck`, whose reply says the consumer applied the ack), which cost the event loop about as much
+ * as fetching the message. What the weaker confirmation can lose is an ack the server read but did
+ * not apply before it crashed or the consumer moved: the message comes back after the ack wait, and
+ * every consumer here is idempotent (the ingest's stores skip what they already hold), so a lost ack
+ * costs a redelivery, never a duplicate or a lost message.
+ */
+function confirmer(nc: NatsConnection): () => Promise<void> {
+  let next: Promise<void> | undefined
+  return () => {
+    next ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+      next = undefined
+      return nc.flush()
+    })
+    return next
+  }
+}
+
+function toStreamMessage(message: JsMsg, confirm: () => Promise<void>): StreamMessage {
   return {
     subject: message.subject,
     data: message.data,
     msgId: message.headers?.get('Nats-Msg-Id') || undefined,
     deliveryCount: message.info.deliveryCount,
-    // Waits for the server to confirm, so an acked message is known not to come back.
+    // Resolves once the server has read the ack (see confirmer).
     ack: async () => {
-      await message.ackAck()
+      message.ack()
+      await confirm()
     },
     nak: async (delayMs) => message.nak(delayMs),
     term: async () => message.term(),

@@ -107,7 +107,7 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
         await ensureDurable(jsm, consumeOptions)
       }
       const onError = (error: unknown) => report(error, `consuming ${consumeOptions.stream}/${consumeOptions.durable}`)
-      const loop = runPullLoop(js, consumeOptions, recover, handler, onError)
+      const loop = runPullLoop(nc, js, consumeOptions, recover, handler, onError)
       const consumer: Stoppable = {
         stop: async () => {
           untrack()

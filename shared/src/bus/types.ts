@@ -24,7 +24,7 @@ export interface StreamMessage {
   msgId: string | undefined
   /** 1 on first delivery, incremented on every redelivery. */
   deliveryCount: number
-  /** Resolves once the ack is recorded (NATS: confirmed by the server); if it rejects, expect the message again. */
+  /** Resolves once the ack is recorded (NATS: read by the server); if it rejects, expect the message again. */
   ack(): Promise<void>
   /** Ask for redelivery, after `delayMs` when given. */
   nak(delayMs?: number): Promise<void>
