@@ -36,6 +36,9 @@ function candidates(): string[] {
   return [preferred, ...found.filter((path) => path !== preferred)]
 }
 
+/** The server binary startPostgres runs, or undefined (and a loud skip) when none is installed. */
+export const postgresBinary = (): string | undefined => serviceAvailable('postgres', candidates())
+
 /** PostgreSQL refuses to run as root; tests in CI do, so the server then runs as an unprivileged account. */
 function serverAccount(): { uid: number; gid: number } | undefined {
   if (process.getuid?.() !== 0) return undefined
@@ -84,11 +87,31 @@ async function stopServer(child: ChildProcess): Promise<void> {
 }
 
 /**
+ * A test process killed outright (vitest ending a worker, a bench stopped with SIGKILL) runs no exit
+ * hook, and its server would outlive it with its directory. A shell outside it waits for this process
+ * to go, then stops the server (immediate shutdown) and removes the directory. It is ended with the server.
+ */
+function watchForOrphan(serverPid: number, root: string): ChildProcess {
+  const script = [
+    'while kill -0 "$1" 2>/dev/null; do sleep 1; done',
+    'kill -QUIT "$2" 2>/dev/null',
+    'for i in 1 2 3 4 5 6 7 8 9 10; do kill -0 "$2" 2>/dev/null || break; sleep 1; done',
+    'rm -rf "$3"',
+  ].join('\n')
+  const watchdog = spawn('/bin/sh', ['-c', script, 'guard-pg-watchdog', String(process.pid), String(serverPid), root], {
+    detached: true,
+    stdio: 'ignore',
+  })
+  watchdog.unref()
+  return watchdog
+}
+
+/**
  * Starts a throwaway PostgreSQL on a free 127.0.0.1 port with a temporary data directory,
  * or returns undefined (tests skip) when no server binary is installed.
  */
 export async function startPostgres(): Promise<PostgresServer | undefined> {
-  const postgres = serviceAvailable('postgres', candidates())
+  const postgres = postgresBinary()
   if (!postgres) return undefined
   const bin = join(postgres, '..')
   const account = serverAccount()
@@ -114,7 +137,7 @@ export async function startPostgres(): Promise<PostgresServer | undefined> {
 
   const launch = (port: number) => {
     const log = { text: '' }
-    const child = spawn(
+    const child: ChildProcess = spawn(
       postgres,
       ['-D', dataDir, '-p', String(port), '-k', socketDir, '-h', '127.0.0.1'].concat(
         // Durability buys nothing for a database deleted after the test.
@@ -128,6 +151,10 @@ export async function startPostgres(): Promise<PostgresServer | undefined> {
     child.stderr?.on('data', (chunk: Buffer) => {
       log.text += chunk.toString()
     })
+    if (child.pid !== undefined) {
+      const watchdog = watchForOrphan(child.pid, root)
+      child.once('exit', () => watchdog.kill())
+    }
     return { child, log }
   }
 
