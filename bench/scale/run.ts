@@ -443,7 +443,7 @@ async function runScaleBench() {
       const chdb = measuredRss.map((each) => each.collectorChdb[index]!)
       const half = Math.floor(series.length / 2)
       const medianMB = (values: number[]) => round(percentile(values, 50) / MB)
-      const secondHalf = series.slice(Math.floor(series.length / 2))
+      const secondHalf = series.slice(half)
       return {
         startMB: round((series[0]?.bytes ?? 0) / MB),
         endMB: round((series.at(-1)?.bytes ?? 0) / MB),
@@ -452,8 +452,8 @@ async function runScaleBench() {
         secondHalfSlopeMBPerMinute: round(slopePerMinute(secondHalf) / MB),
         // The heap in use saws with each collection: its lows show what stays, half by half.
         heapLowMB: {
-          firstHalf: round(Math.min(...heap.slice(0, Math.floor(heap.length / 2)).map((each) => each.bytes)) / MB),
-          secondHalf: round(Math.min(...heap.slice(Math.floor(heap.length / 2)).map((each) => each.bytes)) / MB),
+          firstHalf: round(Math.min(...heap.slice(0, half).map((each) => each.bytes)) / MB),
+          secondHalf: round(Math.min(...heap.slice(half).map((each) => each.bytes)) / MB),
         },
         // Medians half by half: a ±25 MB band between samples makes the second half's slope noisy.
         rssMedianMB: {

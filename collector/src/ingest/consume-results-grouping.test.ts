@@ -65,10 +65,7 @@ describe('result ingest behind a busy store', () => {
   it('stores the batches that arrived while PostgreSQL was busy as one group, in order, each result once', async () => {
     const domain = await createDomain({ ctx: harness.ctx, caller, input: { url: 'https://grouped.example' } })
     // PostgreSQL answers nothing until released: the stores stay busy with the first batch.
-    let release = () => {}
-    const released = new Promise<void>((resolve) => {
-      release = resolve
-    })
+    const { open: release, opened: released } = gate()
     const sql = harness.ctx.sql
     const held: RelationalStore = Object.assign(Object.create(sql) as RelationalStore, {
       transaction: async <T>(work: (tx: Sql) => Promise<T>) => {
