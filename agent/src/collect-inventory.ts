@@ -2,13 +2,14 @@ import { execFile } from 'node:child_process'
 import { hostname, platform, uptime } from 'node:os'
 import { promisify } from 'node:util'
 import type { AgentHeartbeat } from '@guard/shared'
+import { truncateText } from '@guard/shared'
 import { realFilesystems } from './collect-metrics.ts'
 import { si } from './system-information.ts'
 import { AGENT_VERSION } from './version.ts'
 
 const run = promisify(execFile)
 const TOP_PROCESSES = 25
-const cut = (value: string | undefined | null, max: number) => (value ?? '').slice(0, max)
+const cut = (value: string | undefined | null, max: number) => truncateText(value ?? '', max)
 
 type Inventory = Pick<AgentHeartbeat, 'system' | 'processes' | 'applications' | 'connections'>
 

@@ -1,5 +1,6 @@
 import { loadavg } from 'node:os'
 import type { AgentHeartbeat, AgentMetrics } from '@guard/shared'
+import { truncateText } from '@guard/shared'
 import { si } from './system-information.ts'
 
 const GB = 1024 ** 3
@@ -50,9 +51,9 @@ export async function collectMetrics(): Promise<{ metrics: AgentMetrics; network
       },
       load: { one: round(one), five: round(five), fifteen: round(fifteen) },
       filesystems: filesystems.slice(0, 64).map((fs) => ({
-        mount: fs.mount.slice(0, 512),
-        fs: fs.fs.slice(0, 256),
-        type: fs.type.slice(0, 64),
+        mount: truncateText(fs.mount, 512),
+        fs: truncateText(fs.fs, 256),
+        type: truncateText(fs.type, 64),
         size: Math.round(fs.size),
         used: Math.round(fs.used),
         usage_percent: percent(fs.size > 0 ? (fs.used / fs.size) * 100 : 0),
@@ -62,7 +63,7 @@ export async function collectMetrics(): Promise<{ metrics: AgentMetrics; network
       .filter((nic) => nic.iface !== 'lo')
       .slice(0, 64)
       .map((nic) => ({
-        interface: nic.iface.slice(0, 64),
+        interface: truncateText(nic.iface, 64),
         rx_bytes_per_second: round(Math.max(0, nic.rx_sec ?? 0)),
         tx_bytes_per_second: round(Math.max(0, nic.tx_sec ?? 0)),
       })),

@@ -1,3 +1,4 @@
+import { truncateText } from '@guard/shared'
 import { defaultConfigPath, writeAgentConfig } from './config.ts'
 
 export interface EnrollOptions {
@@ -13,7 +14,7 @@ export interface EnrollOptions {
 function enrolledDevice(text: string): { id: string; token: string } {
   const data = (JSON.parse(text) as { data?: { id?: unknown; token?: unknown } }).data
   if (typeof data?.id !== 'string' || typeof data.token !== 'string') {
-    throw new Error(`the collector's answer carries no device id and token: ${text.slice(0, 200)}`)
+    throw new Error(`the collector's answer carries no device id and token: ${truncateText(text, 200)}`)
   }
   return { id: data.id, token: data.token }
 }
@@ -31,7 +32,7 @@ export async function enrollDevice(options: EnrollOptions): Promise<{ deviceId: 
     signal: AbortSignal.timeout(30_000),
   })
   const text = await response.text()
-  if (!response.ok) throw new Error(`enrolment refused (${response.status}): ${text.slice(0, 300)}`)
+  if (!response.ok) throw new Error(`enrolment refused (${response.status}): ${truncateText(text, 300)}`)
   const data = enrolledDevice(text)
   const configPath = options.configPath ?? defaultConfigPath()
   await writeAgentConfig(configPath, {

@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'node:http'
+import { truncateText } from '@guard/shared'
 
 export type SendOutcome =
   | { kind: 'stored' }
@@ -56,7 +57,7 @@ export async function sendHeartbeat(
       timeoutMs,
     )
     if (response.status >= 200 && response.status < 300) return { kind: 'stored' }
-    const reason = `collector answered ${response.status}: ${response.text.slice(0, 200)}`
+    const reason = `collector answered ${response.status}: ${truncateText(response.text, 200)}`
     if (response.status === 429 || response.status === 408 || response.status >= 500) {
       const retryAfter = Number(response.retryAfter)
       return { kind: 'retry', reason, ...(retryAfter > 0 ? { afterMs: retryAfter * 1000 } : {}) }

@@ -1,4 +1,4 @@
-import { GuardError, notFound } from '@guard/shared'
+import { GuardError, notFound, truncateText } from '@guard/shared'
 import type { Caller, CollectorContext } from '../context.ts'
 import { readAccountItems } from './list-items.ts'
 import { type CreatedMonitor, createMonitorFor } from './monitor-adapter.ts'
@@ -27,7 +27,7 @@ export async function monitorItem({
     throw new GuardError('CONFLICT', `This item is already monitored as ${found.monitor.type} ${found.monitor.id}`)
   }
   const monitor = await createMonitorFor(ctx, caller, account.organizationId, found.target, {
-    name: settings.name ?? found.name.slice(0, 200),
+    name: settings.name ?? truncateText(found.name, 200),
     checkInterval: settings.checkInterval,
     timeout: settings.timeout,
   })

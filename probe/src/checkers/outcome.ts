@@ -1,4 +1,5 @@
 import type { ErrorKind } from '@guard/shared'
+import { truncateText } from '@guard/shared'
 import { TargetRefusedError } from '@guard/shared/net'
 import type { CheckContext, CheckOutcome } from '../checker.ts'
 
@@ -57,7 +58,7 @@ export function failed(error: unknown, context: CheckContext, started: number, e
   return {
     status: 'down',
     responseTimeMs: elapsedSince(started),
-    error: describeFailure(error, context).slice(0, 2000),
+    error: truncateText(describeFailure(error, context), 2000),
     errorKind: classifyFailure(error, context),
     ...extra,
   } satisfies CheckOutcome

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { parseWellFormedJson } from '../text/well-formed.ts'
 
 /**
  * The body of `POST /agent` (snake_case, as the spec writes it) and the message the collector puts
@@ -124,5 +125,5 @@ export function encodeDeviceHeartbeat(message: DeviceHeartbeat): Uint8Array {
 
 /** Throws a ZodError (or SyntaxError) for anything that is not a v1 device heartbeat. */
 export function decodeDeviceHeartbeat(data: Uint8Array): DeviceHeartbeat {
-  return deviceHeartbeatV1.parse(JSON.parse(new TextDecoder().decode(data)))
+  return deviceHeartbeatV1.parse(parseWellFormedJson(new TextDecoder().decode(data)))
 }

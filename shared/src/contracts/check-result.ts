@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { parseWellFormedJson } from '../text/well-formed.ts'
 
 /** What a probe publishes on `results.<location>` for every check it runs. */
 export const checkStatus = z.enum(['up', 'down', 'degraded'])
@@ -91,5 +92,5 @@ const utf8 = new TextDecoder()
 
 /** Throws a ZodError (or SyntaxError) for anything that is not a v1 check result. */
 export function decodeCheckResult(data: Uint8Array): CheckResult {
-  return checkResultV1.parse(JSON.parse(utf8.decode(data)))
+  return checkResultV1.parse(parseWellFormedJson(utf8.decode(data)))
 }

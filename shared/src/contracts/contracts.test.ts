@@ -112,3 +112,16 @@ describe('v1 additions for check options and failure reasons', () => {
     }
   })
 })
+
+describe('check result v1 well-formed text', () => {
+  it('decodes a lone surrogate escape, which no store accepts, as U+FFFD', () => {
+    const result = {
+      ...canonical(golden('check-result.v1.golden.json')),
+      status: 'down',
+      error: `${'a'.repeat(198)}\ud83d`,
+    }
+    const decoded = decodeCheckResult(new TextEncoder().encode(JSON.stringify(result)))
+    expect(decoded.error).toBe(`${'a'.repeat(198)}\uFFFD`)
+    expect(decoded.error?.isWellFormed()).toBe(true)
+  })
+})

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { parseWellFormedJson } from '../text/well-formed.ts'
 import { eventEnvelope } from './event-envelope.ts'
 
 /**
@@ -70,5 +71,5 @@ export function encodeDeviceEvent(event: DeviceEvent): Uint8Array {
 
 /** Throws a ZodError (or SyntaxError) for anything that is not a v1 device event. */
 export function decodeDeviceEvent(data: Uint8Array): DeviceEvent {
-  return deviceEventV1.parse(JSON.parse(new TextDecoder().decode(data)))
+  return deviceEventV1.parse(parseWellFormedJson(new TextDecoder().decode(data)))
 }

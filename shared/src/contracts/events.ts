@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { parseWellFormedJson } from '../text/well-formed.ts'
 import { errorKind } from './check-result.ts'
 import { deviceHealthEventV1, deviceOfflineEventV1, deviceOnlineEventV1 } from './device-events.ts'
 import { eventEnvelope, eventId } from './event-envelope.ts'
@@ -118,5 +119,5 @@ export function encodeEvent(event: GuardEvent): Uint8Array {
 
 /** Throws (ZodError or SyntaxError) for anything that is not a known v1 event. */
 export function decodeEvent(data: Uint8Array): GuardEvent {
-  return guardEventV1.parse(JSON.parse(new TextDecoder().decode(data)))
+  return guardEventV1.parse(parseWellFormedJson(new TextDecoder().decode(data)))
 }

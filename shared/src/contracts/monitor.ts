@@ -1,6 +1,7 @@
 import { isIP } from 'node:net'
 import { JSONPath } from 'jsonpath-plus'
 import { z } from 'zod'
+import { parseWellFormedJson } from '../text/well-formed.ts'
 
 /**
  * A monitor's schedule as probes read it from the KV bucket `monitors` (key = monitor id).
@@ -243,5 +244,5 @@ export function encodeMonitorConfig(monitor: MonitorConfig): Uint8Array {
 }
 
 export function decodeMonitorConfig(data: Uint8Array): MonitorConfig {
-  return monitorConfigV1.parse(JSON.parse(new TextDecoder().decode(data)))
+  return monitorConfigV1.parse(parseWellFormedJson(new TextDecoder().decode(data)))
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { parseWellFormedJson } from '../text/well-formed.ts'
 import { checkResultV1 } from './check-result.ts'
 import { dnsRecordType, dnsServer, monitorConfigV1 } from './monitor.ts'
 
@@ -145,5 +146,5 @@ export const encodeJson = (value: unknown): Uint8Array => new TextEncoder().enco
 
 /** Parses a request or reply body with its schema; throws a ZodError or SyntaxError. */
 export function decodeJson<Schema extends z.ZodType>(schema: Schema, data: Uint8Array): z.output<Schema> {
-  return schema.parse(JSON.parse(new TextDecoder().decode(data)))
+  return schema.parse(parseWellFormedJson(new TextDecoder().decode(data)))
 }

@@ -6,6 +6,7 @@ export {
   type LockOwner,
   lockDataDir,
 } from './data-dir-lock.ts'
+export { isDataError } from './data-error.ts'
 export { migrate } from './migrate.ts'
 export { openTestRelationalStore } from './pglite-template.ts'
 export { openRelationalStore } from './relational.ts'

@@ -1,4 +1,5 @@
 import type { Sql } from '@guard/shared'
+import { truncateText } from '@guard/shared'
 
 export type ChangedKind = 'domain' | 'service' | 'device' | 'status-page'
 const LABEL: Record<ChangedKind, string> = {
@@ -25,7 +26,7 @@ export async function recordChange(
       `${type}:${change.id}`,
       change.organizationId,
       type,
-      `${LABEL[change.kind]} ${change.name} ${change.action}`.slice(0, 500),
+      truncateText(`${LABEL[change.kind]} ${change.name} ${change.action}`, 500),
       change.id,
     ],
   )

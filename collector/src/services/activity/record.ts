@@ -1,4 +1,5 @@
 import type { GuardEvent, GuardEventType } from '@guard/shared'
+import { truncateText } from '@guard/shared'
 import type { EventHandlers, HandlerScope } from '../../ingest/consume-events.ts'
 
 export const ACTIVITY_FEED = 'activity-feed'
@@ -40,7 +41,7 @@ async function record(event: GuardEvent, { tx }: HandlerScope): Promise<void> {
   await tx.query(
     `INSERT INTO monitoring.activity (event_id, organization_id, type, summary, subject_id, occurred_at)
      VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (event_id) DO NOTHING`,
-    [event.id, event.organizationId, event.type, summary.slice(0, 500), subjectId, event.occurredAt],
+    [event.id, event.organizationId, event.type, truncateText(summary, 500), subjectId, event.occurredAt],
   )
 }
 

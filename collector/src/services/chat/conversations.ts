@@ -1,4 +1,4 @@
-import { GuardError, newId, notFound } from '@guard/shared'
+import { GuardError, newId, notFound, truncateText } from '@guard/shared'
 import { z } from 'zod'
 import type { Caller, CollectorContext } from '../../context.ts'
 import { organizationScope } from '../access/organization.ts'
@@ -112,7 +112,7 @@ export async function saveExchange(ctx: CollectorContext, caller: Caller, body: 
       await tx.query('UPDATE monitoring.chat_conversations SET updated_at = now() WHERE id = $1', [conversationId])
     } else {
       conversationId = newId()
-      const title = input.userMessage.replace(/\s+/g, ' ').slice(0, 80)
+      const title = truncateText(input.userMessage.replace(/\s+/g, ' '), 80)
       await tx.query(
         'INSERT INTO monitoring.chat_conversations (id, organization_id, user_id, title) VALUES ($1, $2, $3, $4)',
         [conversationId, organizationScope(caller, input.organizationId), user, title],

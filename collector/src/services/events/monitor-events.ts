@@ -1,4 +1,5 @@
 import type { CheckResult, GuardEvent, Sql } from '@guard/shared'
+import { truncateText } from '@guard/shared'
 import type { CertificateState, MonitorMachine, QuorumRules, Transition } from '../monitor-state/transition.ts'
 import { stageEvents } from './stage.ts'
 
@@ -102,7 +103,7 @@ export async function stageMonitorEvents(
         data: {
           ...data,
           ...(errorKind ? { errorKind } : {}),
-          ...(transition.result.error ? { errorMessage: transition.result.error.slice(0, 2000) } : {}),
+          ...(transition.result.error ? { errorMessage: truncateText(transition.result.error, 2000) } : {}),
           ...(transition.result.statusCode !== undefined ? { statusCode: transition.result.statusCode } : {}),
         },
       })
@@ -134,7 +135,7 @@ export async function stageMonitorEvents(
         monitorName: monitor.name,
         target: monitor.target,
         expiresAt: new Date(seen.certificate.expiresAt).toISOString(),
-        issuer: seen.certificate.issuer.slice(0, 500),
+        issuer: truncateText(seen.certificate.issuer, 500),
         daysLeft: Math.max(0, Math.floor(seen.msLeft / DAY_MS)),
         threshold: nearest,
       },
@@ -156,7 +157,7 @@ export async function stageMonitorEvents(
         target: monitor.target,
         previousExpiresAt: renewal.previousExpiresAt,
         expiresAt: new Date(renewal.certificate.expiresAt).toISOString(),
-        issuer: renewal.certificate.issuer.slice(0, 500),
+        issuer: truncateText(renewal.certificate.issuer, 500),
       },
     })
   }

@@ -1,4 +1,4 @@
-import { type GuardEvent, type IncidentEventData, newId, type Sql } from '@guard/shared'
+import { type GuardEvent, type IncidentEventData, newId, type Sql, truncateText } from '@guard/shared'
 import { stageEvents } from '../events/stage.ts'
 import type { IncidentRow } from './find.ts'
 
@@ -21,7 +21,7 @@ export async function stageIncidentEvent(
     ...(row.monitor_kind ? { monitorKind: row.monitor_kind as 'domain' | 'service' | 'device' } : {}),
     detectedAt: new Date(row.detected_at).toISOString(),
     ...(row.resolved_at ? { resolvedAt: new Date(row.resolved_at).toISOString() } : {}),
-    message: change.message.slice(0, 5000),
+    message: truncateText(change.message, 5000),
     automatic: change.automatic,
     ...(row.flap_count > 0 ? { flapCount: row.flap_count } : {}),
   }

@@ -1,4 +1,4 @@
-import { decryptSecret, type Stoppable } from '@guard/shared'
+import { decryptSecret, type Stoppable, truncateText } from '@guard/shared'
 import type { CollectorContext } from '../../context.ts'
 import type { EmailBody } from './render.ts'
 import type { Channel } from './schemas.ts'
@@ -60,7 +60,13 @@ async function record(ctx: CollectorContext, row: DeliveryRow, outcome: SendOutc
     await tx.query(
       `INSERT INTO monitoring.notification_attempts (delivery_id, attempt, status_code, error, duration_ms)
        VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
-      [row.id, attempt, outcome.statusCode, outcome.error?.slice(0, 1000) ?? null, Math.round(durationMs)],
+      [
+        row.id,
+        attempt,
+        outcome.statusCode,
+        outcome.error ? truncateText(outcome.error, 1000) : null,
+        Math.round(durationMs),
+      ],
     )
     await tx.query(
       `UPDATE monitoring.notification_deliveries
@@ -68,7 +74,7 @@ async function record(ctx: CollectorContext, row: DeliveryRow, outcome: SendOutc
               next_attempt_at = now() + make_interval(secs => $6::float8 / 1000),
               delivered_at = CASE WHEN $2 = 'delivered' THEN now() ELSE NULL END
         WHERE id = $1`,
-      [row.id, status, attempt, outcome.statusCode, outcome.error?.slice(0, 1000) ?? null, delay],
+      [row.id, status, attempt, outcome.statusCode, outcome.error ? truncateText(outcome.error, 1000) : null, delay],
     )
   })
 }

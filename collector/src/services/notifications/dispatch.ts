@@ -1,4 +1,4 @@
-import { type EventOf, newId } from '@guard/shared'
+import { type EventOf, newId, truncateText } from '@guard/shared'
 import type { CollectorContext } from '../../context.ts'
 import type { EventHandlers, HandlerScope } from '../../ingest/consume-events.ts'
 import { isUnderMaintenance } from '../maintenance-windows/find.ts'
@@ -70,7 +70,7 @@ async function dispatch(ctx: CollectorContext, event: IncidentEvent, scope: Hand
         recipient.principal,
         event.id,
         notificationType(event),
-        `${message.title}: ${message.text}`.slice(0, 2000),
+        truncateText(`${message.title}: ${message.text}`, 2000),
         event.data.incidentId,
       ],
     )
@@ -81,7 +81,7 @@ async function dispatch(ctx: CollectorContext, event: IncidentEvent, scope: Hand
         principal: recipient.principal,
         notification: {
           id: created.id,
-          message: `${message.title}: ${message.text}`.slice(0, 2000),
+          message: truncateText(`${message.title}: ${message.text}`, 2000),
           type: notificationType(event),
           isRead: false,
           createdAt: new Date(created.created_at).toISOString(),

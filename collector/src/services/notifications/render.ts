@@ -1,4 +1,5 @@
 import type { IncidentEventData } from '@guard/shared'
+import { truncateText } from '@guard/shared'
 import type { CollectorEnv } from '../../env.ts'
 
 /** A page of the web console, for links in messages: GUARD_PUBLIC_URL, else the collector's own address. */
@@ -25,7 +26,7 @@ const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
 // Slack mrkdwn treats these three as control characters; everything else is shown as typed.
 const escapeSlack = (value: string) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
-const clip = (value: string, max: number) => (value.length > max ? `${value.slice(0, max - 1)}…` : value)
+const clip = (value: string, max: number) => (value.length > max ? `${truncateText(value, max - 1)}…` : value)
 
 /** The Standard Webhooks body: event id, type, time, organization and data. */
 export const webhookBody = (message: Message) => ({

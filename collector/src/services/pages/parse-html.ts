@@ -1,3 +1,5 @@
+import { truncateText } from '@guard/shared'
+
 const entities: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' }
 
 const decode = (text: string) =>
@@ -12,7 +14,7 @@ const decode = (text: string) =>
 export function titleOf(html: string): string | undefined {
   const match = html.match(/<title[^>]*>([\s\S]*?)<\/title>/i)
   const title = match ? decode(match[1]!).replace(/\s+/g, ' ').trim() : ''
-  return title ? title.slice(0, 500) : undefined
+  return title ? truncateText(title, 500) : undefined
 }
 
 const attribute = (tag: string, name: string) =>

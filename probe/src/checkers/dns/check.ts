@@ -1,4 +1,5 @@
 import type { DnsRecordType } from '@guard/shared'
+import { truncateText } from '@guard/shared'
 import { forbiddenAddressReason } from '@guard/shared/net'
 import type { Checker, CheckOutcome } from '../../checker.ts'
 import { elapsedSince, failed, untilAborted } from '../outcome.ts'
@@ -50,7 +51,7 @@ export const dnsChecker: Checker<'dns'> = {
             ...base,
             status: 'down',
             errorKind: 'dns_mismatch',
-            error: `expected ${target.expected}, got ${answers.join(', ').slice(0, 500)}`,
+            error: `expected ${target.expected}, got ${truncateText(answers.join(', '), 500)}`,
           }
         }
       }

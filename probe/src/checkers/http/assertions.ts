@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util'
 import type { ErrorKind, HttpTarget } from '@guard/shared'
+import { truncateText } from '@guard/shared'
 import { JSONPath } from 'jsonpath-plus'
 
 const DEFAULT_EXPECTED: NonNullable<HttpTarget['expectedStatus']> = ['200-399']
@@ -71,5 +72,5 @@ function jsonPathProblem(assertion: NonNullable<HttpTarget['jsonPath']>, text: s
   if (matches.length === 0) return `JSONPath ${assertion.path} matched nothing`
   if (assertion.equals === undefined) return undefined
   if (matches.some((match) => isDeepStrictEqual(match, assertion.equals))) return undefined
-  return `JSONPath ${assertion.path} is ${JSON.stringify(matches[0]).slice(0, 200)}, expected ${JSON.stringify(assertion.equals).slice(0, 200)}`
+  return `JSONPath ${assertion.path} is ${truncateText(JSON.stringify(matches[0]), 200)}, expected ${truncateText(JSON.stringify(assertion.equals), 200)}`
 }
