@@ -53,4 +53,15 @@ describe('forbiddenAddressReason', () => {
     expect(forbiddenAddressReason('2003::1')).toBeUndefined()
     expect(forbiddenAddressReason('2001:4860:4860::8888')).toBeUndefined()
   })
+
+  it('refuses the documentation, ORCHID and benchmarking ranges, and nothing next to them', () => {
+    for (const address of ['192.0.2.1', '198.51.100.7', '203.0.113.255', '2001:db8::1', '3fff:fff::1']) {
+      expect(forbiddenAddressReason(address), address).toBe('documentation')
+    }
+    expect(forbiddenAddressReason('2001:1f:ffff::1')).toBe('ORCHID')
+    expect(forbiddenAddressReason('2001:2:0:ffff::1')).toBe('benchmarking')
+    for (const address of ['192.0.3.1', '198.51.101.1', '203.0.112.255', '2001:db9::1', '3fff:1000::1', '2001:20::1']) {
+      expect(forbiddenAddressReason(address), address).toBeUndefined()
+    }
+  })
 })
