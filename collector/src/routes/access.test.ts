@@ -212,6 +212,29 @@ describe('rate limits', () => {
     }
   })
 
+  it("counts a domain's icon, which fetches the domain's page, as a bulk operation", async () => {
+    const own = await collectorForTest({ GUARD_RATE_LIMIT_BULK: '1' })
+    const app = await buildCollectorApp(own.ctx)
+    try {
+      const headers = { authorization: `Bearer ${own.apiKey}` }
+      const created = await app.inject({
+        method: 'POST',
+        url: '/api/domains',
+        headers,
+        payload: { url: 'http://127.0.0.1:1/', name: 'Icon' },
+      })
+      const url = `/api/domains/${created.json().data.id}/icon`
+      const first = await app.inject({ method: 'GET', url, headers })
+      expect(first.headers['x-ratelimit-limit']).toBe('1')
+      const second = await app.inject({ method: 'GET', url, headers })
+      expect(second.statusCode).toBe(429)
+      expect(second.json().message).toMatch(/bulk/)
+    } finally {
+      await app.close()
+      await own.close()
+    }
+  })
+
   it('puts X-RateLimit headers on 401s, unknown paths, health and the OpenAPI document, counted per client IP', async () => {
     const app = await buildCollectorApp(harness.ctx)
     try {

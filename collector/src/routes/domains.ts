@@ -213,7 +213,8 @@ export function domainRoutes(app: GuardFastify, ctx: CollectorContext): void {
   app.get(
     '/api/domains/:id/icon',
     {
-      config: read,
+      // It fetches the domain's page now: outbound work on demand, like fetch-title.
+      config: { ...read, bulk: true },
       schema: {
         params: idParams,
         response: { 200: envelope(z.object({ iconUrl: z.string() })), ...errorResponses, 422: errorSchema },
