@@ -11,6 +11,19 @@ const problemPage = (message: string) => `<!doctype html><html lang="en"><head><
 <body style="font-family:system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem">
 <main><h1>Sign-in failed</h1><p>${escapeHtml(message)}</p><p><a href="/auth/login">Sign in again</a></p></main></body></html>`
 
+/**
+ * The problem page runs nothing and loads nothing (one inline style), no other site may frame it
+ * (clickjacking its link), and its URL, which holds the authorization code, goes to nobody in a Referer.
+ */
+const PROBLEM_PAGE_HEADERS = {
+  'Content-Security-Policy':
+    "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'X-Frame-Options': 'DENY',
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'Cache-Control': 'no-store',
+}
+
 const organization = z.object({
   id: z.string(),
   name: z.string(),
@@ -85,7 +98,7 @@ export async function consoleAuthRoutes(app: FastifyInstance, auth: ConsoleAuth)
         if (typeof outcome === 'string') {
           return reply
             .status(400)
-            .header('Cache-Control', 'no-store')
+            .headers(PROBLEM_PAGE_HEADERS)
             .type('text/html; charset=utf-8')
             .send(problemPage(outcome))
         }

@@ -184,6 +184,19 @@ describe('the console BFF in front of the REST API', () => {
     ).toBe(200)
   })
 
+  it('answers a failed sign-in with a page no other site can frame and that runs nothing', async () => {
+    const failed = await app.inject({ method: 'GET', url: '/auth/callback?code=c&state=s' })
+    expect(failed.statusCode).toBe(400)
+    expect(failed.headers['content-type']).toMatch(/^text\/html/)
+    expect(failed.body).toContain('Sign-in failed')
+    const policy = String(failed.headers['content-security-policy'])
+    expect(policy).toContain("frame-ancestors 'none'")
+    expect(policy).toContain("default-src 'none'")
+    expect(failed.headers['x-frame-options']).toBe('DENY')
+    expect(failed.headers['x-content-type-options']).toBe('nosniff')
+    expect(failed.headers['referrer-policy']).toBe('no-referrer')
+  })
+
   it('only ever returns to a path of the console', () => {
     expect(safeReturnTo('/domains/1?range=7d')).toBe('/domains/1?range=7d')
     for (const bad of ['//evil.test', 'https://evil.test', '/\\evil.test', '/auth/logout', 'domains', 42, '/a\r\nb']) {

@@ -435,6 +435,24 @@ describe('status pages', () => {
     expect((await publicGet('acme', { 'if-none-match': '"stale"' })).statusCode).toBe(200)
   })
 
+  it('sends every public answer, errors included, never to be sniffed and without a referrer', async () => {
+    for (const url of [
+      '/status/acme',
+      '/status/acme/summary.json',
+      '/api/status-pages/acme/public',
+      '/status/acme/badge.svg',
+      '/status/acme/feed.atom',
+      '/status-assets/status-page.js',
+      '/status/no-such-page',
+      '/status/no-such-page/summary.json',
+      '/api/status-pages/no-such-page/public',
+    ]) {
+      const response = await app.inject({ method: 'GET', url, remoteAddress: fresh() })
+      expect(response.headers['x-content-type-options'], url).toBe('nosniff')
+      expect(response.headers['referrer-policy'], url).toBe('no-referrer')
+    }
+  })
+
   it('answers 404 for private and unknown pages, and for another organization page by id', async () => {
     await post('/api/status-pages', { name: 'Private', slug: 'private-page', isPublic: false })
     const hidden = await publicGet('private-page')

@@ -139,6 +139,17 @@ export function statusPageRoutes(app: GuardFastify, ctx: CollectorContext): void
 }
 
 /**
+ * Public answers are fetched and embedded by anyone: a browser must never sniff one into another
+ * type (a badge or a summary read as HTML), and a visitor who follows a link away tells that site
+ * nothing. An onSend hook, so refusals (404, 429) carry the headers too.
+ */
+async function publicHeaders(_request: FastifyRequest, reply: FastifyReply, payload: unknown) {
+  reply.header('X-Content-Type-Options', 'nosniff')
+  reply.header('Referrer-Policy', 'no-referrer')
+  return payload
+}
+
+/**
  * Unauthenticated: counted per client IP in the `public` rate-limit class, served from a short
  * in-memory cache with an ETag, so browsers and CDNs revalidate with 304s.
  */
@@ -147,6 +158,7 @@ export function publicStatusPageRoutes(fastify: FastifyInstance, ctx: CollectorC
   app.get(
     '/api/status-pages/:id/public',
     {
+      onSend: publicHeaders,
       schema: {
         description:
           'What visitors of a public page see (no authentication; `id` is the page slug). 404 for private or unknown pages. Send If-None-Match with the ETag for a 304; with Accept-Encoding br or gzip the answer comes compressed once the collector has made that copy.',
@@ -265,6 +277,7 @@ export function statusPageHtmlRoutes(fastify: FastifyInstance, ctx: CollectorCon
   app.get(
     '/status/:slug',
     {
+      onSend: publicHeaders,
       schema: {
         description: 'The public status page as HTML, readable without JavaScript; 404 for private or unknown pages.',
         params: slugParams,
@@ -287,6 +300,7 @@ export function statusPageHtmlRoutes(fastify: FastifyInstance, ctx: CollectorCon
   app.get(
     '/status/:slug/badge.svg',
     {
+      onSend: publicHeaders,
       schema: {
         description:
           'SVG badge of the page overall state (badge-maker). `style`: flat, flat-square, plastic, for-the-badge, social; `label` replaces "status".',
@@ -312,6 +326,7 @@ export function statusPageHtmlRoutes(fastify: FastifyInstance, ctx: CollectorCon
   app.get(
     '/status/:slug/components/:componentId/badge.svg',
     {
+      onSend: publicHeaders,
       schema: {
         description:
           'SVG badge of one component of a public page: `type=status` (default) its state, `type=uptime` its uptime over 30 days. `componentId` is the id from GET /api/status-pages/{id}; `label` defaults to the component name.',
@@ -339,6 +354,7 @@ export function statusPageHtmlRoutes(fastify: FastifyInstance, ctx: CollectorCon
   app.get(
     '/status/:slug/feed.atom',
     {
+      onSend: publicHeaders,
       schema: {
         description:
           'Atom feed of the page incidents (active and resolved in the last 14 days) with their public updates; links use GUARD_PUBLIC_URL when set, else the request host.',
@@ -362,6 +378,7 @@ export function statusPageHtmlRoutes(fastify: FastifyInstance, ctx: CollectorCon
   app.get(
     '/status/:slug/summary.json',
     {
+      onSend: publicHeaders,
       schema: {
         description:
           'Small summary of a public page for other sites to embed: overall state, components with 30-day uptime, active incidents, maintenance. CORS: any origin, no credentials.',
@@ -393,6 +410,7 @@ export function statusPageHtmlRoutes(fastify: FastifyInstance, ctx: CollectorCon
   app.options(
     '/status/:slug/summary.json',
     {
+      onSend: publicHeaders,
       schema: {
         description: 'CORS preflight of the summary: GET from any origin, with If-None-Match, without credentials.',
         params: slugParams,
@@ -414,6 +432,7 @@ export function statusPageHtmlRoutes(fastify: FastifyInstance, ctx: CollectorCon
   app.get(
     `${ASSET_BASE}/:file`,
     {
+      onSend: publicHeaders,
       schema: {
         description: 'Stylesheets and scripts of the public status page (uPlot included).',
         params: z.object({ file: z.enum(Object.keys(ASSETS) as [string, ...string[]]) }),
