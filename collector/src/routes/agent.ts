@@ -45,7 +45,14 @@ function minuteLimiter(perMinute: number) {
     }
     const count = (counts.get(deviceId) ?? 0) + 1
     counts.set(deviceId, count)
-    return { allowed: count <= perMinute, retryAfter: (current + 1) * 60 - Math.floor(now / 1000) }
+    const reset = (current + 1) * 60
+    return {
+      allowed: count <= perMinute,
+      limit: perMinute,
+      remaining: Math.max(0, perMinute - count),
+      reset,
+      retryAfter: reset - Math.floor(now / 1000),
+    }
   }
 }
 
@@ -62,6 +69,10 @@ export async function agentRoutes(app: GuardFastify, ctx: CollectorContext): Pro
     scope.addHook('onRequest', async (request, reply) => {
       const device = await authenticateAgent(ctx.sql, request.headers.authorization)
       const decision = limit(device.id)
+      // The spec promises these on every response: here they describe the device's minute.
+      reply.header('X-RateLimit-Limit', decision.limit)
+      reply.header('X-RateLimit-Remaining', decision.remaining)
+      reply.header('X-RateLimit-Reset', decision.reset)
       if (!decision.allowed) {
         reply.header('Retry-After', decision.retryAfter)
         throw new GuardError(

@@ -171,6 +171,40 @@ describe('devices and POST /agent', () => {
     expect(await storedTimes(device.id)).toHaveLength(1)
   })
 
+  it("carries the device's per-minute X-RateLimit headers on every answer to a heartbeat, the 429 included", async () => {
+    const limited = await buildCollectorApp({
+      ...harness.ctx,
+      env: { ...harness.ctx.env, GUARD_AGENT_MAX_PER_MINUTE: 2 },
+    })
+    try {
+      const device = await enrol('limited')
+      // Three heartbeats inside one minute: start away from its end, where the count starts over.
+      const secondsLeft = 60 - ((Date.now() / 1000) % 60)
+      if (secondsLeft < 5) await new Promise((resolve) => setTimeout(resolve, secondsLeft * 1000 + 100))
+      const minuteEnd = Math.ceil(Date.now() / 60_000) * 60
+      const answers = []
+      for (let index = 0; index < 3; index += 1) {
+        answers.push(
+          await limited.inject({
+            method: 'POST',
+            url: '/agent',
+            headers: { authorization: `Bearer ${device.token}`, 'content-type': 'application/json' },
+            payload: JSON.stringify(
+              sampleHeartbeat(device.id, {}, { timestamp: new Date(Date.now() - index * 1000).toISOString() }),
+            ),
+          }),
+        )
+      }
+      expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200, 429])
+      expect(answers.map((answer) => answer.headers['x-ratelimit-limit'])).toEqual(['2', '2', '2'])
+      expect(answers.map((answer) => answer.headers['x-ratelimit-remaining'])).toEqual(['1', '0', '0'])
+      for (const answer of answers) expect(answer.headers['x-ratelimit-reset']).toBe(String(minuteEnd))
+      expect(Number(answers[2]!.headers['retry-after'])).toBeGreaterThan(0)
+    } finally {
+      await limited.close()
+    }
+  })
+
   it('answers 401 to a wrong token, 403 to another device id, and drops a regenerated token at once', async () => {
     const a = await enrol('a')
     const b = await enrol('b')
