@@ -83,6 +83,17 @@ describe('toolbox on probes', () => {
     expect(percents).toEqual([...percents].sort((a, b) => a - b))
   })
 
+  it('streams progress 0 first and 100 just before the result, even for a scan done before the first tick', async () => {
+    const response = await post('/api/toolbox/port-scanner', { target: '127.0.0.1', ports: [openPort] })
+    const all = []
+    for await (const line of lines(response)) all.push(line)
+    expect(all[0]).toEqual({ type: 'progress', progress: 0 })
+    expect(all.at(-2)).toEqual({ type: 'progress', progress: 100 })
+    expect(all.at(-1)).toEqual({ type: 'result', results: { openPorts: [openPort], totalScanned: 1 } })
+    const percents = all.filter((line) => line.type === 'progress').map((line) => line.progress!)
+    expect(percents).toEqual([...percents].sort((a, b) => a - b))
+  })
+
   it('scans an explicit list and range of ports', async () => {
     const response = await post('/api/toolbox/port-scanner', { target: '127.0.0.1', ports: `1-3,${openPort}` })
     const all = []

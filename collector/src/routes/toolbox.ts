@@ -54,7 +54,7 @@ export function toolboxRoutes(app: GuardFastify, ctx: CollectorContext): void {
       config: toolbox,
       schema: {
         description:
-          'TCP connect scan on a probe, streamed as NDJSON: a `progress` line each time the probe reports (every 250 ms at most), then one `result` line (or an `error` line when the scan fails after it started). Input and target are checked first: a refusal is a plain 4xx. Closing the connection stops the scan on the probe.',
+          'TCP connect scan on a probe, streamed as NDJSON: a `progress` line at 0 when the probe is asked, one each time the probe reports (every 250 ms at most) and one at 100, rising, then one `result` line (or an `error` line when the scan fails after it started). Input and target are checked first: a refusal is a plain 4xx. Closing the connection stops the scan on the probe.',
         body: portScanInput,
         response: {
           200: {

@@ -3,6 +3,7 @@ import {
   decodeJson,
   encodeJson,
   GuardError,
+  type PortScanReply,
   type PortScanRequest,
   portScanProgressV1,
   portScanReplyV1,
@@ -50,9 +51,10 @@ const countOf = (ports: PortScanRequest['ports']) =>
   ports === 'quick' ? 100 : Array.isArray(ports) ? ports.length : ports.to - ports.from + 1
 
 /**
- * TCP connect scan on a probe. `onProgress` gets the percentage scanned each time the probe
- * reports (every 250 ms at most); aborting `signal` tells the probe to stop and rejects. Input
- * and the SSRF guard are checked before the probe is asked, so refusals come before any progress.
+ * TCP connect scan on a probe. `onProgress` gets 0 when the probe is asked, the percentage scanned
+ * each time the probe reports (every 250 ms at most), and 100 before the result, always rising;
+ * aborting `signal` tells the probe to stop and rejects. Input and the SSRF guard are checked
+ * before the probe is asked, so refusals come before any progress.
  */
 export async function scanPorts({
   ctx,
@@ -75,10 +77,16 @@ export async function scanPorts({
   const id = randomUUID()
   const progressSubject = `toolbox.progress.${id}`
   const cancelSubject = `toolbox.cancel.${id}`
+  let reported = -1
+  const report = (percent: number) => {
+    if (percent <= reported) return
+    reported = percent
+    onProgress(percent)
+  }
   const progress = await ctx.bus.subscribe(progressSubject, (data) => {
     try {
       const event = decodeJson(portScanProgressV1, data)
-      onProgress(event.total ? Math.round((event.scanned / event.total) * 1000) / 10 : 100)
+      report(event.total ? Math.round((event.scanned / event.total) * 1000) / 10 : 100)
     } catch {
       // A malformed progress event is dropped; the reply carries the result.
     }
@@ -96,8 +104,10 @@ export async function scanPorts({
   }
   // Every port may wait the whole timeout: the reply can take that long, plus a margin.
   const timeoutMs = Math.ceil(countOf(ports) / CONCURRENCY) * parsed.timeout + 30_000
+  report(0)
+  let reply: PortScanReply
   try {
-    const reply = decodeJson(
+    reply = decodeJson(
       portScanReplyV1,
       await askProbe(
         ctx,
@@ -107,9 +117,12 @@ export async function scanPorts({
         timeoutMs,
       ),
     )
-    return { openPorts: reply.open.map((open) => open.port), totalScanned: reply.scanned }
   } finally {
     signal?.removeEventListener('abort', cancel)
     await progress.stop()
   }
+  // A scan shorter than the probe's first tick reports nothing, and its last tick may trail the
+  // reply on the bus: the stream still ends at 100.
+  report(100)
+  return { openPorts: reply.open.map((open) => open.port), totalScanned: reply.scanned }
 }
