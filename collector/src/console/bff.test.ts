@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import { validateHeaderValue } from 'node:http'
 import { DEFAULT_ORGANIZATION } from '@guard/shared'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -202,5 +203,18 @@ describe('the console BFF in front of the REST API', () => {
     for (const bad of ['//evil.test', 'https://evil.test', '/\\evil.test', '/auth/logout', 'domains', 42, '/a\r\nb']) {
       expect(safeReturnTo(bad)).toBe('/')
     }
+  })
+
+  it('a return path beyond Latin-1 is percent-encoded, so the redirect back never fails', () => {
+    // What /auth/login?returnTo=/caf%C3%A9%E2%9C%93 hands over once decoded.
+    expect(safeReturnTo('/caf\u00e9\u2713')).toBe('/caf%C3%A9%E2%9C%93')
+    expect(safeReturnTo('/caf%C3%A9%E2%9C%93?q=a b')).toBe('/caf%C3%A9%E2%9C%93?q=a%20b')
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (path) => {
+        const location = safeReturnTo(`/${path}`)
+        expect(() => validateHeaderValue('location', location)).not.toThrow()
+        expect(location).toMatch(/^\/[\x21-\x7e]*$/)
+      }),
+    )
   })
 })

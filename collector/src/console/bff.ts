@@ -1,4 +1,4 @@
-import { decryptSecret, encryptSecret, GuardError, type Logger, type Sql } from '@guard/shared'
+import { decryptSecret, encryptSecret, GuardError, type Logger, type Sql, toLocationPath } from '@guard/shared'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import * as oidc from 'openid-client'
 import { cookie, readCookie } from './cookies.ts'
@@ -49,12 +49,15 @@ interface LoginState {
   returnTo: string
 }
 
-/** Only paths of this console: never an open redirect to another site. */
+/**
+ * Only paths of this console: never an open redirect to another site. It ends up in a Location
+ * header, so characters beyond printable ASCII are percent-encoded.
+ */
 export function safeReturnTo(value: unknown): string {
   if (typeof value !== 'string' || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\'))
     return '/'
   if (/[\r\n]/.test(value) || value.startsWith('/auth/')) return '/'
-  return value
+  return toLocationPath(value)
 }
 
 const expiresAt = (tokens: oidc.TokenEndpointResponse & oidc.TokenEndpointResponseHelpers) =>

@@ -21,7 +21,8 @@ export const SCOPE_TEXT: Record<string, string> = {
   write: 'Change your monitors, incidents, devices and status pages: create, edit, pause and delete them',
 }
 
-const authorizeUrl = (query: string) => `/api/oauth/authorize?${query}`
+/** Parsed and written again, so whatever the form sent, the query is percent-encoded in the Location header. */
+const authorizeUrl = (query: string) => `/api/oauth/authorize?${new URLSearchParams(query)}`
 
 /** The authorize endpoint refuses a bad request before sending anyone here; this page just shows why. */
 function validated(...args: Parameters<typeof validateAuthorization>) {

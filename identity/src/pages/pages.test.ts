@@ -104,6 +104,21 @@ describe('sign-in and consent pages', () => {
     }
   })
 
+  it('a return_to beyond Latin-1 is percent-encoded in the redirect after sign-in, never a 500', async () => {
+    const browser = new HttpBrowser()
+    // On the wire: return_to=%2Fapi%2Foauth%2Fauthorize%3Fstate%3Dcaf%C3%A9%E2%9C%93
+    const form = await browser.request(
+      `${identity.url}/sign-in?return_to=${encodeURIComponent('/api/oauth/authorize?state=caf\u00e9\u2713')}`,
+    )
+    expect(form.status).toBe(200)
+    const page = await form.text()
+    const signedIn = await browser.request(`${identity.url}/sign-in`, {
+      form: { csrf: hiddenField(page, 'csrf'), return_to: hiddenField(page, 'return_to'), ...credentials() },
+    })
+    expect(signedIn.status).toBe(303)
+    expect(signedIn.headers.get('location')).toBe('/api/oauth/authorize?state=caf%C3%A9%E2%9C%93')
+  })
+
   it('the sign-in page only returns into the authorization flow', async () => {
     const response = await fetch(`${identity.url}/sign-in?return_to=${encodeURIComponent('https://evil.example/')}`)
     expect(response.status).toBe(400)

@@ -1,4 +1,4 @@
-import type { GuardFastify } from '@guard/shared'
+import { type GuardFastify, toLocationPath } from '@guard/shared'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import { isSecureIssuer, type OAuthContext } from '../oauth/context.ts'
@@ -24,8 +24,10 @@ const returnTo = z
       value.startsWith('/api/oauth/authorize?') || value.startsWith('/invitations/accept?') || value === '/account',
     'must be an authorization request, an invitation or the account page',
   )
-  // It becomes a Location header: CR/LF there would split the response.
+  // It becomes a Location header: CR/LF there would split the response, and any character beyond
+  // printable ASCII is percent-encoded, since Node refuses most of them in a header.
   .refine((value) => !/[\r\n]/.test(value), 'must not contain line breaks')
+  .transform(toLocationPath)
 
 function signInForm(
   ctx: OAuthContext,
