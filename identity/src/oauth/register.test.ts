@@ -131,6 +131,9 @@ describe('dynamic client registration (RFC 7591)', () => {
     ['a relative URL', ['/callback']],
     ['no redirect URI', []],
     ['one bad URI among good ones', ['https://example.org/cb', 'data:text/html,hi']],
+    ['a user name and password', ['https://user:pass@example.org/cb']],
+    ['a user name alone', ['https://user@example.org/cb']],
+    ['credentials on a loopback host', ['http://user:pass@127.0.0.1:8080/cb']],
   ])('a redirect URI with %s is invalid_redirect_uri', async (_case, redirectUris) => {
     const { status, body } = await register({ redirect_uris: redirectUris })
     expect(status).toBe(400)

@@ -38,6 +38,10 @@ export function checkRedirectUri(uri: string, isPublic: boolean): void {
     throw new GuardError('VALIDATION_ERROR', `redirect URI ${uri} is not an absolute URL`)
   }
   if (url.hash) throw new GuardError('VALIDATION_ERROR', `redirect URI ${uri} must not have a fragment`)
+  // Credentials in a redirect URI would travel with every code sent there, and show on the consent page.
+  if (url.username || url.password) {
+    throw new GuardError('VALIDATION_ERROR', `redirect URI ${uri} must not carry a user name or password`)
+  }
   const nativeScheme = isPublic && url.protocol.slice(0, -1).includes('.')
   if (url.protocol !== 'https:' && !isLoopbackRedirect(url) && !nativeScheme) {
     throw new GuardError(
