@@ -17,6 +17,12 @@ const UNAVAILABLE_CODES = new Set([
   '53300',
 ])
 
+/**
+ * A socket that cannot be opened, whatever the reason, means the server is not there: besides the
+ * codes above, a Unix socket whose file is gone (ENOENT, the server stopped) or not ours (EACCES).
+ */
+const CONNECTING_SYSCALLS = new Set(['connect', 'getaddrinfo'])
+
 const UNAVAILABLE_MESSAGES =
   /connection terminated|connection timeout|timeout exceeded when trying to connect|socket hang up|client has encountered a connection error|the database system is (starting up|shutting down)|Cannot use a pool after calling end|PGlite is closed/i
 
@@ -26,13 +32,15 @@ const UNAVAILABLE_MESSAGES =
  */
 export function isStoreUnavailable(error: unknown, depth = 0): boolean {
   if (!error || typeof error !== 'object' || depth > 4) return false
-  const { code, message, cause, errors } = error as {
+  const { code, syscall, message, cause, errors } = error as {
     code?: unknown
+    syscall?: unknown
     message?: unknown
     cause?: unknown
     errors?: unknown
   }
   if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || /^08/.test(code))) return true
+  if (typeof syscall === 'string' && CONNECTING_SYSCALLS.has(syscall)) return true
   if (typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message)) return true
   if (Array.isArray(errors) && errors.some((inner) => isStoreUnavailable(inner, depth + 1))) return true
   return isStoreUnavailable(cause, depth + 1)

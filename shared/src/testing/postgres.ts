@@ -9,6 +9,8 @@ import { freePort, serviceAvailable } from './services.ts'
 export interface PostgresServer {
   /** `postgres://guard@127.0.0.1:<port>/guard`, trust auth. */
   url: string
+  /** The same database over the server's Unix socket in `socketDir`. */
+  socketUrl: string
   stop(): Promise<void>
   /** Stops the server (fast shutdown) but keeps its data, to simulate an outage; `start` brings it back. */
   stopKeepingData(): Promise<void>
@@ -179,6 +181,7 @@ export async function startPostgres(): Promise<PostgresServer | undefined> {
     }
     return {
       url: `postgres://guard@127.0.0.1:${port}/guard`,
+      socketUrl: `postgres://guard@localhost:${port}/guard?host=${encodeURIComponent(socketDir)}`,
       async stop() {
         process.off('exit', onExit)
         await stopServer(child)

@@ -1,0 +1,48 @@
+import { readFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { startPostgres } from '../testing/postgres.ts'
+import { openRelationalStore } from './relational.ts'
+import { isStoreUnavailable } from './unavailable.ts'
+
+const postgres = await startPostgres()
+afterAll(() => postgres?.stop())
+
+/** What a query answers with, as the HTTP edges see it. */
+async function failureOf(work: Promise<unknown>): Promise<unknown> {
+  try {
+    await work
+  } catch (error) {
+    return error
+  }
+  throw new Error('the query did not fail')
+}
+
+describe('isStoreUnavailable', () => {
+  it.skipIf(!postgres)('calls PostgreSQL stopped behind its Unix socket unavailable, not a fault', async () => {
+    const store = await openRelationalStore({ databaseUrl: postgres!.socketUrl, dataDir: tmpdir() })
+    try {
+      expect((await store.query<{ one: number }>('SELECT 1 AS one')).rows).toEqual([{ one: 1 }])
+      await postgres!.stopKeepingData()
+      // The server removed its socket file: connecting fails with ENOENT, not ECONNREFUSED.
+      const failure = await failureOf(store.query('SELECT 1'))
+      expect(failure).toMatchObject({ code: 'ENOENT', syscall: 'connect' })
+      expect(isStoreUnavailable(failure)).toBe(true)
+    } finally {
+      await postgres!.start()
+      await store.close()
+    }
+  })
+
+  it('calls any failure to connect unavailable, and a missing file no more than that', async () => {
+    for (const code of ['ENOENT', 'EACCES', 'ECONNREFUSED', 'ENOTSOCK']) {
+      expect(isStoreUnavailable(Object.assign(new Error(`connect ${code}`), { code, syscall: 'connect' })), code).toBe(
+        true,
+      )
+    }
+    const missingFile = await failureOf(readFile(join(tmpdir(), 'guard-no-such-file')))
+    expect(missingFile).toMatchObject({ code: 'ENOENT', syscall: 'open' })
+    expect(isStoreUnavailable(missingFile)).toBe(false)
+  })
+})
