@@ -2,7 +2,7 @@ import type { GuardFastify } from '@guard/shared'
 import type { OAuthContext } from './context.ts'
 import { REGISTRATION_PATH } from './register.ts'
 import { authorizationServerMetadata, discoveryDocument } from './schemas.ts'
-import { SUPPORTED_SCOPES } from './scopes.ts'
+import { OPENID_SCOPES, SUPPORTED_SCOPES } from './scopes.ts'
 
 const AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'none']
 
@@ -28,10 +28,15 @@ export function oauthMetadata(ctx: OAuthContext) {
   }
 }
 
-/** OpenID Provider metadata: the RFC 8414 document plus what OpenID Connect adds. */
+/**
+ * OpenID Provider metadata: the RFC 8414 document plus what OpenID Connect adds, except that it
+ * lists only the spec's OpenID scopes; assistants read `read` and `write` in the RFC 8414 document
+ * and in the collector's protected-resource metadata.
+ */
 export function openIdMetadata(ctx: OAuthContext) {
   return {
     ...oauthMetadata(ctx),
+    scopes_supported: [...OPENID_SCOPES],
     userinfo_endpoint: `${ctx.issuer}/api/oauth/userinfo`,
     end_session_endpoint: `${ctx.issuer}/api/oauth/logout`,
     subject_types_supported: ['public'],

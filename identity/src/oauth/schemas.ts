@@ -1,7 +1,7 @@
 import { type ErrorCode, errorCodes, organizationClaim } from '@guard/shared'
 import { z } from 'zod'
 import { problemSchema } from '../routes/schemas.ts'
-import { SUPPORTED_SCOPES } from './scopes.ts'
+import { OPENID_SCOPES, SUPPORTED_SCOPES } from './scopes.ts'
 
 const errorCode = z.enum(errorCodes as [ErrorCode, ...ErrorCode[]])
 
@@ -39,6 +39,9 @@ export const authorizationServerMetadata = z.looseObject({
 })
 
 export const discoveryDocument = authorizationServerMetadata.extend({
+  scopes_supported: z
+    .array(z.enum(OPENID_SCOPES))
+    .describe('the OpenID scopes only; read and write are in /.well-known/oauth-authorization-server'),
   userinfo_endpoint: z.url(),
   end_session_endpoint: z.url(),
   subject_types_supported: z.array(z.string()),

@@ -1,8 +1,11 @@
+/** The spec's OpenID Connect scopes: all that `/.well-known/openid-configuration` may list. */
+export const OPENID_SCOPES = ['openid', 'email', 'profile', 'organizations'] as const
+
 /**
- * The scopes any client may ask for, as discovery publishes them: the spec's OpenID ones, and
- * `read` / `write`, what an assistant may do with the monitoring data through the MCP resources.
+ * The scopes any client may ask for: the OpenID ones, and `read` / `write` over the monitoring
+ * data (REST and MCP), which the RFC 8414 document publishes for assistants.
  */
-export const SUPPORTED_SCOPES = ['openid', 'email', 'profile', 'organizations', 'read', 'write'] as const
+export const SUPPORTED_SCOPES = [...OPENID_SCOPES, 'read', 'write'] as const
 
 /** Scopes over monitoring data: the collector scopes such a token with its `organizations` claim. */
 export const DATA_SCOPES: readonly string[] = ['read', 'write']
