@@ -7,7 +7,7 @@ import { OAuthError } from '../oauth/oauth-error.ts'
 import { problemResponses } from '../routes/schemas.ts'
 import { recordAudit } from '../services/audit/record.ts'
 import { listSessions, revokeSession, sessionView } from '../services/sessions/list.ts'
-import { accountKey, ipKey, lockedFor, recordFailure } from '../services/sign-in/throttle.ts'
+import { accountKey, failAttempt, ipKey, releaseAttempt, reserveAttempt } from '../services/sign-in/throttle.ts'
 import { verifyAccessToken } from '../services/tokens/verify-access.ts'
 import { changePassword, passwordChange } from '../services/users/change-password.ts'
 
@@ -84,10 +84,13 @@ export async function accountRoutes(app: GuardFastify, ctx: OAuthContext): Promi
         const { rows } = await ctx.sql.query<{ email: string }>('SELECT email FROM identity.users WHERE id = $1', [
           userId,
         ])
-        const keys = [accountKey(rows[0]?.email ?? userId), ipKey(request.ip)]
-        const wait = await lockedFor(ctx.sql, keys)
-        if (wait > 0) {
-          reply.header('Retry-After', wait)
+        // Reserved before the check, so parallel guesses get no more checks than sequential ones.
+        const reservation = await reserveAttempt(ctx.sql, ctx.throttle, [
+          { key: accountKey(rows[0]?.email ?? userId), rule: ctx.throttle.account },
+          { key: ipKey(request.ip), rule: ctx.throttle.ip },
+        ])
+        if (!reservation.reserved) {
+          reply.header('Retry-After', reservation.retryAfter)
           throw new GuardError('RATE_LIMIT_EXCEEDED', 'too many wrong passwords; try again later')
         }
         try {
@@ -106,15 +109,15 @@ export async function accountRoutes(app: GuardFastify, ctx: OAuthContext): Promi
             )
           })
         } catch (error) {
-          // Counted outside the transaction, which rolled back: the failure must stay counted.
+          // Settled outside the transaction, which rolled back: the failure must stay counted.
           if (error instanceof GuardError && error.code === 'FORBIDDEN') {
-            await recordFailure(ctx.sql, ctx.throttle, [
-              { key: keys[0] as string, rule: ctx.throttle.account },
-              { key: keys[1] as string, rule: ctx.throttle.ip },
-            ])
+            await failAttempt(ctx.sql, ctx.throttle, reservation.attempt)
+          } else {
+            await releaseAttempt(ctx.sql, reservation.attempt)
           }
           throw error
         }
+        await releaseAttempt(ctx.sql, reservation.attempt)
         return { changed: true as const }
       },
     )

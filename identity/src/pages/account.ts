@@ -4,7 +4,7 @@ import { z } from 'zod'
 import { isSecureIssuer, type OAuthContext } from '../oauth/context.ts'
 import { htmlOrProblemResponse, htmlResponse, problemResponse, redirect } from '../oauth/schemas.ts'
 import { listSessions, revokeSession } from '../services/sessions/list.ts'
-import { accountKey, ipKey, lockedFor, recordFailure } from '../services/sign-in/throttle.ts'
+import { accountKey, failAttempt, ipKey, releaseAttempt, reserveAttempt } from '../services/sign-in/throttle.ts'
 import { endUserSessions } from '../services/users/end-sessions.ts'
 import { hashPassword, verifyPassword } from '../services/users/password.ts'
 import { csrfToken, csrfValid } from './cookies.ts'
@@ -124,19 +124,21 @@ ${notice ? html`<p role="status">${notice}</p>` : html``}
       )
       const user = rows[0]
       if (!user) return reply.redirect(ACCOUNT_PATH, 302)
-      const keys = [accountKey(user.email), ipKey(request.ip)]
-      if ((await lockedFor(ctx.sql, keys)) > 0) {
-        return show(request, reply, 429, 'Too many wrong passwords. Wait a few minutes, then try again.')
-      }
       if (request.body.new.length < 12)
         return show(request, reply, 400, 'The new password needs 12 characters or more.')
+      // Reserved before the check, so parallel guesses get no more checks than sequential ones.
+      const reservation = await reserveAttempt(ctx.sql, ctx.throttle, [
+        { key: accountKey(user.email), rule: ctx.throttle.account },
+        { key: ipKey(request.ip), rule: ctx.throttle.ip },
+      ])
+      if (!reservation.reserved) {
+        return show(request, reply, 429, 'Too many wrong passwords. Wait a few minutes, then try again.')
+      }
       if (!(await verifyPassword(request.body.current, user.password_hash))) {
-        await recordFailure(ctx.sql, ctx.throttle, [
-          { key: keys[0] as string, rule: ctx.throttle.account },
-          { key: keys[1] as string, rule: ctx.throttle.ip },
-        ])
+        await failAttempt(ctx.sql, ctx.throttle, reservation.attempt)
         return show(request, reply, 403, 'The current password is wrong.')
       }
+      await releaseAttempt(ctx.sql, reservation.attempt)
       await ctx.sql.transaction(async (tx) => {
         await tx.query('UPDATE identity.users SET password_hash = $2 WHERE id = $1', [
           session.userId,

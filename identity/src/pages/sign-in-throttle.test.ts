@@ -27,10 +27,16 @@ beforeAll(async () => {
 })
 afterAll(() => identity?.close())
 
-/** One sign-in form submission from a fresh browser; how it was answered and how long it took. */
-async function attempt(email: string, password: string) {
+/** A fresh browser on the sign-in form, ready to submit it. */
+async function signInForm() {
   const browser = new HttpBrowser()
   const { page } = await openSignInPage(identity, browser, client)
+  return { browser, page }
+}
+
+/** One sign-in form submission from a fresh browser; how it was answered and how long it took. */
+async function attempt(email: string, password: string, form?: Awaited<ReturnType<typeof signInForm>>) {
+  const { browser, page } = form ?? (await signInForm())
   const started = performance.now()
   const response = await browser.request(`${identity.url}/sign-in`, {
     form: { csrf: hiddenField(page, 'csrf'), return_to: hiddenField(page, 'return_to'), email, password },
@@ -87,5 +93,27 @@ describe('failed sign-ins are throttled per account and per address', () => {
     await identity.sql.query("UPDATE identity.sign_in_throttle SET locked_until = now() - interval '1 second'")
     expect((await attempt(email, TEST_PASSWORD)).status).toBe(303)
     expect((await attempt('bob@example.org', TEST_PASSWORD)).status).toBe(303)
+  }, 60_000)
+
+  it('26 wrong passwords sent at once: 10 are checked and the lock refuses the other 16', async () => {
+    const email = 'dora@example.org'
+    await createUser(identity.sql, { email, password: TEST_PASSWORD, name: 'Dora' })
+    // The address may take many more: the account's rule alone decides here.
+    const policy = identity.ctx.throttle
+    identity.ctx.throttle = { ...policy, ip: { free: 1000, lockAfter: 1000 } }
+    try {
+      const forms = await Promise.all(Array.from({ length: 26 }, () => signInForm()))
+      const answers = await Promise.all(forms.map((form, index) => attempt(email, `parallel guess ${index}`, form)))
+      const statuses = answers.map((answer) => answer.status)
+      expect(statuses.filter((status) => status === 401)).toHaveLength(10)
+      expect(statuses.filter((status) => status === 429)).toHaveLength(16)
+      for (const refused of answers.filter((answer) => answer.status === 429)) {
+        expect(refused.message).toBe(LOCKED_MESSAGE)
+        expect(Number(refused.retryAfter)).toBeGreaterThan(0)
+      }
+      expect(await attempt(email, TEST_PASSWORD)).toMatchObject({ status: 429, message: LOCKED_MESSAGE })
+    } finally {
+      identity.ctx.throttle = policy
+    }
   }, 60_000)
 })

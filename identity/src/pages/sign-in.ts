@@ -4,7 +4,15 @@ import { z } from 'zod'
 import { isSecureIssuer, type OAuthContext } from '../oauth/context.ts'
 import { htmlResponse, problemResponse, redirect } from '../oauth/schemas.ts'
 import { recordAudit } from '../services/audit/record.ts'
-import { accountKey, ipKey, lockedFor, recordFailure, recordSuccess } from '../services/sign-in/throttle.ts'
+import {
+  type Attempt,
+  accountKey,
+  failAttempt,
+  ipKey,
+  recordSuccess,
+  releaseAttempt,
+  reserveAttempt,
+} from '../services/sign-in/throttle.ts'
 import { authenticateUser } from '../services/users/authenticate.ts'
 import { csrfToken, csrfValid } from './cookies.ts'
 import { html, sendErrorPage, sendPage } from './html.ts'
@@ -115,8 +123,8 @@ export function signInPages(app: GuardFastify, ctx: OAuthContext): void {
         return reply
       }
       /** Counts a failure; a lock it causes goes to the log and the audit log. */
-      const countFailure = async (keys: Parameters<typeof recordFailure>[2]) => {
-        const outcome = await recordFailure(ctx.sql, policy, keys)
+      const countFailure = async (attempt: Attempt) => {
+        const outcome = await failAttempt(ctx.sql, policy, attempt)
         if (outcome.locked.length > 0) {
           const actor = {
             type: 'system' as const,
@@ -133,25 +141,29 @@ export function signInPages(app: GuardFastify, ctx: OAuthContext): void {
         }
         return outcome
       }
-      // Checked before the password, and the same answer whether it is right or wrong, so a
-      // locked account can be neither guessed into nor probed for existence.
-      const wait = await lockedFor(ctx.sql, [account, ip])
-      if (wait > 0) {
-        await countFailure([{ key: ip, rule: policy.ip }])
+      // Counted before the password is checked, so parallel attempts cannot all pass a check made
+      // before any of them failed; and the same answer whether it is right or wrong, so a locked
+      // account can be neither guessed into nor probed for existence.
+      const reservation = await reserveAttempt(ctx.sql, policy, [
+        { key: account, rule: policy.account },
+        { key: ip, rule: policy.ip },
+      ])
+      if (!reservation.reserved) {
+        // Hammering a locked account counts against the address.
+        const hammer = await reserveAttempt(ctx.sql, policy, [{ key: ip, rule: policy.ip }])
+        if (hammer.reserved) await countFailure(hammer.attempt)
         request.log.warn({ email: form.email, ip: request.ip }, 'sign-in refused: locked after failed attempts')
-        reply.header('Retry-After', wait)
+        reply.header('Retry-After', reservation.retryAfter)
         return refuse(429, LOCKED_MESSAGE)
       }
       const userId = await authenticateUser(ctx.sql, form.email, form.password)
       if (!userId) {
-        const outcome = await countFailure([
-          { key: account, rule: policy.account },
-          { key: ip, rule: policy.ip },
-        ])
+        const outcome = await countFailure(reservation.attempt)
         request.log.warn({ email: form.email, ip: request.ip }, 'sign-in failed')
         if (outcome.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, outcome.delayMs))
         return refuse(401, 'Wrong email or password.')
       }
+      await releaseAttempt(ctx.sql, reservation.attempt)
       await recordSuccess(ctx.sql, form.email)
       await startBrowserSession(ctx, request, reply, userId)
       return reply.redirect(form.return_to, 303)

@@ -37,6 +37,56 @@ export async function lockedFor(sql: Sql, keys: string[]): Promise<number> {
   return Math.max(0, Number(rows[0]?.seconds ?? 0))
 }
 
+export interface ThrottledKey {
+  key: string
+  rule: { free: number; lockAfter: number }
+}
+
+/** An attempt counted as a failure in advance: the password check settles it. */
+export interface Attempt {
+  keys: Array<ThrottledKey & { count: number }>
+}
+
+export type Reservation = { reserved: true; attempt: Attempt } | { reserved: false; retryAfter: number }
+
+/**
+ * Counts one attempt on a key in one statement, unless the key is locked or already holds
+ * `lockAfter` attempts (failed or still being checked): the row lock of the upsert orders
+ * parallel attempts, so a burst gets no more password checks than a sequence would.
+ */
+async function reserveKey(sql: Sql, policy: ThrottlePolicy, { key, rule }: ThrottledKey): Promise<number | undefined> {
+  const { rows } = await sql.query<{ failures: number }>(
+    `INSERT INTO identity.sign_in_throttle AS t (key, failures, last_failure_at) VALUES ($1, 1, now())
+     ON CONFLICT (key) DO UPDATE SET
+       failures = CASE WHEN t.last_failure_at < now() - make_interval(secs => $2) THEN 1 ELSE t.failures + 1 END,
+       last_failure_at = now()
+     WHERE (t.locked_until IS NULL OR t.locked_until <= now())
+       AND (t.failures < $3 OR t.last_failure_at < now() - make_interval(secs => $2))
+     RETURNING failures`,
+    [key, policy.lockSeconds, rule.lockAfter],
+  )
+  return rows[0] ? Number(rows[0].failures) : undefined
+}
+
+/**
+ * Reserves the attempt on every key before the password is checked, or refuses it (a key is
+ * locked, or enough attempts on it are already counted or in flight) with the seconds to wait.
+ */
+export async function reserveAttempt(sql: Sql, policy: ThrottlePolicy, keys: ThrottledKey[]): Promise<Reservation> {
+  const attempt: Attempt = { keys: [] }
+  for (const throttled of keys) {
+    const count = await reserveKey(sql, policy, throttled)
+    if (count === undefined) {
+      await releaseAttempt(sql, attempt)
+      // Not locked yet: the attempts in flight are about to lock it.
+      const wait = await lockedFor(sql, [throttled.key])
+      return { reserved: false, retryAfter: wait > 0 ? wait : policy.lockSeconds }
+    }
+    attempt.keys.push({ ...throttled, count })
+  }
+  return { reserved: true, attempt }
+}
+
 export interface FailureOutcome {
   /** How long to hold the answer. */
   delayMs: number
@@ -44,24 +94,11 @@ export interface FailureOutcome {
   locked: string[]
 }
 
-/** Counts one failure against each key: `evaluated` keys were checked, the others only hammered. */
-export async function recordFailure(
-  sql: Sql,
-  policy: ThrottlePolicy,
-  failures: Array<{ key: string; rule: { free: number; lockAfter: number } }>,
-): Promise<FailureOutcome> {
+/** The password was wrong: the reserved counts stand; the one that reaches `lockAfter` locks its key. */
+export async function failAttempt(sql: Sql, policy: ThrottlePolicy, attempt: Attempt): Promise<FailureOutcome> {
   let delayMs = 0
   const locked: string[] = []
-  for (const { key, rule } of failures) {
-    const { rows } = await sql.query<{ failures: number }>(
-      `INSERT INTO identity.sign_in_throttle AS t (key, failures, last_failure_at) VALUES ($1, 1, now())
-       ON CONFLICT (key) DO UPDATE SET
-         failures = CASE WHEN t.last_failure_at < now() - make_interval(secs => $2) THEN 1 ELSE t.failures + 1 END,
-         last_failure_at = now()
-       RETURNING failures`,
-      [key, policy.lockSeconds],
-    )
-    const count = Number(rows[0]?.failures ?? 1)
+  for (const { key, rule, count } of attempt.keys) {
     if (count >= rule.lockAfter) {
       // Counting starts again after the lock: the next failures are delayed, then lock again.
       await sql.query(
@@ -74,6 +111,14 @@ export async function recordFailure(
     }
   }
   return { delayMs, locked }
+}
+
+/** The password was right (or never checked): the attempt no longer counts. */
+export async function releaseAttempt(sql: Sql, attempt: Attempt): Promise<void> {
+  if (attempt.keys.length === 0) return
+  await sql.query('UPDATE identity.sign_in_throttle SET failures = greatest(failures - 1, 0) WHERE key = ANY($1)', [
+    attempt.keys.map(({ key }) => key),
+  ])
 }
 
 /** A correct password clears the account's count (never the IP's: one's own account must not reset it). */
