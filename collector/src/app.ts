@@ -6,6 +6,7 @@ import { type ConsoleAuth, createConsoleAuth } from './console/bff.ts'
 import { consoleStaticRoutes } from './console/static.ts'
 import type { CollectorContext } from './context.ts'
 import { createIngestMetrics } from './ingest/metrics.ts'
+import type { IngestWatch } from './ingest/watch.ts'
 import { authorize, publicRateLimit, rateLimit, rateLimitHeadersOnEveryResponse } from './plugins/access.ts'
 import { authenticate } from './plugins/authenticate.ts'
 import { registerErrorHandling } from './plugins/errors.ts'
@@ -40,6 +41,8 @@ export interface CollectorAppOptions {
   authenticate?: ReturnType<typeof authenticate>
   /** What /api/health reports; by default a watch of the context's bus and stores, stopped with the app. */
   dependencies?: DependencyWatch
+  /** The running collector's ingest consumers, whose stalls /api/health reports. */
+  ingest?: IngestWatch
   /**
    * The web console's sign-in (BFF); the running collector passes one bound to identity. Without it
    * the console's routes exist but cannot sign anyone in.
@@ -84,7 +87,7 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
       timeseries: dependencyChecks.timeseries(ctx.timeseries),
     }))
   if (!options.dependencies) app.addHook('onClose', async () => dependencies.stop())
-  healthRoutes(app, dependencies)
+  healthRoutes(app, dependencies, options.ingest)
   openApiRoute(app)
   integrationCallbackRoutes(app.withTypeProvider<ZodTypeProvider>(), ctx)
   await agentRoutes(app, ctx)

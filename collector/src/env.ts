@@ -13,6 +13,11 @@ export const collectorEnvSchema = z.object({
   GUARD_INGEST_MAX_WAIT_MS: z.coerce.number().int().min(10).max(60_000).default(500),
   /** A batch not acked within this time (a crashed replica's) is delivered again, to any replica. */
   GUARD_INGEST_ACK_WAIT_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
+  /**
+   * An ingest that stored nothing for this long while messages wait makes /api/health `degraded`:
+   * above the longest retry pause, so one slow store is not reported as a stall.
+   */
+  GUARD_INGEST_STALL_MS: z.coerce.number().int().min(500).max(3_600_000).default(60_000),
   /** Days each ClickHouse table keeps its rows (raw results, per-minute and per-hour rollups). */
   GUARD_RETENTION_RAW_DAYS: z.coerce.number().int().min(1).max(3650).default(35),
   GUARD_RETENTION_MINUTE_DAYS: z.coerce.number().int().min(1).max(3650).default(35),

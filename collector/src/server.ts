@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url'
 import {
   type Bus,
   DEFAULT_ORGANIZATION,
+  DEVICES_STREAM,
   derivePurposeKey,
   type Logger,
   listeningUrl,
@@ -19,11 +20,17 @@ import { createConsoleAuth } from './console/bff.ts'
 import { consoleOidc } from './console/identity-client.ts'
 import type { CollectorContext } from './context.ts'
 import type { CollectorEnv } from './env.ts'
-import { consumeDeviceHeartbeats, type HeartbeatIngestStats } from './ingest/consume-device-heartbeats.ts'
+import { consumeDeadLetters } from './ingest/consume-dead-letters.ts'
+import {
+  consumeDeviceHeartbeats,
+  HEARTBEAT_DURABLE,
+  type HeartbeatIngestStats,
+} from './ingest/consume-device-heartbeats.ts'
 import { consumeHeartbeats } from './ingest/consume-heartbeats.ts'
-import { consumeResults, type IngestStats } from './ingest/consume-results.ts'
+import { consumeResults, INGEST_DURABLE, type IngestStats, RESULTS_STREAM } from './ingest/consume-results.ts'
 import { createIngestMetrics } from './ingest/metrics.ts'
 import { startReactions } from './ingest/reactions.ts'
+import { createIngestWatch } from './ingest/watch.ts'
 import { checkSealingKey } from './integrations/accounts.ts'
 import { scheduleDeviceOfflineJob } from './jobs/device-offline.ts'
 import { scheduleSummarySweep } from './jobs/summary-refresher.ts'
@@ -97,6 +104,25 @@ export async function startCollector(deps: CollectorDeps): Promise<RunningCollec
   const invalidations = await followReadInvalidations(ctx)
   const deviceHeartbeats: HeartbeatIngestStats = { stored: 0, duplicates: 0, deadLettered: 0, batches: 0 }
   const deviceConsumer = await consumeDeviceHeartbeats(ctx, deviceHeartbeats)
+  const deadLetters = await consumeDeadLetters(ctx, metrics)
+  const ingestWatch = createIngestWatch(
+    ctx,
+    [
+      {
+        name: 'results',
+        stream: RESULTS_STREAM,
+        durable: INGEST_DURABLE,
+        settled: () => ingest.stored + ingest.deadLettered,
+      },
+      {
+        name: 'devices',
+        stream: DEVICES_STREAM,
+        durable: HEARTBEAT_DURABLE,
+        settled: () => deviceHeartbeats.stored + deviceHeartbeats.duplicates + deviceHeartbeats.deadLettered,
+      },
+    ],
+    deps.env.GUARD_INGEST_STALL_MS,
+  )
   const offlineJob = scheduleDeviceOfflineJob(ctx)
   const summarySweep = scheduleSummarySweep(ctx)
 
@@ -121,7 +147,7 @@ export async function startCollector(deps: CollectorDeps): Promise<RunningCollec
     oidc: resolveOidc,
     sessionSeconds: deps.env.GUARD_CONSOLE_SESSION_HOURS * 3600,
   })
-  const app = await buildCollectorApp(ctx, { metrics: metrics.registry, console: consoleAuth })
+  const app = await buildCollectorApp(ctx, { metrics: metrics.registry, console: consoleAuth, ingest: ingestWatch })
   await app.listen({ host: deps.env.GUARD_COLLECTOR_HOST, port: deps.env.GUARD_COLLECTOR_PORT })
   const url = listeningUrl(app)
   publicUrl ??= url
@@ -140,7 +166,8 @@ export async function startCollector(deps: CollectorDeps): Promise<RunningCollec
       await app.close()
       await offlineJob.stop()
       await summarySweep.stop()
-      await Promise.all([consumer.stop(), deviceConsumer.stop()])
+      ingestWatch.stop()
+      await Promise.all([consumer.stop(), deviceConsumer.stop(), deadLetters.stop()])
       await reactions.stop()
       await probeHeartbeats.stop()
       await invalidations.stop()

@@ -4,12 +4,15 @@ import {
   type EventOf,
   type GuardEvent,
   type GuardEventType,
+  isDataError,
+  isStoreUnavailable,
   type Sql,
   type Stoppable,
   type StreamMessage,
 } from '@guard/shared'
 import type { CollectorContext } from '../context.ts'
 import { publishStagedEvents } from '../services/events/publish.ts'
+import { deadLetter, organizationNamed } from './dead-letter.ts'
 
 /** What a handler may do besides writing through `tx`: stage events, and act after the commit. */
 export interface HandlerScope {
@@ -22,8 +25,7 @@ export interface HandlerScope {
 
 export type EventHandlers = { [T in GuardEventType]?: (event: EventOf<T>, scope: HandlerScope) => Promise<void> }
 
-export const EVENTS_DEAD_LETTER_SUBJECT = 'deadletter.events'
-/** Deliveries after which an event whose handler keeps failing is dead-lettered. */
+/** Deliveries after which an event whose handler keeps failing (not for want of a store) is dead-lettered. */
 const MAX_DELIVERIES = 5
 
 /**
@@ -31,7 +33,9 @@ const MAX_DELIVERIES = 5
  * they split the work) whose handler runs in one transaction with a row in processed_events, so a
  * redelivered event changes nothing twice. Events are acked only after that transaction commits.
  * A batch runs in one transaction; when it fails, its events are retried one by one, so a poison
- * event cannot hold back the others and is dead-lettered after a few deliveries.
+ * event cannot hold back the others: one a store refuses with a data error is dead-lettered at
+ * once, one whose handler keeps failing after a few deliveries. An event that fails because a
+ * store is away is never dead-lettered: it waits, as results do.
  */
 export async function consumeEvents(
   ctx: CollectorContext,
@@ -84,9 +88,14 @@ export async function consumeEvents(
         try {
           entries.push({ message, event: decodeEvent(message.data) })
         } catch (error) {
-          ctx.log.warn({ subject: message.subject, err: error, consumer }, 'event breaks its contract: dead-lettered')
-          await ctx.bus.emit(EVENTS_DEAD_LETTER_SUBJECT, message.data)
-          await message.term()
+          await deadLetter(ctx, {
+            source: 'events',
+            consumer,
+            message,
+            reason: 'contract',
+            error,
+            organizationId: organizationNamed(message.data),
+          })
         }
       }
       try {
@@ -99,10 +108,16 @@ export async function consumeEvents(
         try {
           await run([entry])
         } catch (error) {
-          if (entry.message.deliveryCount >= MAX_DELIVERIES) {
-            ctx.log.error({ err: error, consumer, event: entry.event.id }, 'event keeps failing: dead-lettered')
-            await ctx.bus.emit(EVENTS_DEAD_LETTER_SUBJECT, entry.message.data)
-            await entry.message.term()
+          const refused = isDataError(error)
+          if (refused || (entry.message.deliveryCount >= MAX_DELIVERIES && !isStoreUnavailable(error))) {
+            await deadLetter(ctx, {
+              source: 'events',
+              consumer,
+              message: entry.message,
+              reason: refused ? 'data' : 'handler',
+              error,
+              organizationId: entry.event.organizationId,
+            })
           } else {
             ctx.log.warn({ err: error, consumer, event: entry.event.id }, 'event failed: it will be redelivered')
             await entry.message.nak(250 * 2 ** entry.message.deliveryCount)

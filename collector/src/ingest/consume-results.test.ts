@@ -1,11 +1,19 @@
-import { DEFAULT_ORGANIZATION, encodeCheckResult, newId, resultSubject } from '@guard/shared'
+import {
+  DEFAULT_ORGANIZATION,
+  type DeadLetter,
+  deadLetterSubject,
+  decodeDeadLetter,
+  encodeCheckResult,
+  newId,
+  resultSubject,
+} from '@guard/shared'
 import { sampleCheckResult } from '@guard/shared/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createDomain } from '../services/domains/create.ts'
 import { readMonitorStates } from '../services/monitor-state/read.ts'
 import { selectRows } from '../services/results/query.ts'
 import { collectorForTest, withOutage } from '../test-support.ts'
-import { consumeResults, DEAD_LETTER_SUBJECT, type IngestStats } from './consume-results.ts'
+import { consumeResults, type IngestStats } from './consume-results.ts'
 import { createIngestMetrics } from './metrics.ts'
 
 const waitUntil = async (condition: () => boolean | Promise<boolean>, what: string) => {
@@ -49,9 +57,9 @@ describe('result ingest', () => {
 
   it('dead-letters a message that breaks the wire contract and keeps consuming', async () => {
     const monitorId = newId()
-    const deadLetters: string[] = []
-    const subscription = await harness.ctx.bus.subscribe(DEAD_LETTER_SUBJECT, (data) => {
-      deadLetters.push(new TextDecoder().decode(data))
+    const deadLetters: DeadLetter[] = []
+    const subscription = await harness.ctx.bus.subscribe(deadLetterSubject('results'), (data) => {
+      deadLetters.push(decodeDeadLetter(data))
     })
     const consumer = await consumeResults(harness.ctx, stats)
     const deadBefore = stats.deadLettered
@@ -63,7 +71,8 @@ describe('result ingest', () => {
     await waitUntil(async () => (await countRows(monitorId)) === 1, 'the valid result stored')
     await waitUntil(() => deadLetters.length === 1, 'the dead letter')
     expect(stats.deadLettered).toBe(deadBefore + 1)
-    expect(deadLetters[0]).toContain('garbage')
+    expect(deadLetters[0]).toMatchObject({ source: 'results', reason: 'contract', subject: resultSubject('fra') })
+    expect(Buffer.from(deadLetters[0]!.data, 'base64').toString()).toContain('garbage')
     await consumer.stop()
     await subscription.stop()
   })
@@ -192,5 +201,77 @@ describe('result ingest', () => {
       .filter((event) => event.data.monitorId === domain.id)
     // Down after the second consecutive failure, at that failure's time.
     expect(downs.map((event) => event.occurredAt)).toEqual([at(10)])
+  })
+
+  const caller = {
+    principal: { kind: 'api_key' as const, id: 'test' },
+    organizationId: DEFAULT_ORGANIZATION.id,
+    organizationIds: [DEFAULT_ORGANIZATION.id],
+    permissions: ['*:*'],
+  }
+  const collectDeadLetters = async () => {
+    const letters: DeadLetter[] = []
+    const subscription = await harness.ctx.bus.subscribe(deadLetterSubject('results'), (data) => {
+      letters.push(decodeDeadLetter(data))
+    })
+    return { letters, stop: () => subscription.stop() }
+  }
+
+  it('dead-letters a result PostgreSQL refuses, with the reason, and stores the rest of its batch', async () => {
+    const domains = await Promise.all(
+      ['a', 'b', 'c'].map((name) =>
+        createDomain({ ctx: harness.ctx, caller, input: { url: `https://${name}.poison.example` } }),
+      ),
+    )
+    const deadLetters = await collectDeadLetters()
+    const consumer = await consumeResults(harness.ctx, stats)
+    // A NUL passes the wire contract but not PostgreSQL's JSON (SQLSTATE 22P05): a data error.
+    const poison = { ...result(domains[1]!.id), status: 'down' as const, error: 'body quoted \u0000 here' }
+    const batch = [result(domains[0]!.id), poison, result(domains[2]!.id)]
+    for (const entry of batch) {
+      await harness.ctx.bus.publish(resultSubject('fra'), encodeCheckResult(entry), { msgId: entry.id })
+    }
+    await waitUntil(async () => (await countRows(domains[2]!.id)) === 1, 'the results behind the poison stored')
+    await waitUntil(() => deadLetters.letters.length === 1, 'the dead letter')
+    expect(await countRows(domains[0]!.id)).toBe(1)
+    expect(await countRows(domains[1]!.id)).toBe(0)
+    expect(deadLetters.letters[0]).toMatchObject({
+      reason: 'data',
+      msgId: poison.id,
+      organizationId: poison.organizationId,
+    })
+    expect(deadLetters.letters[0]!.error).toMatch(/Unicode escape/)
+    await consumer.stop()
+    await deadLetters.stop()
+  })
+
+  it('dead-letters a result ClickHouse refuses and stores the rest of its batch', async () => {
+    const monitorIds = [newId(), newId(), newId(), newId()]
+    const marked = new Set<string>()
+    const { client } = harness.ctx.timeseries
+    // Writes the marked result's error as a lone surrogate escape, as a decoder before this fix let through.
+    const corrupting = Object.assign(Object.create(client), {
+      insert: (params: Parameters<typeof client.insert>[0]) =>
+        client.insert({
+          ...params,
+          values: (params.values as unknown[][]).map((row) =>
+            marked.has(row[0] as string) ? row.map((value, index) => (index === 9 ? 'x\ud83d' : value)) : row,
+          ),
+        }),
+    }) as typeof client
+    const ctx = { ...harness.ctx, timeseries: { ...harness.ctx.timeseries, client: corrupting } }
+    const deadLetters = await collectDeadLetters()
+    const consumer = await consumeResults(ctx, stats)
+    const batch = monitorIds.map((monitorId) => result(monitorId))
+    marked.add(batch[2]!.id)
+    for (const entry of batch) {
+      await harness.ctx.bus.publish(resultSubject('fra'), encodeCheckResult(entry), { msgId: entry.id })
+    }
+    await waitUntil(() => deadLetters.letters.length === 1, 'the dead letter')
+    await waitUntil(async () => (await countRows(monitorIds[3]!)) === 1, 'the last result stored')
+    expect(await Promise.all(monitorIds.map(countRows))).toEqual([1, 1, 0, 1])
+    expect(deadLetters.letters[0]).toMatchObject({ reason: 'data', msgId: batch[2]!.id })
+    await consumer.stop()
+    await deadLetters.stop()
   })
 })

@@ -5,11 +5,12 @@ import { publishStagedEvents } from '../services/events/publish.ts'
 import { applyResultsToState } from '../services/monitor-state/apply-results.ts'
 import { invalidateIngestedReads } from '../services/read-cache/invalidate.ts'
 import { storeResults } from '../services/results/store.ts'
+import { deadLetter, organizationNamed } from './dead-letter.ts'
+import { isolateDataErrors } from './isolate.ts'
 import { createIngestMetrics, type IngestMetrics } from './metrics.ts'
 
 export const RESULTS_STREAM = 'RESULTS'
 export const INGEST_DURABLE = 'collector-ingest'
-export const DEAD_LETTER_SUBJECT = 'deadletter.results'
 
 export interface IngestStats {
   stored: number
@@ -30,8 +31,10 @@ const MAX_GROUPS_IN_FLIGHT = 4
  * Stores probe results in ClickHouse, feeds them to the monitor state machine (which stages the
  * events it decides, published right after), and acks them only after both succeeded, so a crash
  * before the ack redelivers them (the store skips results it already holds, the state machine
- * ignores results it has seen). A message that breaks the wire contract is copied to the
- * dead-letter subject and terminated, so it never blocks the stream.
+ * ignores results it has seen). A message that breaks the wire contract, or that a store refuses
+ * with a data error (see isolateDataErrors: the group is split until the refused results stand
+ * alone, and the others are stored), goes to the dead-letter stream with the reason and is
+ * terminated, so no message can block the stream.
  *
  * Batches overlap: one is fetched and decoded while the one before is in PostgreSQL and the one
  * before that in ClickHouse (see storeAndAck), and acks travel while the next batch is stored. When
@@ -42,7 +45,7 @@ const MAX_GROUPS_IN_FLIGHT = 4
  * are then marked for the summary refresher, which recomputes their 24-hour and daily figures from
  * the rollups and invalidates cached reads.
  *
- * A store that fails (PostgreSQL or ClickHouse away) is retried in place with the same batch,
+ * A store that fails otherwise (PostgreSQL or ClickHouse away) is retried in place with the same batch,
  * holding its messages with `working()`, until it succeeds or the consumer stops (then the batch
  * is nak'ed). Newer results never overtake a failed batch, so the state machine sees each
  * location's results in order and never drops a retried result as stale.
@@ -119,14 +122,23 @@ export async function consumeResults(
         const results = groups.flatMap((group) => group.results)
         const unseen = new Set(groups.flatMap((group) => [...group.unseen]))
         try {
-          const fresh = new Set(
-            await untilDone(
-              'timeseries',
-              groups.flatMap((group) => group.messages),
-              () => storeResults(ctx.timeseries, results, phase, unseen),
-            ),
+          // Once split, a part may follow one that went in: every id is then asked about.
+          const { outcomes, rejected } = await untilDone(
+            'timeseries',
+            groups.flatMap((group) => group.messages),
+            () =>
+              isolateDataErrors(results, (part, split) =>
+                storeResults(ctx.timeseries, part, phase, split ? new Set() : unseen),
+              ),
           )
-          for (const group of groups) group.done(group.results.filter((result) => fresh.has(result)))
+          const fresh = new Set(outcomes.flat())
+          const refused = new Map(rejected.map(({ item, error }) => [item, error]))
+          for (const group of groups) {
+            group.done(
+              group.results.filter((result) => fresh.has(result)),
+              group.results.flatMap((result) => (refused.has(result) ? [{ result, error: refused.get(result) }] : [])),
+            )
+          }
         } catch (error) {
           // Stopped while retrying: these and every group behind them go back unstored, in order.
           insertFailed = { error }
@@ -153,9 +165,11 @@ export async function consumeResults(
       return untilDone('relational', messages, async () => {
         const stateStarted = performance.now()
         unseen.clear()
-        const staged = await applyResultsToState(ctx.sql, results, { newer: unseen })
+        const { outcomes, rejected } = await isolateDataErrors(results, (part) =>
+          applyResultsToState(ctx.sql, part, { newer: unseen }),
+        )
         phase('state', since(stateStarted))
-        return staged
+        return { events: outcomes.flat(), rejected }
       })
     })()
     // The next group may enter PostgreSQL as soon as this one left it, while this one is in ClickHouse.
@@ -169,19 +183,41 @@ export async function consumeResults(
       },
     )
     const queued = (async () => {
-      const events = await state
+      const { events, rejected } = await state
       await previousQueued
       // A JetStream redelivery may follow a crash of another version's ingest: always asked about.
       for (const [index, message] of messages.entries()) {
         if (message.deliveryCount > 1) unseen.delete(results[index]!.id)
       }
-      return events
+      const refused = new Set(rejected.map(({ item }) => item))
+      await refuse(
+        rejected.map(({ item, error }) => ({ result: item, error })),
+        results,
+        messages,
+      )
+      const kept = results.flatMap((result, index) =>
+        refused.has(result) ? [] : [{ result, message: messages[index]! }],
+      )
+      return { events, kept }
     })()
     const stored = queued.then(
-      (events) =>
-        new Promise<{ events: string[]; fresh: CheckResult[] }>((resolve, reject) => {
+      ({ events, kept }) =>
+        new Promise<{ events: string[]; fresh: CheckResult[]; kept: typeof kept }>((resolve, reject) => {
           if (insertFailed) return reject(insertFailed.error)
-          toInsert.push({ results, messages, unseen, done: (fresh) => resolve({ events, fresh }), failed: reject })
+          const keptResults = kept.map((entry) => entry.result)
+          const keptMessages = kept.map((entry) => entry.message)
+          toInsert.push({
+            results: keptResults,
+            messages: keptMessages,
+            unseen,
+            done: (fresh, rejected) => {
+              void refuse(rejected, keptResults, keptMessages).finally(() => {
+                const refused = new Set(rejected.map((entry) => entry.result))
+                resolve({ events, fresh, kept: kept.filter((entry) => !refused.has(entry.result)) })
+              })
+            },
+            failed: reject,
+          })
           void insertWaiting()
         }),
     )
@@ -192,7 +228,7 @@ export async function consumeResults(
     queuedStage = queued.then(() => undefined)
     queuedStage.catch(() => {})
     return stored.then(
-      async ({ events, fresh }) => {
+      async ({ events, fresh, kept }) => {
         // States changed now (cached pages show them at once); 24-hour figures follow with the refresher.
         void invalidateIngestedReads({
           ctx,
@@ -202,7 +238,12 @@ export async function consumeResults(
         refresher.touched(results)
         // The previous batch's acks had this batch's stores to finish in; this batch's get the next ones.
         await acking
-        acking = acknowledge(results, messages, events, fresh)
+        acking = acknowledge(
+          kept.map((entry) => entry.result),
+          kept.map((entry) => entry.message),
+          events,
+          fresh,
+        )
       },
       async () => {
         // Stopped while retrying: the batch goes back now rather than after the ack wait, and no later
@@ -211,6 +252,30 @@ export async function consumeResults(
         await Promise.allSettled(messages.map((message) => message.nak()))
       },
     )
+  }
+  /**
+   * Dead-letters the results a store refused on their own. One that cannot be dead-lettered now
+   * (the bus away) is left unacked, so it comes back after the ack wait and is refused again.
+   */
+  const refuse = async (
+    refused: Array<{ result: CheckResult; error: unknown }>,
+    results: CheckResult[],
+    messages: StreamMessage[],
+  ) => {
+    for (const { result, error } of refused) {
+      const message = messages[results.indexOf(result)]!
+      stats.deadLettered += 1
+      await deadLetter(ctx, {
+        source: 'results',
+        consumer: INGEST_DURABLE,
+        message,
+        reason: 'data',
+        error,
+        organizationId: result.organizationId,
+      }).catch((failure: unknown) =>
+        ctx.log.error({ err: failure }, 'dead-lettering a refused result failed: it comes back after the ack wait'),
+      )
+    }
   }
   const acknowledge = async (
     results: CheckResult[],
@@ -293,11 +358,15 @@ export async function consumeResults(
         try {
           valid.push({ message, result: decodeCheckResult(message.data) })
         } catch (error) {
-          ctx.log.warn({ subject: message.subject, err: error }, 'result breaks the wire contract: dead-lettered')
-          await ctx.bus.emit(DEAD_LETTER_SUBJECT, message.data)
-          await message.term()
           stats.deadLettered += 1
-          metrics.deadLettered.inc()
+          await deadLetter(ctx, {
+            source: 'results',
+            consumer: INGEST_DURABLE,
+            message,
+            reason: 'contract',
+            error,
+            organizationId: organizationNamed(message.data),
+          })
         }
       }
       const results = valid.map((entry) => entry.result)
@@ -365,7 +434,7 @@ interface PendingInsert {
   messages: StreamMessage[]
   /** Ids known not to be stored yet (see storeAndAck). */
   unseen: ReadonlySet<string>
-  done(fresh: CheckResult[]): void
+  done(fresh: CheckResult[], refused: Array<{ result: CheckResult; error: unknown }>): void
   failed(error: unknown): void
 }
 

@@ -29,7 +29,8 @@ export function createIngestMetrics() {
     }),
     deadLettered: new Counter({
       name: 'guard_ingest_dead_letter_total',
-      help: 'Messages that broke the wire contract and went to the dead-letter subject',
+      help: 'Messages kept in the dead-letter stream (GET /api/admin/dead-letters), by the stream they left and why: contract, data (a store refused them) or handler',
+      labelNames: ['source', 'reason'] as const,
       registers: [registry],
     }),
     batchSize: new Histogram({

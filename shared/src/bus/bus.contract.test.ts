@@ -14,9 +14,9 @@ const text = (data: Uint8Array) => new TextDecoder().decode(data)
 const bytes = (value: string) => new TextEncoder().encode(value)
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
-async function waitFor(check: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
+async function waitFor(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 5000): Promise<void> {
   const deadline = Date.now() + timeoutMs
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)
     await sleep(10)
   }
@@ -198,6 +198,24 @@ function busContract(open: OpenBus) {
       await waitFor(() => seen.deliveries.length >= 2, 'both messages')
       await sleep(900)
       expect(seen.texts()).toEqual(['poison', 'fine'])
+    })
+
+    it('backlog counts what a durable has not settled: undelivered, then delivered and unacked', async () => {
+      const { bus, consumeOptions, publishAll } = await setup()
+      expect(await bus.backlog(consumeOptions().stream, 'worker')).toBe(0)
+      await publishAll(['a', 'b', 'c'])
+      const held: StreamMessage[] = []
+      const consumer = await bus.consume(consumeOptions({ ackWaitMs: 5000 }), async (batch) => {
+        held.push(...batch)
+      })
+      await waitFor(() => held.length === 3, 'three deliveries')
+      expect(await bus.backlog(consumeOptions().stream, 'worker')).toBe(3)
+      await held[0]!.ack()
+      await held[1]!.term()
+      await waitFor(async () => (await bus.backlog(consumeOptions().stream, 'worker')) === 1, 'one left unsettled')
+      await held[2]!.ack()
+      await waitFor(async () => (await bus.backlog(consumeOptions().stream, 'worker')) === 0, 'nothing left')
+      await consumer.stop()
     })
 
     it('working() keeps a message in hand past its ack wait without a redelivery', async () => {

@@ -142,6 +142,11 @@ export class MemoryStream {
     return durable
   }
 
+  /** See Bus.backlog. */
+  backlog(name: string): number {
+    return this.durables.get(name)?.backlog() ?? 0
+  }
+
   async close(): Promise<void> {
     this.closing = true
     for (const durable of this.durables.values()) durable.close()
@@ -265,6 +270,16 @@ export class Durable {
   configure(filterSubject: string, ackWaitMs: number): void {
     this.filterSubject = filterSubject
     this.ackWaitMs = ackWaitMs
+  }
+
+  /** Messages past the cursor that match the filter, and those delivered but not settled. */
+  backlog(): number {
+    let waiting = 0
+    for (let seq = Math.max(this.cursor, this.log.firstSeq()) + 1; seq <= this.log.lastSeq(); seq++) {
+      const message = this.log.message(seq)
+      if (message && subjectMatches(this.filterSubject, message.subject)) waiting++
+    }
+    return waiting + this.pending.size
   }
 
   /** Every sequence at or below this one is settled (or was never for this durable). */

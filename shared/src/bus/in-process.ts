@@ -107,6 +107,11 @@ function busOver(opened: MemoryStream[]): Bus {
       return stoppable(loop, abort)
     },
 
+    async backlog(name, durable) {
+      open()
+      return streams.get(name)?.backlog(durable) ?? 0
+    },
+
     async emit(subject, data) {
       open()
       fanOut(subject, data)

@@ -118,6 +118,14 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
       return consumer
     },
 
+    async backlog(stream, durable) {
+      const info = await jsm.consumers.info(stream, durable).catch((error: unknown) => {
+        if (error instanceof JetStreamApiError && error.code === JetStreamApiCodes.ConsumerNotFound) return undefined
+        throw error
+      })
+      return info ? info.num_pending + info.num_ack_pending : 0
+    },
+
     async emit(subject, data) {
       nc.publish(subject, data)
     },
@@ -232,6 +240,10 @@ export function createNatsBusInBackground(options: NatsBusOptions): Bus {
       return inner.publish(subject, data, publishOptions)
     },
     consume: async (consumeOptions, handler) => (await connected()).consume(consumeOptions, handler),
+    async backlog(stream, durable) {
+      if (!inner) throw new Error('not connected to NATS yet')
+      return inner.backlog(stream, durable)
+    },
     async emit(subject, data) {
       await inner?.emit(subject, data)
     },

@@ -108,6 +108,11 @@ export interface Bus {
   publish(subject: string, data: Uint8Array, options: { msgId: string }): Promise<PublishAck>
   /** At-least-once batch consumption from a durable consumer. */
   consume(options: ConsumeOptions, handler: BatchHandler): Promise<Stoppable>
+  /**
+   * How many messages of the stream the durable has not settled: not delivered yet, or delivered
+   * and neither acked nor termed. 0 for a durable that does not exist.
+   */
+  backlog(stream: string, durable: string): Promise<number>
   /** Fire-and-forget publish on a plain subject (heartbeats, events). */
   emit(subject: string, data: Uint8Array): Promise<void>
   /** Subscribes to plain subjects (wildcards `*` and `>` as in NATS); `onMessage` must not throw. */

@@ -1,5 +1,6 @@
 import type { StreamSpec } from '../bus/types.ts'
 import { DEVICES_STREAM } from './agent-heartbeat.ts'
+import { DEAD_LETTERS_STREAM } from './dead-letter.ts'
 import { EVENTS_STREAM } from './device-events.ts'
 
 /** JetStream's default duplicate window: a probe retrying a publish within it is dropped. */
@@ -16,6 +17,8 @@ export const guardStreams: StreamSpec[] = [
   { name: DEVICES_STREAM, subjects: ['devices.>'], duplicateWindowMs: TEN_MINUTES },
   // State-change events of every kind (`events.device.*`, `events.monitor.*`, …), one stream.
   { name: EVENTS_STREAM, subjects: ['events.>'], duplicateWindowMs: TEN_MINUTES },
+  // Messages a consumer could never store, kept apart with the reason until an operator replays or drops them.
+  { name: DEAD_LETTERS_STREAM, subjects: ['deadletter.>'], duplicateWindowMs: TEN_MINUTES },
 ]
 
 /** Probes announce themselves here every few seconds. */
