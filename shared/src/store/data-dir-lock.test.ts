@@ -1,8 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { hostname, tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { DataDirLockedError, dataDirOwner, LOCK_FILE, lockDataDir } from './data-dir-lock.ts'
@@ -19,6 +20,35 @@ lockDataDir(${JSON.stringify(dataDir)}, 'test holder'); console.log('locked'); s
   const [chunk] = (await once(child.stdout!, 'data')) as [Buffer]
   expect(chunk.toString()).toContain('locked')
   return child
+}
+
+/**
+ * A process that, for each `{dir, at}` line on stdin, waits until the instant `at` (so all contenders
+ * start together), tries to take `dir`, prints the outcome, and keeps what it took until it exits.
+ */
+async function contender(): Promise<{ child: ChildProcess; attempt(dir: string, at: number): Promise<string> }> {
+  const script = `import { lockDataDir } from ${JSON.stringify(LOCK_MODULE)}
+import { createInterface } from 'node:readline'
+console.log('ready')
+for await (const line of createInterface({ input: process.stdin })) {
+  const { dir, at } = JSON.parse(line)
+  while (performance.timeOrigin + performance.now() < at) {}
+  let outcome = 'won'
+  try { lockDataDir(dir, 'contender') } catch (error) { outcome = error.name === 'GuardError' && error.code === 'CONFLICT' ? 'refused' : String(error) }
+  console.log(outcome)
+}`
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  })
+  const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]()
+  expect((await lines.next()).value).toBe('ready')
+  return {
+    child,
+    async attempt(dir, at) {
+      child.stdin!.write(`${JSON.stringify({ dir, at })}\n`)
+      return (await lines.next()).value as string
+    },
+  }
 }
 
 describe('data directory lock', () => {
@@ -73,4 +103,32 @@ describe('data directory lock', () => {
     second.release()
     expect(await readdir(dataDir)).toEqual([])
   })
+
+  it('hands a stale lock to exactly one of several processes taking it over at once, in every trial', async () => {
+    const dead = spawn(process.execPath, ['-e', ''])
+    await once(dead, 'exit')
+    // A lock left by a process that is gone: its pid is free, and its start time matches nothing.
+    const stale = {
+      pid: dead.pid,
+      hostname: hostname(),
+      command: 'guard dead',
+      startedAt: '2020-01-01T00:00:00.000Z',
+      processStart: '1',
+    }
+    const contenders = await Promise.all([contender(), contender(), contender()])
+    children.push(...contenders.map(({ child }) => child))
+    const trials: Array<{ outcomes: string[]; holder: number }> = []
+    for (let trial = 0; trial < 40; trial++) {
+      const dataDir = await tempDir()
+      await writeFile(join(dataDir, LOCK_FILE), `${JSON.stringify(stale)}\n`)
+      const at = Date.now() + 50
+      const outcomes = await Promise.all(contenders.map(({ attempt }) => attempt(dataDir, at)))
+      trials.push({ outcomes, holder: JSON.parse(await readFile(join(dataDir, LOCK_FILE), 'utf8')).pid })
+    }
+    for (const { outcomes, holder } of trials) {
+      expect(outcomes.filter((outcome) => outcome === 'won')).toHaveLength(1)
+      expect(outcomes.filter((outcome) => outcome === 'refused')).toHaveLength(contenders.length - 1)
+      expect(holder).toBe(contenders[outcomes.indexOf('won')]!.child.pid)
+    }
+  }, 60_000)
 })

@@ -1,4 +1,5 @@
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs'
+import { randomBytes } from 'node:crypto'
+import { linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { hostname } from 'node:os'
 import { join, resolve } from 'node:path'
 import { GuardError } from '../errors.ts'
@@ -7,7 +8,8 @@ import { GuardError } from '../errors.ts'
  * One process owns a data directory. PGlite and chDB each assume they are alone on their files;
  * a second process opening them corrupts data or reads a stale copy. The owner keeps
  * `<dataDir>/guard.lock` with its pid; a second process reads it and stops before touching
- * anything else. A lock left by a process that died (SIGKILL, power loss) is stale and taken over.
+ * anything else. A lock left by a process that died (SIGKILL, power loss) is stale and taken
+ * over by exactly one of the processes that find it (see `takeOver`).
  */
 export const LOCK_FILE = 'guard.lock'
 
@@ -66,15 +68,98 @@ function isAlive(owner: LockOwner): boolean {
   return current === undefined || current === owner.processStart
 }
 
-function readOwner(path: string): LockOwner | undefined {
+/** What a lock file holds: its owner, nothing (no file), or something that is not a lock. */
+function readLock(path: string): LockOwner | 'absent' | 'unreadable' {
+  let text: string
   try {
-    const parsed = JSON.parse(readFileSync(path, 'utf8')) as Partial<LockOwner>
-    return typeof parsed.pid === 'number' ? (parsed as LockOwner) : undefined
+    text = readFileSync(path, 'utf8')
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
-    // Half-written by an owner that died while writing it: stale.
-    return undefined
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'absent'
+    throw error
   }
+  try {
+    const parsed = JSON.parse(text) as Partial<LockOwner>
+    return typeof parsed.pid === 'number' ? (parsed as LockOwner) : 'unreadable'
+  } catch {
+    return 'unreadable'
+  }
+}
+
+function readOwner(path: string): LockOwner | undefined {
+  const lock = readLock(path)
+  return typeof lock === 'object' ? lock : undefined
+}
+
+/** Names one owner for good: a pid is reused, a pid with its start time is not. */
+const ownerId = (lock: LockOwner | 'unreadable') =>
+  lock === 'unreadable' ? 'unreadable' : `${lock.pid}-${lock.processStart ?? Date.parse(lock.startedAt)}`
+
+/** Creates `path` as a second name of the complete file `source`, unless `path` exists: atomic, never half-written. */
+function linkIfAbsent(source: string, path: string): boolean {
+  try {
+    linkSync(source, path)
+    return true
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false
+    throw error
+  }
+}
+
+/** Claims above one another: a claimer that dies mid-take-over is taken over too, but not forever. */
+const MAX_CLAIM_DEPTH = 3
+
+/**
+ * The sole right to replace the file of one dead owner: a claim file named after that owner,
+ * linked into place whole, so of processes racing for it exactly one gets it. A claim whose own
+ * claimer died is claimed in turn, under the claimer's name. Gives the claims to remove once
+ * done, or the live process that holds the claim (it is taking the lock over).
+ */
+function claim(
+  directory: string,
+  dead: LockOwner | 'unreadable',
+  mine: string,
+  depth = 0,
+): { claims: string[] } | { claimer: LockOwner } {
+  const path = join(directory, `${LOCK_FILE}.takeover-${ownerId(dead)}`)
+  if (linkIfAbsent(mine, path)) return { claims: [path] }
+  const claimer = readLock(path)
+  if (typeof claimer === 'object' && claimer.pid !== process.pid && isAlive(claimer)) return { claimer }
+  if (depth >= MAX_CLAIM_DEPTH) {
+    throw new GuardError('CONFLICT', `the data directory ${directory} holds stale take-over files; remove ${path}*`)
+  }
+  // Released between the link and the read: the lock is replaced already, or free to claim.
+  if (claimer === 'absent') return claim(directory, dead, mine, depth + 1)
+  const deeper = claim(directory, claimer, mine, depth + 1)
+  return 'claims' in deeper ? { claims: [...deeper.claims, path] } : deeper
+}
+
+/**
+ * Takes `path` for the owner written in `mine`: a link when no lock is there; over a dead owner's
+ * lock, a claim on that owner, a re-read that the lock is still that owner's (nobody else may
+ * replace it meanwhile), then an atomic rename. Throws DataDirLockedError naming a live owner.
+ */
+function takeOver(directory: string, path: string, mine: string): void {
+  // Each round ends with the lock taken, refused, or seen to change hands; a few are plenty.
+  for (let round = 0; round < 10; round++) {
+    if (linkIfAbsent(mine, path)) return
+    const found = readLock(path)
+    if (found === 'absent') continue
+    if (found !== 'unreadable' && found.pid !== process.pid && isAlive(found)) {
+      throw new DataDirLockedError(directory, found)
+    }
+    const claimed = claim(directory, found, mine)
+    if ('claimer' in claimed) throw new DataDirLockedError(directory, claimed.claimer)
+    try {
+      const still = readLock(path)
+      if (still !== 'absent' && ownerId(still) === ownerId(found)) {
+        renameSync(mine, path)
+        return
+      }
+    } finally {
+      for (const done of claimed.claims) rmSync(done, { force: true })
+    }
+  }
+  throw new GuardError('CONFLICT', `the lock of the data directory ${directory} keeps changing hands; try again`)
 }
 
 /** The process holding `dataDir`, when one does (and is alive). */
@@ -109,7 +194,6 @@ export function lockDataDir(dataDir: string, command = process.argv.slice(2).joi
     const owner = readOwner(path)
     if (owner && owner.pid !== process.pid && isAlive(owner)) throw new DataDirLockedError(directory, owner)
     mkdirSync(directory, { recursive: true })
-    if (owner) rmSync(path, { force: true })
     const mine: LockOwner = {
       pid: process.pid,
       hostname: hostname(),
@@ -117,18 +201,14 @@ export function lockDataDir(dataDir: string, command = process.argv.slice(2).joi
       startedAt: new Date().toISOString(),
       ...(processStart(process.pid) ? { processStart: processStart(process.pid) } : {}),
     }
-    let fd: number
+    // Written whole under a name of its own first: a lock file is never seen half-written.
+    const temporary = join(directory, `${LOCK_FILE}.${process.pid}.${randomBytes(6).toString('hex')}`)
+    writeFileSync(temporary, `${JSON.stringify(mine)}\n`, { mode: 0o600, flag: 'wx' })
     try {
-      // O_EXCL: of two processes racing past the check above, exactly one creates the file.
-      fd = openSync(path, 'wx', 0o644)
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
-      throw new DataDirLockedError(directory, readOwner(path) ?? { ...mine, pid: -1, command: 'unknown' })
-    }
-    try {
-      writeSync(fd, `${JSON.stringify(mine)}\n`)
+      takeOver(directory, path, temporary)
     } finally {
-      closeSync(fd)
+      // After a link it is a second name of the lock; after a rename, gone already.
+      rmSync(temporary, { force: true })
     }
     lock = { path, holders: 0 }
     held.set(directory, lock)
