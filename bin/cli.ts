@@ -13,6 +13,8 @@ Commands:
   agent [enroll|install]     the device agent; enrol this machine; install it as a systemd service
   monitor test --location CODE --url URL
                              run one check now from a probe of CODE; stores nothing
+  dead-letters list|replay|drop
+                             messages the collector could never store, and what to do with them
   bench [NAME]               run bench/NAME/run.ts, or every benchmark; each prints JSON
   help                       this text
 
@@ -93,6 +95,19 @@ prints the result; nothing is stored. Exit status: 0 up or degraded, 1 down, 2 r
 Env: GUARD_COLLECTOR_URL, GUARD_API_KEY (default: the key in GUARD_DATA_DIR/credentials.json).`,
     run: async (args) => {
       process.exitCode = await (await import('./commands/monitor.ts')).runMonitorCommand(args)
+    },
+  },
+  'dead-letters': {
+    help: `Usage: guard dead-letters list [--source results|devices|events] [--limit N]
+       guard dead-letters replay ID
+       guard dead-letters drop ID
+
+Lists what the collector could never store (results, device heartbeats, events that break their
+contract or that a store refuses), with the reason; replays one on its original subject after a
+fix, or drops it. Env: GUARD_COLLECTOR_URL, GUARD_ADMIN_TOKEN (default: the admin token in
+GUARD_DATA_DIR/credentials.json).`,
+    run: async (args) => {
+      process.exitCode = await (await import('./commands/dead-letters.ts')).runDeadLettersCommand(args)
     },
   },
   bench: {

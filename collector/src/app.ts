@@ -15,6 +15,7 @@ import { agentRoutes } from './routes/agent.ts'
 import { apiKeyRoutes } from './routes/api-keys.ts'
 import { chatRoutes } from './routes/chat.ts'
 import { dashboardRoutes } from './routes/dashboard.ts'
+import { deadLetterRoutes } from './routes/dead-letters.ts'
 import { deviceRoutes } from './routes/devices.ts'
 import { domainRoutes } from './routes/domains.ts'
 import { eventStreamRoutes } from './routes/events-stream.ts'
@@ -91,6 +92,7 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
   openApiRoute(app)
   integrationCallbackRoutes(app.withTypeProvider<ZodTypeProvider>(), ctx)
   await agentRoutes(app, ctx)
+  await deadLetterRoutes(app, ctx)
   publicStatusPageRoutes(app, ctx)
   statusPageHtmlRoutes(app, ctx)
   mcpRoutes(app, ctx)

@@ -112,6 +112,31 @@ export async function adminRoutes(app: GuardFastify, ctx: OAuthContext, options:
         return result
       })
 
+    admin.get(
+      `${ADMIN_PREFIX}/whoami`,
+      {
+        schema: {
+          summary: 'Who the credential is',
+          description:
+            "The platform operator the Bearer credential stands for. Other Guard services ask it to let an operator into their own admin routes (the collector's dead letters) with the same credential.",
+          tags: TAGS,
+          security,
+          response: {
+            200: z.object({
+              type: z.enum(['admin_token', 'user', 'local', 'system']),
+              id: z.string().nullable(),
+              label: z.string(),
+            }),
+            ...errors,
+          },
+        },
+      },
+      async (request) => {
+        const actor = request.adminActor as Actor
+        return { type: actor.type, id: actor.id ?? null, label: actor.label }
+      },
+    )
+
     // Users --------------------------------------------------------------------------------------
     admin.get(
       `${ADMIN_PREFIX}/users`,
