@@ -41,7 +41,8 @@ export function authenticateOperator(ctx: CollectorContext) {
     if (!token) throw new GuardError('UNAUTHORIZED', 'Invalid or missing authentication token')
     const identityUrl = ctx.env.GUARD_IDENTITY_URL
     if (!identityUrl) {
-      throw new GuardError('SERVICE_UNAVAILABLE', 'The admin API needs identity (GUARD_IDENTITY_URL) to know operators')
+      // No identity, no operator: a configuration this collector runs without, not an outage.
+      throw new GuardError('FORBIDDEN', 'The admin API needs identity (GUARD_IDENTITY_URL) to know the operator')
     }
     const key = createHash('sha256').update(token).digest('base64url')
     const known = trusted.get(key)

@@ -1,5 +1,17 @@
 import { gzipSync } from 'node:zlib'
-import { DEFAULT_ORGANIZATION, type DeviceEvent, decodeDeviceEvent, type Stoppable } from '@guard/shared'
+import {
+  DEFAULT_ORGANIZATION,
+  type DeadLetter,
+  type DeviceEvent,
+  type DeviceHeartbeat,
+  deadLetterSubject,
+  decodeDeadLetter,
+  decodeDeviceEvent,
+  deviceHeartbeatMsgId,
+  deviceHeartbeatSubject,
+  encodeDeviceHeartbeat,
+  type Stoppable,
+} from '@guard/shared'
 import { sampleHeartbeat } from '@guard/shared/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildCollectorApp } from '../app.ts'
@@ -322,5 +334,49 @@ describe('devices and POST /agent', () => {
     expect((await call('DELETE', `/api/devices/${device.id}`)).statusCode).toBe(200)
     expect((await call('GET', `/api/devices/${device.id}`)).statusCode).toBe(404)
     expect((await beat(device.token, sampleHeartbeat(device.id))).statusCode).toBe(401)
+  })
+
+  it('dead-letters a heartbeat a store refuses and stores the others of its batch', async () => {
+    const devices = [await enrol('batch-1'), await enrol('batch-2'), await enrol('batch-3')]
+    const letters: DeadLetter[] = []
+    const watching = await harness.ctx.bus.subscribe(deadLetterSubject('devices'), (data) =>
+      letters.push(decodeDeadLetter(data)),
+    )
+    const timestamp = new Date(Date.now() - 1000).toISOString()
+    for (const [index, device] of devices.entries()) {
+      const heartbeat = sampleHeartbeat(device.id, { cpu: 5 }, { timestamp })
+      // A NUL passes the contract (an agent from before this check) but no PostgreSQL text or JSON.
+      if (index === 1) {
+        heartbeat.system = {
+          hostname: 'bad\u0000host',
+          platform: 'linux',
+          architecture: 'x64',
+          cpu_model: 'Test CPU',
+          cpu_cores: 4,
+          total_memory: 1024,
+          total_disk: 1024,
+          agent_version: '0.1.0',
+          uptime_seconds: 1,
+        }
+      }
+      const message: DeviceHeartbeat = {
+        v: 1,
+        deviceId: device.id,
+        organizationId: DEFAULT_ORGANIZATION.id,
+        timestamp,
+        receivedAt: timestamp,
+        heartbeat,
+      }
+      await harness.ctx.bus.publish(deviceHeartbeatSubject, encodeDeviceHeartbeat(message), {
+        msgId: deviceHeartbeatMsgId(device.id, timestamp),
+      })
+    }
+    await waitUntil(() => letters.length === 1, 'the dead letter')
+    await waitUntil(async () => (await storedTimes(devices[2]!.id)).length === 1, 'the heartbeat behind it stored')
+    expect((await storedTimes(devices[0]!.id)).length).toBe(1)
+    // Its metrics went into ClickHouse beside the refused state; a replay after a fix stores them once.
+    expect((await storedTimes(devices[1]!.id)).length).toBeLessThanOrEqual(1)
+    expect(letters[0]).toMatchObject({ source: 'devices', reason: 'data', organizationId: DEFAULT_ORGANIZATION.id })
+    await watching.stop()
   })
 })
