@@ -49,7 +49,13 @@ describe('toolbox on probes', () => {
       buffered += decoder.decode(value, { stream: true })
       let newline = buffered.indexOf('\n')
       while (newline >= 0) {
-        yield JSON.parse(buffered.slice(0, newline)) as { type: string; progress?: number; results?: unknown }
+        yield JSON.parse(buffered.slice(0, newline)) as {
+          type: string
+          progress?: number
+          results?: unknown
+          error?: string
+          message?: string
+        }
         buffered = buffered.slice(newline + 1)
         newline = buffered.indexOf('\n')
       }
@@ -147,6 +153,49 @@ describe('toolbox on probes', () => {
         expect(answer.error).toBe('VALIDATION_ERROR')
         expect(answer.message).toMatch(/^refused: .*GUARD_ALLOW_PRIVATE_TARGETS=1/)
       }
+    } finally {
+      harness.ctx.env.GUARD_ALLOW_PRIVATE_TARGETS = true
+    }
+  })
+
+  it("tells a probe's refusal in the caller's terms, never naming the bus subject it travelled on", async () => {
+    // A probe that refuses private targets, though the collector lets them through.
+    const strict = await answerRequests(
+      harness.ctx.bus,
+      'ber',
+      false,
+      createLogger({ name: 'strict', level: 'silent' }),
+    )
+    try {
+      // The stream began with progress 0 when the probe was asked: its refusal is the last line.
+      const scan = await post('/api/toolbox/port-scanner', { target: '127.0.0.1', ports: [openPort], location: 'ber' })
+      const all = []
+      for await (const line of lines(scan)) all.push(line)
+      expect(all.at(-1)).toEqual({
+        type: 'error',
+        error: 'VALIDATION_ERROR',
+        message:
+          'The probe could not run the port scan: refused: 127.0.0.1, a loopback address; set GUARD_ALLOW_PRIVATE_TARGETS=1 to allow private targets',
+      })
+      // The probe resolves and guards a name itself: one it can only reach privately is refused.
+      const located = await post('/api/toolbox/ip-scanner', { ip: 'localhost', location: 'ber' })
+      expect(located.status).toBe(400)
+      const message = ((await located.json()) as { message: string }).message
+      expect(message).toBe(
+        'The probe could not run the IP lookup: refused: localhost does not resolve to a public address; set GUARD_ALLOW_PRIVATE_TARGETS=1 to allow private targets',
+      )
+      expect(message).not.toMatch(/probe\.|toolbox\.|request on/)
+    } finally {
+      await Promise.all(strict.map((responder) => responder.stop()))
+    }
+  })
+
+  it('answers a DNS lookup of a name with a private address as one of a name without records', async () => {
+    harness.ctx.env.GUARD_ALLOW_PRIVATE_TARGETS = false
+    try {
+      const response = await post('/api/toolbox/dns-lookup', { domain: 'localhost', record_type: 'A' })
+      expect(response.status).toBe(200)
+      expect(await response.json()).toEqual({ success: true, data: { domain: 'localhost', records: [], total: 0 } })
     } finally {
       harness.ctx.env.GUARD_ALLOW_PRIVATE_TARGETS = true
     }

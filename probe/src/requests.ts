@@ -68,7 +68,8 @@ export async function answerRequests(
       await cancelling?.stop()
     }
   }
-  const geo: Responder = async (data) => encodeJson(await geolocate(parseRequest(geoLookupRequestV1, data).target))
+  const geo: Responder = async (data) =>
+    encodeJson(await geolocate(parseRequest(geoLookupRequestV1, data).target, allowPrivate))
 
   const logged =
     (job: string, responder: Responder): Responder =>

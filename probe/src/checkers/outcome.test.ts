@@ -31,7 +31,7 @@ describe('why a check failed, machine-readable', () => {
       testContext(2000, false),
     )
     expect(outcome).toMatchObject({ status: 'down', errorKind: 'refused_private_target' })
-    expect(outcome.error).toMatch(/^refused: localhost resolves to a non-public address/)
+    expect(outcome.error).toMatch(/^refused: localhost does not resolve to a public address/)
     expect(outcome.error).not.toMatch(/127\.0\.0\.1|::1|loopback/)
   })
 })

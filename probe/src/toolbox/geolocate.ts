@@ -1,9 +1,8 @@
-import { lookup } from 'node:dns/promises'
 import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { isIP } from 'node:net'
 import { dirname, join } from 'node:path'
-import type { GeoLookupReply } from '@guard/shared'
+import { type GeoLookupReply, resolveAllowedTarget } from '@guard/shared'
 import maxmind, { type Reader } from 'maxmind'
 
 /** A record of @ip-location-db's city databases (GeoLite2 City, reshaped). */
@@ -105,11 +104,11 @@ function findAsn(table: AsnTable, ip: number): { asn: number; name: string } | u
 /**
  * Country, region, city and network operator of an IP address (a hostname is resolved first),
  * from databases installed with the probe: no lookup leaves the machine except the DNS query.
- * The ASN data covers IPv4.
+ * The ASN data covers IPv4. The target passes the target guard like any other, so a name that
+ * only resolves inside the probe's network is refused like one that does not exist.
  */
-export async function geolocate(target: string): Promise<GeoLookupReply> {
-  const name = target.replace(/^\[(.*)\]$/, '$1')
-  const ip = isIP(name) !== 0 ? name : (await lookup(name)).address
+export async function geolocate(target: string, allowPrivate: boolean): Promise<GeoLookupReply> {
+  const { address: ip } = await resolveAllowedTarget(target, { allowPrivate })
   const readers = await cityReaders()
   const city = (isIP(ip) === 4 ? readers.v4 : readers.v6).get(ip)
   const network = isIP(ip) === 4 ? findAsn(await asnTable(), ipv4Number(ip)) : undefined

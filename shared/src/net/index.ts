@@ -1,6 +1,7 @@
 export {
   type AllowedTarget,
   forbiddenAddressReason,
+  noPublicAddress,
   type ResolveTargetOptions,
   resolveAllowedTarget,
   TargetRefusedError,

@@ -1,11 +1,47 @@
-import { describe, expect, it } from 'vitest'
+import { lookup } from 'node:dns/promises'
+import { describe, expect, it, vi } from 'vitest'
 import { forbiddenAddressReason, resolveAllowedTarget, TargetRefusedError } from './target-guard.ts'
+
+// The resolver's answers are scripted where a test needs a name that exists nowhere: tests never
+// ask a DNS server off the machine.
+vi.mock('node:dns/promises', async (original) => {
+  const actual = await original<typeof import('node:dns/promises')>()
+  return { ...actual, lookup: vi.fn(actual.lookup) }
+})
 
 describe('resolveAllowedTarget', () => {
   it('refuses a hostname resolving to 127.0.0.1 without the allow flag, without saying what it resolved to', async () => {
     const refused = resolveAllowedTarget('localhost', { allowPrivate: false })
     await expect(refused).rejects.toBeInstanceOf(TargetRefusedError)
-    await expect(refused).rejects.toThrow(/^refused: localhost resolves to a non-public address/)
+    await expect(refused).rejects.toThrow(/^refused: localhost does not resolve to a public address/)
+  })
+
+  it('refuses a name that exists nowhere, or has no address, with the words it uses for a private one', async () => {
+    const name = 'db.corp.example'
+    const answers = [
+      () => Promise.resolve([{ address: '10.0.0.8', family: 4 }]),
+      () =>
+        Promise.resolve([
+          { address: '93.184.216.34', family: 4 },
+          { address: 'fd00::8', family: 6 },
+        ]),
+      () => Promise.reject(Object.assign(new Error(`getaddrinfo ENOTFOUND ${name}`), { code: 'ENOTFOUND' })),
+      () => Promise.reject(Object.assign(new Error(`getaddrinfo ENODATA ${name}`), { code: 'ENODATA' })),
+      () => Promise.resolve([]),
+    ]
+    const messages = new Set<string>()
+    for (const answer of answers) {
+      vi.mocked(lookup).mockImplementationOnce(answer as never)
+      const refused = await resolveAllowedTarget(name, { allowPrivate: false }).catch((error: unknown) => error)
+      expect(refused).toBeInstanceOf(TargetRefusedError)
+      messages.add((refused as Error).message)
+    }
+    expect([...messages]).toEqual([
+      `refused: ${name} does not resolve to a public address; set GUARD_ALLOW_PRIVATE_TARGETS=1 to allow private targets`,
+    ])
+    // Allowed to reach private targets, a missing name is the DNS failure it is.
+    vi.mocked(lookup).mockImplementationOnce(answers[2] as never)
+    await expect(resolveAllowedTarget(name, { allowPrivate: true })).rejects.toMatchObject({ code: 'ENOTFOUND' })
   })
 
   it('returns the vetted loopback address when private targets are allowed', async () => {

@@ -92,6 +92,29 @@ function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined): Promis
   })
 }
 
+/** getaddrinfo's answers for a name that exists nowhere, or has no address. */
+const NO_ADDRESS_CODES = new Set(['ENOTFOUND', 'ENODATA'])
+
+/**
+ * One refusal for every name without a public address, whether it resolves to private ones or
+ * to none at all: telling the two apart would let a caller enumerate the names that only
+ * resolve inside the network around the process.
+ */
+export const noPublicAddress = (name: string) =>
+  new TargetRefusedError(
+    `refused: ${name} does not resolve to a public address; set GUARD_ALLOW_PRIVATE_TARGETS=1 to allow private targets`,
+  )
+
+async function lookupName(name: string, options: ResolveTargetOptions) {
+  try {
+    return await abortable(lookup(name, { all: true, verbatim: true }), options.signal)
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (!options.allowPrivate && code !== undefined && NO_ADDRESS_CODES.has(code)) throw noPublicAddress(name)
+    throw error
+  }
+}
+
 /**
  * Resolves `hostname` and returns the address to connect to. Refuses with a TargetRefusedError
  * when any address it resolves to is forbidden (a name with one private answer among public
@@ -101,25 +124,22 @@ export async function resolveAllowedTarget(hostname: string, options: ResolveTar
   const name = unbracket(hostname)
   const literal = isIP(name)
   const started = performance.now()
-  const addresses =
-    literal !== 0
-      ? [{ address: name, family: literal }]
-      : await abortable(lookup(name, { all: true, verbatim: true }), options.signal)
+  const addresses = literal !== 0 ? [{ address: name, family: literal }] : await lookupName(name, options)
   const lookupMs = literal !== 0 ? 0 : performance.now() - started
   const first = addresses[0]
-  if (!first) throw new Error(`${name} did not resolve to any address`)
+  if (!first) {
+    if (!options.allowPrivate) throw noPublicAddress(name)
+    throw new Error(`${name} did not resolve to any address`)
+  }
   if (!options.allowPrivate) {
     for (const { address } of addresses) {
       const reason = forbiddenAddressReason(address)
-      if (reason) {
-        // For a name, neither the address nor its kind is told: the message would otherwise be a
-        // DNS oracle for names that only resolve inside the probe's network.
-        throw new TargetRefusedError(
-          literal !== 0
-            ? `refused: ${address}, a ${reason} address; set GUARD_ALLOW_PRIVATE_TARGETS=1 to allow private targets`
-            : `refused: ${name} resolves to a non-public address; set GUARD_ALLOW_PRIVATE_TARGETS=1 to allow private targets`,
-        )
-      }
+      if (!reason) continue
+      // An IP literal's own kind tells the caller nothing it did not know.
+      if (literal === 0) throw noPublicAddress(name)
+      throw new TargetRefusedError(
+        `refused: ${address}, a ${reason} address; set GUARD_ALLOW_PRIVATE_TARGETS=1 to allow private targets`,
+      )
     }
   }
   return { hostname: name, address: first.address, family: first.family === 6 ? 6 : 4, lookupMs }

@@ -21,13 +21,13 @@ export async function locateIp({
   await guardTarget(ctx, ip)
   const reply = decodeJson(
     geoLookupReplyV1,
-    await askProbe(
-      ctx,
-      toolboxSubject(location ?? 'any', 'geo'),
-      encodeJson({ v: 1, target: ip }),
+    await askProbe(ctx, {
+      task: 'the IP lookup',
+      subject: toolboxSubject(location ?? 'any', 'geo'),
+      body: encodeJson({ v: 1, target: ip }),
       location,
-      TIMEOUT_MS,
-    ),
+      timeoutMs: TIMEOUT_MS,
+    }),
   )
   return {
     ip: reply.ip,

@@ -109,13 +109,13 @@ export async function scanPorts({
   try {
     reply = decodeJson(
       portScanReplyV1,
-      await askProbe(
-        ctx,
-        toolboxSubject(parsed.location ?? 'any', 'ports'),
-        encodeJson(request),
-        parsed.location,
+      await askProbe(ctx, {
+        task: 'the port scan',
+        subject: toolboxSubject(parsed.location ?? 'any', 'ports'),
+        body: encodeJson(request),
+        location: parsed.location,
         timeoutMs,
-      ),
+      }),
     )
   } finally {
     signal?.removeEventListener('abort', cancel)

@@ -1,6 +1,6 @@
 import type { DnsRecordType } from '@guard/shared'
 import { truncateText } from '@guard/shared'
-import { forbiddenAddressReason } from '@guard/shared/net'
+import { forbiddenAddressReason, noPublicAddress } from '@guard/shared/net'
 import type { Checker, CheckOutcome } from '../../checker.ts'
 import { elapsedSince, failed, untilAborted } from '../outcome.ts'
 import { resolveRecords } from './resolve-records.ts'
@@ -30,12 +30,7 @@ export const dnsChecker: Checker<'dns'> = {
       const answers = records.map((record) => record.value)
       const responseTimeMs = elapsedSince(started)
       if (!context.allowPrivate && hasPrivateAnswer(target.recordType, answers)) {
-        return {
-          status: 'down',
-          responseTimeMs,
-          errorKind: 'refused_private_target',
-          error: `refused: ${target.hostname} resolves to a non-public address; set GUARD_ALLOW_PRIVATE_TARGETS=1 to allow private targets`,
-        }
+        return failed(noPublicAddress(target.hostname), context, started)
       }
       const base = { responseTimeMs, phases: { dnsMs: responseTimeMs }, answers: answers.slice(0, 100) }
       if (answers.length === 0)
