@@ -1,5 +1,5 @@
 import { DEFAULT_ORGANIZATION } from '@guard/shared'
-import { sampleHeartbeat } from '@guard/shared/testing'
+import { malformedBodies, sampleHeartbeat } from '@guard/shared/testing'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildCollectorApp } from '../app.ts'
@@ -114,12 +114,16 @@ const badHttpOptions = {
   locations: fc.constantFrom([], ['mars'], ['UPPER'], 'fra', [1]),
 }
 
-/** A valid body with one field replaced by a bad value, an unknown field added, or no object at all. */
+/**
+ * A valid body with one field replaced by a bad value, an unknown field added, a string made
+ * malformed Unicode (a Buffer when it is raw bytes), or no object at all.
+ */
 function invalidBodies(valid: Body, fields: Record<string, fc.Arbitrary<unknown>>): fc.Arbitrary<unknown> {
   const replaced = Object.entries(fields).map(([field, bad]) => bad.map((value) => ({ ...valid, [field]: value })))
   return fc.oneof(
     ...replaced,
     unknownField.map((extra) => ({ ...valid, ...extra })),
+    malformedBodies(valid),
     fc.oneof(fc.string(), fc.integer(), fc.array(fc.jsonValue(), { maxLength: 3 }), fc.constant(null)),
   )
 }
@@ -766,16 +770,16 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
       const before = await snapshot()
       await fc.assert(
         fc.asyncProperty(route.bodies(), async (body) => {
+          const payload = Buffer.isBuffer(body) ? body : JSON.stringify(body)
           const response = await app.inject({
             method: route.method,
             url: route.url(),
             headers: { ...headers(route.token?.()), 'content-type': 'application/json' },
-            payload: JSON.stringify(body),
+            payload,
           })
-          expect(
-            response.statusCode,
-            `${JSON.stringify(body).slice(0, 300)} -> ${response.body}`,
-          ).toBeGreaterThanOrEqual(400)
+          expect(response.statusCode, `${payload.toString().slice(0, 300)} -> ${response.body}`).toBeGreaterThanOrEqual(
+            400,
+          )
           expect(response.statusCode).toBeLessThan(500)
           // The budgets are set high: a 429 here would hide the answer to the body itself.
           expect(response.statusCode).not.toBe(429)
@@ -842,6 +846,24 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
       ),
       { numRuns: 60 },
     )
+  })
+
+  // These two were 500s: the check's options are stored as JSON, which PostgreSQL refuses with a lone surrogate.
+  it.each([
+    ['a check header', { url: 'https://example.org', headers: { 'X-A': 'v\ud83d' } }, 'body.headers.X-A'],
+    ['a regex', { url: 'https://example.org', regex: 'a\ud83d' }, 'body.regex'],
+    ['a name', { url: 'https://example.org', name: 'a\udc00' }, 'body.name'],
+    ['a tag', { url: 'https://example.org', tags: ['\ud83d'] }, 'body.tags.0'],
+  ])('refuses a domain with a lone surrogate in %s: 400 naming it, nothing stored', async (_what, body, where) => {
+    const before = await snapshot()
+    const response = await app.inject({ method: 'POST', url: '/api/domains', headers: headers(), payload: body })
+    expect(response.statusCode, response.body).toBe(400)
+    expect(response.json()).toEqual({
+      success: false,
+      error: 'VALIDATION_ERROR',
+      message: `${where} contains a lone surrogate`,
+    })
+    expect(await snapshot()).toBe(before)
   })
 
   it('answers 404, not 5xx, for deletes and checks of ids that do not exist or are malformed', async () => {

@@ -1,3 +1,4 @@
+import { malformedBodies } from '@guard/shared/testing'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestIdentity, type TestIdentity } from '../oauth/testing.ts'
@@ -23,12 +24,16 @@ const unknownField = fc
   .tuple(fc.string({ minLength: 1, maxLength: 8 }), fc.jsonValue())
   .map(([key, value]) => ({ [`x_${key}`]: value }))
 
-/** A valid body with one field made bad, an unknown field added, or no object at all. */
+/**
+ * A valid body with one field made bad, an unknown field added, a string made malformed Unicode
+ * (a Buffer when it is raw bytes), or no object at all.
+ */
 function invalidBodies(valid: Body, fields: Record<string, fc.Arbitrary<unknown>>): fc.Arbitrary<unknown> {
   const replaced = Object.entries(fields).map(([field, bad]) => bad.map((value) => ({ ...valid, [field]: value })))
   return fc.oneof(
     ...replaced,
     unknownField.map((extra) => ({ ...valid, ...extra })),
+    malformedBodies(valid),
     fc.oneof(fc.string(), fc.integer(), fc.array(fc.jsonValue(), { maxLength: 3 }), fc.constant(null)),
   )
 }
@@ -123,14 +128,15 @@ describe('bad input on every admin write route: 4xx with code, detail and hint, 
       const before = await counts()
       await fc.assert(
         fc.asyncProperty(route.bodies, async (body) => {
+          const payload = Buffer.isBuffer(body) ? body : JSON.stringify(body)
           const response = await fetch(`${identity.url}${route.url()}`, {
             method: route.method,
             headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-            body: JSON.stringify(body),
+            body: payload,
           })
           const problem = (await response.json()) as Record<string, unknown>
-          expect(response.status, JSON.stringify(body)).toBeGreaterThanOrEqual(400)
-          expect(response.status, JSON.stringify(body)).toBeLessThan(500)
+          expect(response.status, payload.toString()).toBeGreaterThanOrEqual(400)
+          expect(response.status, payload.toString()).toBeLessThan(500)
           expect(problem).toMatchObject({ code: expect.any(String), detail: expect.any(String) })
           if (response.status === 400) expect(problem.hint).toEqual(expect.any(String))
         }),

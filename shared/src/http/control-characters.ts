@@ -13,7 +13,7 @@ const IN_BODY = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/
 const MAX_DEPTH = 32
 
 /** The dotted path of the first string in `value` that `pattern` matches, or undefined. */
-function firstMatch(value: unknown, pattern: RegExp, path: string, depth = 0): string | undefined {
+export function firstMatch(value: unknown, pattern: RegExp, path: string, depth = 0): string | undefined {
   if (typeof value === 'string') return pattern.test(value) ? path : undefined
   if (!value || typeof value !== 'object' || depth > MAX_DEPTH) return undefined
   for (const [key, inner] of Object.entries(value)) {

@@ -3,6 +3,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController, t
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod'
 import type { Logger } from '../logger.ts'
 import { registerControlCharacterGuard } from './control-characters.ts'
+import { registerUnicodeGuard, routerError } from './unicode.ts'
 
 export type GuardFastify = FastifyInstance<
   RawServerDefault,
@@ -18,17 +19,20 @@ export function createFastify(options: {
   bodyLimit?: number
   trustProxy?: boolean | string[]
 }): GuardFastify {
-  const app = Fastify({
+  const app: GuardFastify = Fastify({
     // fastify's own logger type is the narrower interface; pino satisfies it.
     loggerInstance: options.logger as FastifyBaseLogger,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     trustProxy: options.trustProxy ?? false,
     // Request lines at info level drown everything else; errors are still logged by the handlers.
     logController: new LogController({ disableRequestLogging: true }),
+    // A path the router cannot decode is answered by the service's own error handler, in its shape.
+    frameworkErrors: (error, request, reply) => app.errorHandler(routerError(error, request.url), request, reply),
   }).withTypeProvider<ZodTypeProvider>()
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
   registerControlCharacterGuard(app)
+  registerUnicodeGuard(app)
   return app
 }
 

@@ -2,6 +2,15 @@ export { openTestRelationalStore } from '../store/pglite-template.ts'
 export { openTestTimeSeriesStore } from '../store/timeseries.ts'
 export { sampleHeartbeat } from './agent-heartbeat.ts'
 export { sampleCheckResult } from './check-result.ts'
+export {
+  LONE_SURROGATES,
+  loneSurrogate,
+  MALFORMED_BYTES,
+  MALFORMED_PERCENT,
+  malformedBodies,
+  malformedHeaderValue,
+  malformedPercent,
+} from './malformed-text.ts'
 export { type NatsTestServer, startNatsServer } from './nats-server.ts'
 export { type PostgresServer, startPostgres } from './postgres.ts'
 export { freePort, serviceAvailable } from './services.ts'
