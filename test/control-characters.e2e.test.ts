@@ -3,6 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildCollectorApp } from '../collector/src/app.ts'
 import { collectorForTest } from '../collector/src/test-support.ts'
 import { type PlatformTestIdentity, startPlatformIdentity } from '../identity/src/routes/testing.ts'
+import {
+  loneSurrogate,
+  MALFORMED_BYTES,
+  malformedHeaderValue,
+  malformedPercent,
+} from '../shared/src/testing/malformed-text.ts'
 
 interface Parameter {
   name: string
@@ -23,8 +29,43 @@ const poisoned = withControl('\u0000', '\r\n', '\n', '\u001b', '\u0007', '\u007f
 // Line breaks and tabs are text in a body (a description, a message); the rest is refused there.
 const poisonedBody = withControl('\u0000', '\u001b', '\u0007', '\u007f', '\u0000\u0000', 'a\u0000\r\n')
 
+// Headers every route may read (a session cookie, a CSRF token, the MCP session) or log.
+const HEADER_NAMES = ['user-agent', 'cookie', 'x-csrf-token', 'mcp-session-id', 'x-request-id']
+
+interface Request {
+  url: string
+  body?: string | Buffer
+  contentType?: string
+  headers?: Record<string, string>
+}
+interface Answer {
+  status: number
+  contentType: string
+  body: string
+}
 interface Target {
-  send(request: { method: string; url: string; body?: string; contentType?: string }): Promise<number>
+  send(request: Request & { method: string }): Promise<Answer>
+  /** Whether the answer is the service's own error shape for that path. */
+  isErrorShape(path: string, answer: Answer): boolean
+}
+
+const parsed = (answer: Answer): Record<string, unknown> => {
+  try {
+    const value: unknown = JSON.parse(answer.body)
+    return value && typeof value === 'object' ? (value as Record<string, unknown>) : {}
+  } catch {
+    return {}
+  }
+}
+/** MCP endpoints answer in JSON-RPC terms once the body is read. */
+const isJsonRpcError = (answer: Answer) => {
+  const error = parsed(answer).error as Record<string, unknown> | undefined
+  return typeof error?.code === 'number' && typeof error.message === 'string'
+}
+
+/** `{ field: 'plain', …, [name]: bad }` for each field of the operation's body schema. */
+function bodyOf(names: string[], name: string, bad: string) {
+  return Object.fromEntries(names.map((field) => [field, field === name ? bad : 'plain']))
 }
 
 function operationsOf(document: OpenApi) {
@@ -36,8 +77,10 @@ function operationsOf(document: OpenApi) {
 }
 
 /**
- * For every operation of the document: control characters in each path parameter, in the query
- * and in each top-level body field. Every answer must be a 4xx: never a 5xx, never accepted.
+ * For every operation of the document: control characters, lone surrogates and bytes that are not
+ * UTF-8 in each path parameter, in the query, in a header and in each top-level body field, and
+ * malformed bytes as the raw body. Every answer must be a 4xx in the service's error shape: never a
+ * 5xx, never accepted. A few samples per operation and kind keep it fast.
  */
 async function fuzzEveryRoute(document: OpenApi, target: Target): Promise<number> {
   const failures: string[] = []
@@ -48,37 +91,72 @@ async function fuzzEveryRoute(document: OpenApi, target: Target): Promise<number
     const fill = (value: (name: string) => string) => path.replace(/\{(\w+)\}/g, (_, name: string) => value(name))
     const plainPath = fill(() => 'x1')
     const content = Object.entries(operation.requestBody?.content ?? {})[0]
-    const variants: Array<fc.Arbitrary<{ url: string; body?: string; contentType?: string }>> = []
+    const variants: Array<fc.Arbitrary<Request>> = []
     if (params.length > 0) {
       variants.push(poisoned.map((bad) => ({ url: fill(() => encodeURIComponent(bad)) })))
+      variants.push(malformedPercent.map((bad) => ({ url: fill(() => bad) })))
     }
     const queryNames = query.length > 0 ? query.map((parameter) => parameter.name) : ['q']
     variants.push(
       fc.tuple(fc.constantFrom(...queryNames), poisoned).map(([name, bad]) => ({
         url: `${plainPath}?${new URLSearchParams({ [name]: bad })}`,
       })),
+      fc.tuple(fc.constantFrom(...queryNames), malformedPercent).map(([name, bad]) => ({
+        url: `${plainPath}?${encodeURIComponent(name)}=${bad}`,
+      })),
+      fc.tuple(fc.constantFrom(...HEADER_NAMES), malformedHeaderValue).map(([name, bad]) => ({
+        url: plainPath,
+        headers: { [name]: bad },
+      })),
     )
     if (content) {
       const [contentType, media] = content
       const fields = Object.keys(media.schema?.properties ?? {})
       const names = fields.length > 0 ? fields : ['value']
+      const json = contentType.includes('json')
+      const type = json ? 'application/json' : contentType
+      const encode = (values: Record<string, string>) =>
+        json ? JSON.stringify(values) : new URLSearchParams(values).toString()
+      const field = fc.constantFrom(...names)
       variants.push(
-        fc.tuple(fc.constantFrom(...names), poisonedBody).map(([name, bad]) => {
-          const values = Object.fromEntries(names.map((field) => [field, field === name ? bad : 'plain']))
-          const body = contentType.includes('json')
-            ? JSON.stringify(values)
-            : new URLSearchParams(values as Record<string, string>).toString()
-          return { url: plainPath, body, contentType: contentType.includes('json') ? 'application/json' : contentType }
+        fc.tuple(field, poisonedBody).map(([name, bad]) => ({
+          url: plainPath,
+          body: encode(bodyOf(names, name, bad)),
+          contentType: type,
+        })),
+        // Raw bytes where the text of one field would be.
+        fc.tuple(field, fc.constantFrom(...MALFORMED_BYTES)).map(([name, bytes]) => {
+          const [before, after] = encode(bodyOf(names, name, 'MARK')).split('MARK')
+          return {
+            url: plainPath,
+            body: Buffer.concat([Buffer.from(before ?? ''), Buffer.from(bytes), Buffer.from(after ?? '')]),
+            contentType: type,
+          }
         }),
+      )
+      variants.push(
+        json
+          ? fc.tuple(field, loneSurrogate).map(([name, bad]) => ({
+              url: plainPath,
+              body: JSON.stringify(bodyOf(names, name, bad)),
+              contentType: type,
+            }))
+          : // A form cannot carry a lone surrogate; its nearest is a percent-encoded one.
+            fc.tuple(field, malformedPercent).map(([name, bad]) => ({
+              url: plainPath,
+              body: `${encode(bodyOf(names, name, 'MARK'))}`.replace('MARK', bad),
+              contentType: type,
+            })),
       )
     }
     for (const variant of variants) {
       await fc.assert(
         fc.asyncProperty(variant, async (request) => {
           requests += 1
-          const status = await target.send({ method, ...request })
-          if (status < 400 || status >= 500) {
-            failures.push(`${method} ${request.url} ${JSON.stringify(request.body ?? '')} -> ${status}`)
+          const answer = await target.send({ method, ...request })
+          if (answer.status < 400 || answer.status >= 500 || !target.isErrorShape(path, answer)) {
+            const sent = { ...request, body: request.body?.toString() }
+            failures.push(`${method} ${JSON.stringify(sent)} -> ${answer.status} ${answer.body.slice(0, 200)}`)
           }
         }),
         { numRuns: 4 },
@@ -89,7 +167,7 @@ async function fuzzEveryRoute(document: OpenApi, target: Target): Promise<number
   return requests
 }
 
-describe('control characters on every route of both OpenAPI documents', () => {
+describe('control characters and malformed Unicode on every route of both OpenAPI documents', () => {
   let collector: Awaited<ReturnType<typeof collectorForTest>>
   let collectorApp: Awaited<ReturnType<typeof buildCollectorApp>>
   let identity: PlatformTestIdentity
@@ -108,18 +186,33 @@ describe('control characters on every route of both OpenAPI documents', () => {
   it('the collector answers 4xx to every one, as a caller with a valid key', async () => {
     const document = (await collectorApp.inject({ method: 'GET', url: '/openapi.json' })).json() as OpenApi
     const requests = await fuzzEveryRoute(document, {
-      send: async ({ method, url, body, contentType }) =>
-        (
-          await collectorApp.inject({
+      send: async ({ method, url, body, contentType, headers }) => {
+        // An event stream that accepted the request would never end: it counts as an answer it must not give.
+        const response = await collectorApp
+          .inject({
             method: method as 'GET',
             url,
             headers: {
               authorization: `Bearer ${collector.apiKey}`,
               ...(contentType ? { 'content-type': contentType } : {}),
+              ...headers,
             },
             ...(body !== undefined ? { payload: body } : {}),
+            signal: AbortSignal.timeout(5000),
           })
-        ).statusCode,
+          .catch(() => undefined)
+        if (!response) return { status: 0, contentType: '', body: 'no answer within 5 s' }
+        return { status: response.statusCode, contentType: `${response.headers['content-type']}`, body: response.body }
+      },
+      // The 401 and 429 bodies are exactly the spec's, without `success`.
+      isErrorShape: (path, answer) => {
+        const body = parsed(answer)
+        const collectorError =
+          typeof body.error === 'string' &&
+          typeof body.message === 'string' &&
+          (body.success === false || [401, 429].includes(answer.status))
+        return collectorError || (path.endsWith('/mcp') && isJsonRpcError(answer))
+      },
     })
     expect(requests).toBeGreaterThan(50)
   }, 120_000)
@@ -127,15 +220,23 @@ describe('control characters on every route of both OpenAPI documents', () => {
   it('identity answers 4xx to every one', async () => {
     const document = (await (await fetch(`${identity.url}/openapi.json`)).json()) as OpenApi
     const requests = await fuzzEveryRoute(document, {
-      send: async ({ method, url, body, contentType }) =>
-        (
-          await identity.app.inject({
-            method: method as 'GET',
-            url,
-            headers: contentType ? { 'content-type': contentType } : {},
-            ...(body !== undefined ? { payload: body } : {}),
-          })
-        ).statusCode,
+      send: async ({ method, url, body, contentType, headers }) => {
+        const response = await identity.app.inject({
+          method: method as 'GET',
+          url,
+          headers: { ...(contentType ? { 'content-type': contentType } : {}), ...headers },
+          ...(body !== undefined ? { payload: body } : {}),
+        })
+        return { status: response.statusCode, contentType: `${response.headers['content-type']}`, body: response.body }
+      },
+      // Problem details everywhere; the OAuth endpoints add RFC 6749's fields in plain JSON.
+      isErrorShape: (path, answer) => {
+        const body = parsed(answer)
+        const problem = typeof body.code === 'string' && typeof body.detail === 'string'
+        if (answer.contentType.startsWith('application/problem+json')) return problem
+        const oauth = typeof body.error === 'string' && typeof body.error_description === 'string'
+        return (problem && oauth) || (path.endsWith('mcp') && isJsonRpcError(answer))
+      },
     })
     expect(requests).toBeGreaterThan(50)
   }, 120_000)

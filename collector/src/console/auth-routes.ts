@@ -1,3 +1,4 @@
+import { parseUrlEncodedForm } from '@guard/shared'
 import type { FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
@@ -50,8 +51,8 @@ const redirect = z.null().describe('Redirect (Location header)')
 export async function consoleAuthRoutes(app: FastifyInstance, auth: ConsoleAuth): Promise<void> {
   await app.register(async (scope) => {
     // The sign-out button is a plain form post, so it works before any script has loaded.
-    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
-      done(null, Object.fromEntries(new URLSearchParams(body as string)))
+    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer' }, (_request, body, done) => {
+      done(null, Object.fromEntries(parseUrlEncodedForm(body as Buffer)))
     })
     const routes = scope.withTypeProvider<ZodTypeProvider>()
     routes.get(

@@ -26,7 +26,7 @@ const TOOLS = [
   'platform_list_products',
 ]
 
-const rpc = (body: string, headers: Record<string, string> = {}, path = '/mcp') =>
+const rpc = (body: string | Buffer, headers: Record<string, string> = {}, path = '/mcp') =>
   fetch(`${identity.url}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
@@ -147,6 +147,27 @@ describe('platform MCP server', () => {
     const response = await rpc('{"jsonrpc":"2.0","id":1,"method":')
     expect(response.status).toBe(400)
     expect(await response.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700 } })
+  })
+
+  it('a lone surrogate escape is a JSON-RPC -32700 parse error naming where it is', async () => {
+    const response = await rpc(
+      '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"platform_list_products","arguments":{"q":"a\\ud83d"}}}',
+    )
+    expect(response.status).toBe(400)
+    expect(await response.json()).toMatchObject({
+      error: { code: -32700, message: 'Parse error: message.params.arguments.q contains a lone surrogate' },
+    })
+  })
+
+  it('a body that is not UTF-8 is a 400 problem saying so', async () => {
+    const response = await rpc(
+      Buffer.concat([
+        Buffer.from('{"jsonrpc":"2.0","id":1,"method":"ping","x":"'),
+        Buffer.from([0xc0, 0xaf, 0x22, 0x7d]),
+      ]),
+    )
+    expect(response.status).toBe(400)
+    expect(await response.json()).toMatchObject({ code: 'VALIDATION_ERROR', detail: 'Request body is not valid UTF-8' })
   })
 
   it('an unknown method is a JSON-RPC -32601 error', async () => {

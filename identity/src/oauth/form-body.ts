@@ -1,14 +1,15 @@
+import { parseUrlEncodedForm } from '@guard/shared'
 import type { FastifyInstance } from 'fastify'
 
 /**
  * application/x-www-form-urlencoded for the token, revoke and userinfo endpoints and the pages.
  * RFC 6749 §3.1 forbids repeating a parameter, so a repeat is refused instead of guessing which
- * value was meant.
+ * value was meant; so is text that is not UTF-8.
  */
 export function registerFormBody(app: FastifyInstance): void {
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer' }, (_request, body, done) => {
     const fields: Record<string, string> = {}
-    for (const [name, value] of new URLSearchParams(body as string)) {
+    for (const [name, value] of parseUrlEncodedForm(body as Buffer)) {
       if (Object.hasOwn(fields, name)) {
         done(Object.assign(new Error(`parameter ${name} is repeated`), { statusCode: 400 }), undefined)
         return

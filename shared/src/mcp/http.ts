@@ -4,6 +4,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import type { GuardFastify } from '../http/fastify.ts'
+import { decodeUtf8, loneSurrogateAt } from '../http/unicode.ts'
 import { invalidParams } from './params.ts'
 
 const jsonRpcId = z.union([z.string(), z.int(), z.null()])
@@ -36,14 +37,15 @@ export const rpcError = (code: number, message: string): JsonRpcError => ({
 /**
  * For an encapsulated MCP plugin: the body arrives as text, so malformed JSON becomes JSON-RPC
  * -32700 from `readMessage` instead of the process's usual 400, and the route schema only
- * documents the request, because the SDK validates it and answers in JSON-RPC terms.
+ * documents the request, because the SDK validates it and answers in JSON-RPC terms. Bytes that
+ * are not UTF-8 get the process's 400, like a control character does.
  */
 export function takeMcpBodyAsText(mcp: GuardFastify, options: { bodyLimit?: number } = {}): void {
   mcp.removeAllContentTypeParsers()
   mcp.addContentTypeParser(
     '*',
-    { parseAs: 'string', ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }) },
-    (_request, body, done) => done(null, body),
+    { parseAs: 'buffer', ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }) },
+    (_request, body, done) => done(null, decodeUtf8(body as Buffer, 'Request body')),
   )
   mcp.setValidatorCompiler(() => (value) => ({ value }))
 }
@@ -56,6 +58,9 @@ export function readMessage(body: unknown): { message: unknown } | { status: 200
   } catch {
     return { status: 400, answer: rpcError(-32700, 'Parse error: the body is not valid JSON') }
   }
+  // JSON.parse turns a `\ud83d` escape into a lone surrogate, which no tool may store or send on.
+  const lone = loneSurrogateAt(message, 'message')
+  if (lone) return { status: 400, answer: rpcError(-32700, `Parse error: ${lone} contains a lone surrogate`) }
   const refused = invalidParams(message)
   return refused ? { status: 200, answer: refused } : { message }
 }
