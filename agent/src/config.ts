@@ -72,10 +72,23 @@ function validateConfig(merged: Record<string, unknown>): { config?: AgentConfig
 
 const isRoot = () => process.getuid?.() === 0
 
-export const defaultConfigPath = () =>
-  isRoot() ? '/etc/guard/agent.json' : join(homedir(), '.config', 'guard', 'agent.json')
-const defaultSpoolDir = () =>
-  process.env.STATE_DIRECTORY ?? (isRoot() ? '/var/lib/guard-agent' : join(homedir(), '.local', 'state', 'guard-agent'))
+/** Where the agent looks when neither a flag nor the environment names a place. */
+export interface AgentPaths {
+  configPath: string
+  spoolDir: string
+}
+
+/** The machine's own places: system paths as root (systemd's StateDirectory when set), the user's otherwise. */
+export function defaultAgentPaths(): AgentPaths {
+  return isRoot()
+    ? { configPath: '/etc/guard/agent.json', spoolDir: process.env.STATE_DIRECTORY ?? '/var/lib/guard-agent' }
+    : {
+        configPath: join(homedir(), '.config', 'guard', 'agent.json'),
+        spoolDir: process.env.STATE_DIRECTORY ?? join(homedir(), '.local', 'state', 'guard-agent'),
+      }
+}
+
+export const defaultConfigPath = () => defaultAgentPaths().configPath
 
 export interface AgentFlags {
   config?: string | undefined
@@ -88,9 +101,16 @@ export interface AgentFlags {
 const defined = (entries: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(entries).filter(([, value]) => value !== undefined && value !== ''))
 
-/** Reads the config file (when there is one) and applies environment and flags over it. */
-export function loadAgentConfig(env: AgentEnv, flags: AgentFlags = {}): AgentConfig {
-  const path = flags.config ?? env.GUARD_AGENT_CONFIG ?? defaultConfigPath()
+/**
+ * Reads the config file (when there is one) and applies environment and flags over it. `defaults`
+ * are the places used when nothing names one: the machine's own, unless a test gives its own.
+ */
+export function loadAgentConfig(
+  env: AgentEnv,
+  flags: AgentFlags = {},
+  defaults: AgentPaths = defaultAgentPaths(),
+): AgentConfig {
+  const path = flags.config ?? env.GUARD_AGENT_CONFIG ?? defaults.configPath
   let file: Record<string, unknown> = {}
   if (existsSync(path)) {
     try {
@@ -102,7 +122,7 @@ export function loadAgentConfig(env: AgentEnv, flags: AgentFlags = {}): AgentCon
     throw new ConfigError(`agent: config file ${path} does not exist (run guard agent enroll)`)
   }
   const merged = {
-    spoolDir: defaultSpoolDir(),
+    spoolDir: defaults.spoolDir,
     ...defined(file),
     ...defined({
       collectorUrl: env.GUARD_COLLECTOR_URL,

@@ -1,12 +1,10 @@
-import { serviceAvailable } from '@guard/shared/testing'
 import { describe, expect, it } from 'vitest'
 import { testContext } from '../../testing/fixtures.ts'
+import { pingBinary } from '../../testing/ping.ts'
 import { icmpChecker } from './check.ts'
 import { parsePingOutput } from './ping.ts'
 
-// A missing ping skips loudly (or fails under GUARD_REQUIRE_SERVICES=1); a ping that is there
-// but not permitted to send echo requests fails the test, since the probe would fail the same way.
-const pingBinary = serviceAvailable('ping', ['/usr/bin/ping', '/bin/ping'])
+const ping = pingBinary()
 
 describe('icmpChecker', () => {
   it('reads transmitted, received and the average round trip from ping output', () => {
@@ -23,7 +21,7 @@ describe('icmpChecker', () => {
     })
   })
 
-  it.skipIf(!pingBinary)('reports up with no packet loss when 127.0.0.1 answers', async () => {
+  it.skipIf(!ping)('reports up with no packet loss when 127.0.0.1 answers', async () => {
     const outcome = await icmpChecker.check({ kind: 'icmp', host: '127.0.0.1', count: 2 }, testContext(3000))
     expect(outcome).toMatchObject({ status: 'up', packetLossPercent: 0, address: '127.0.0.1' })
   })
