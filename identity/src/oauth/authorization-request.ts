@@ -5,7 +5,7 @@ import { CODE_CHALLENGE } from '../services/tokens/pkce.ts'
 import { OAuthError } from './oauth-error.ts'
 import { knownResource } from './resources.ts'
 import type { AuthorizeQuery } from './schemas.ts'
-import { DEFAULT_SCOPES, isScope, parseScope } from './scopes.ts'
+import { DEFAULT_SCOPES, FIRST_PARTY_SCOPES, isScope, parseScope } from './scopes.ts'
 
 export interface AuthorizationRequest {
   client: Client
@@ -56,7 +56,13 @@ export function validateAuthorization(
     query.scope === undefined
       ? DEFAULT_SCOPES.filter((scope) => client.allowedScopes.includes(scope))
       : parseScope(query.scope)
-  const unsupported = scopes.filter((scope) => !isScope(scope) || !client.allowedScopes.includes(scope))
+  // A first-party scope is refused to any other client whatever it was registered with.
+  const unsupported = scopes.filter(
+    (scope) =>
+      !isScope(scope) ||
+      !client.allowedScopes.includes(scope) ||
+      (FIRST_PARTY_SCOPES.includes(scope) && !client.firstParty),
+  )
   if (unsupported.length > 0) throw new OAuthError('invalid_scope', `scope not allowed: ${unsupported.join(' ')}`)
   if (scopes.length === 0) throw new OAuthError('invalid_scope', 'no scope requested')
   const resource = knownResource(resources, query.resource)

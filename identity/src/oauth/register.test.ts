@@ -152,6 +152,7 @@ describe('dynamic client registration (RFC 7591)', () => {
     ['refresh_token without authorization_code', { grant_types: ['refresh_token'] }],
     ['the implicit response type', { response_types: ['token'] }],
     ['the admin scope', { scope: 'read admin' }],
+    ['the first-party scope api-keys:write', { scope: 'read write api-keys:write' }],
     ['an unknown scope', { scope: 'read delete_everything' }],
     ['a name with control characters', { client_name: 'Claude\u0007' }],
     ['a name of 101 characters', { client_name: 'x'.repeat(101) }],

@@ -1,3 +1,5 @@
+import { API_KEYS_SCOPE, DATA_SCOPES } from '@guard/shared'
+
 /** The spec's OpenID Connect scopes: all that `/.well-known/openid-configuration` may list. */
 export const OPENID_SCOPES = ['openid', 'email', 'profile', 'organizations'] as const
 
@@ -5,10 +7,13 @@ export const OPENID_SCOPES = ['openid', 'email', 'profile', 'organizations'] as 
  * The scopes any client may ask for: the OpenID ones, and `read` / `write` over the monitoring
  * data (REST and MCP), which the RFC 8414 document publishes for assistants.
  */
-export const SUPPORTED_SCOPES = [...OPENID_SCOPES, 'read', 'write'] as const
+export const SUPPORTED_SCOPES = [...OPENID_SCOPES, ...DATA_SCOPES] as const
 
-/** Scopes over monitoring data: the collector scopes such a token with its `organizations` claim. */
-export const DATA_SCOPES: readonly string[] = ['read', 'write']
+/** Scopes only first-party clients are granted; neither published nor offered to registrations. */
+export const FIRST_PARTY_SCOPES: readonly string[] = [API_KEYS_SCOPE]
+
+/** Scopes that reach the monitoring data: the collector scopes such a token with its `organizations` claim. */
+export const ORGANIZATION_SCOPES: readonly string[] = [...DATA_SCOPES, API_KEYS_SCOPE]
 
 /**
  * Opens identity's admin API to an admin user. Not published and not granted by default: a
@@ -16,13 +21,13 @@ export const DATA_SCOPES: readonly string[] = ['read', 'write']
  */
 export const ADMIN_SCOPE = 'admin'
 
-export type Scope = (typeof SUPPORTED_SCOPES)[number] | typeof ADMIN_SCOPE
+export type Scope = (typeof SUPPORTED_SCOPES)[number] | typeof ADMIN_SCOPE | typeof API_KEYS_SCOPE
 
 /** What an authorization request without `scope` asks for (the spec's default). */
 export const DEFAULT_SCOPES: Scope[] = ['openid', 'email', 'profile']
 
 export const isScope = (value: string): value is Scope =>
-  value === ADMIN_SCOPE || (SUPPORTED_SCOPES as readonly string[]).includes(value)
+  value === ADMIN_SCOPE || FIRST_PARTY_SCOPES.includes(value) || (SUPPORTED_SCOPES as readonly string[]).includes(value)
 
 /** Space-delimited scope string to a de-duplicated list, in request order. */
 export function parseScope(value: string): string[] {

@@ -1,2 +1,3 @@
 export * from './access-token.ts'
+export * from './scopes.ts'
 export * from './service-token.ts'

@@ -1,5 +1,5 @@
 import { GuardError, newId, type Sql } from '@guard/shared'
-import { isScope, SUPPORTED_SCOPES } from '../../oauth/scopes.ts'
+import { FIRST_PARTY_SCOPES, isScope, SUPPORTED_SCOPES } from '../../oauth/scopes.ts'
 import { hashToken, randomToken } from '../tokens/secret.ts'
 import { isLoopbackRedirect } from './redirect-uri.ts'
 
@@ -57,9 +57,16 @@ export async function createClient(sql: Sql, input: NewClient): Promise<CreatedC
   const postLogoutRedirectUris = input.postLogoutRedirectUris ?? []
   for (const uri of postLogoutRedirectUris) checkRedirectUri(uri, input.isPublic)
   // `admin` is granted only when asked for at registration: it opens the admin API to admin users.
-  const allowedScopes = input.allowedScopes ?? [...SUPPORTED_SCOPES]
+  const allowedScopes = input.allowedScopes ?? [...SUPPORTED_SCOPES, ...(input.firstParty ? FIRST_PARTY_SCOPES : [])]
   const unknown = allowedScopes.filter((scope) => !isScope(scope))
   if (unknown.length > 0) throw new GuardError('VALIDATION_ERROR', `unsupported scopes: ${unknown.join(', ')}`)
+  const firstPartyOnly = allowedScopes.filter((scope) => FIRST_PARTY_SCOPES.includes(scope))
+  if (!input.firstParty && firstPartyOnly.length > 0) {
+    throw new GuardError(
+      'VALIDATION_ERROR',
+      `only first-party clients may have the scopes ${firstPartyOnly.join(', ')}`,
+    )
+  }
   // A public client cannot keep a secret, so PKCE is what binds its code to it.
   const requirePkce = input.isPublic || input.requirePkce
   const id = newId()

@@ -41,6 +41,8 @@ describe('POST /api/v1/internal/first-party-clients (the web console registering
     const client = (await findClient(sql, client_id))!
     expect(client).toMatchObject({ isPublic: false, firstParty: true, requirePkce: true })
     expect(client.allowedScopes).toContain('organizations')
+    // The console mints API keys for its users: the first-party scope is the console's.
+    expect(client.allowedScopes).toEqual(expect.arrayContaining(['read', 'write', 'api-keys:write']))
     expect(client.allowedScopes).not.toContain('admin')
 
     const again = await register({

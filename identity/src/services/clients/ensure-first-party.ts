@@ -1,5 +1,5 @@
 import type { Sql } from '@guard/shared'
-import { SUPPORTED_SCOPES } from '../../oauth/scopes.ts'
+import { FIRST_PARTY_SCOPES, SUPPORTED_SCOPES } from '../../oauth/scopes.ts'
 import { findClient } from './client.ts'
 import { checkRedirectUri, createClient } from './create.ts'
 
@@ -19,8 +19,8 @@ export interface FirstPartyClient {
 
 /**
  * Registers (or keeps up to date) a confidential, first-party client for another Guard process,
- * such as the collector's web console: authorization code with PKCE, the default scopes plus
- * organizations, no consent page. Registering again with the same client id adds addresses
+ * such as the collector's web console: authorization code with PKCE, every scope but `admin`
+ * (the first-party `api-keys:write` included), no consent page. Registering again with the same client id adds addresses
  * (a collector reached at a new URL) and never rotates the secret, so replicas keep working.
  */
 export async function ensureFirstPartyClient(sql: Sql, input: FirstPartyClientRequest): Promise<FirstPartyClient> {
@@ -42,7 +42,7 @@ export async function ensureFirstPartyClient(sql: Sql, input: FirstPartyClientRe
     isPublic: false,
     requirePkce: true,
     firstParty: true,
-    allowedScopes: [...SUPPORTED_SCOPES],
+    allowedScopes: [...SUPPORTED_SCOPES, ...FIRST_PARTY_SCOPES],
   })
   return { client_id: created.client_id, ...(created.client_secret ? { client_secret: created.client_secret } : {}) }
 }

@@ -1,5 +1,5 @@
 import type { Sql } from '@guard/shared'
-import { DATA_SCOPES, formatScope } from '../../oauth/scopes.ts'
+import { formatScope, ORGANIZATION_SCOPES } from '../../oauth/scopes.ts'
 import { listOrganizationsOf } from '../organizations/list-for-user.ts'
 import { userClaims } from '../users/claims.ts'
 import { ACCESS_TOKEN_SECONDS, REFRESH_TOKEN_SECONDS } from './lifetimes.ts'
@@ -36,10 +36,10 @@ export async function issueTokens(sql: Sql, signer: Signer, input: IssueInput): 
   if (!claims) throw new Error(`user ${input.userId} of grant ${input.grantId} is gone`)
   const { sub: _sub, ...scoped } = claims
   const scope = formatScope(input.scopes)
-  // read/write reach the monitoring data, which the collector scopes by the organizations claim.
+  // read, write and api-keys:write reach the monitoring data, which the collector scopes by the organizations claim.
   const organizations =
     scoped.organizations ??
-    (input.scopes.some((granted) => DATA_SCOPES.includes(granted))
+    (input.scopes.some((granted) => ORGANIZATION_SCOPES.includes(granted))
       ? await listOrganizationsOf(sql, input.userId)
       : undefined)
   const access = await signAccessToken(signer, {
