@@ -259,8 +259,8 @@ describe('consent for read and write on a resource', () => {
     const consent = await browser.request(new URL(again.headers.get('location') ?? '', identity.url).href)
     expect(consent.status).toBe(200)
     const text = await consent.text()
-    expect(text).toContain('Read your monitors, incidents, devices and status pages')
-    expect(text).toContain('Change your monitors, incidents, devices and status pages')
+    expect(text).toContain('Read everything your role lets you read in your organizations: monitors, devices')
+    expect(text).toContain('create, edit, pause and delete monitors and devices')
     expect(text).toContain(`<strong>${MCP}</strong>`)
   })
 

@@ -1,9 +1,10 @@
-import type { GuardFastify } from '@guard/shared'
+import { API_KEYS_SCOPE, type GuardFastify } from '@guard/shared'
 import { z } from 'zod'
 import { errorResponseUrl, resolveClient, validateAuthorization } from '../oauth/authorization-request.ts'
 import { isSecureIssuer, type OAuthContext } from '../oauth/context.ts'
 import { OAuthError } from '../oauth/oauth-error.ts'
 import { authorizeQuery, htmlOrProblemResponse, htmlResponse, redirect } from '../oauth/schemas.ts'
+import { ADMIN_SCOPE, type Scope } from '../oauth/scopes.ts'
 import { grantConsent } from '../services/consent/grant.ts'
 import { csrfToken, csrfValid } from './cookies.ts'
 import { html, sendErrorPage, sendPage } from './html.ts'
@@ -11,15 +12,29 @@ import { currentSession } from './session.ts'
 
 export const CONSENT_PATH = '/consent'
 
-/** What each scope lets the application do, in the words the user reads on the page. */
-export const SCOPE_TEXT: Record<string, string> = {
+/**
+ * What each scope lets the application do, in the words the user reads on the page: every power a
+ * token of that scope has anywhere (identity, the monitoring API, its MCP endpoint).
+ */
+export const SCOPE_TEXT: Record<Scope, string> = {
   openid: 'Know who you are (your user id)',
   email: 'See your email address',
   profile: 'See your name, picture and role',
-  organizations: 'See your organizations and your role in each, and act in them',
-  read: 'Read your monitors, incidents, devices and status pages',
-  write: 'Change your monitors, incidents, devices and status pages: create, edit, pause and delete them',
+  organizations: 'See which organizations you belong to and your role in each',
+  read:
+    'Read everything your role lets you read in your organizations: monitors, devices, incidents, status pages, ' +
+    "notification channels, integrations, reports, metrics and the list of API keys; read your assistant conversations; run DNS lookups and port scans from Guard's probes",
+  write:
+    'Change what your role lets you change in your organizations: create, edit, pause and delete monitors and devices, ' +
+    'work incidents, manage status pages, notification channels and integrations (admins and owners); save assistant conversations',
+  [API_KEYS_SCOPE]:
+    'Create and revoke API keys in your organizations (admins and owners): keys keep working after you sign out, with at most your rights',
+  [ADMIN_SCOPE]: 'Administer this Guard: users, organizations, applications and signing keys (platform administrators)',
 }
+
+/** Every grant comes with a refresh token, so the access lasts beyond this visit: the page says so. */
+export const LASTING_ACCESS_TEXT =
+  'Keep this access while you are away: it renews itself while the application uses it, and ends after 30 days unused or when you change your password'
 
 /** Parsed and written again, so whatever the form sent, the query is percent-encoded in the Location header. */
 const authorizeUrl = (query: string) => `/api/oauth/authorize?${new URLSearchParams(query)}`
@@ -62,7 +77,10 @@ export function consentPages(app: GuardFastify, ctx: OAuthContext): void {
       const session = await currentSession(ctx, request)
       if (!session) return reply.redirect(authorizeUrl(original), 303)
       const csrf = csrfToken(request, reply, ctx.secrets.cookieSigning, isSecureIssuer(ctx))
-      const items = authorization.scopes.map((scope) => html`<li>${SCOPE_TEXT[scope] ?? scope}</li>`)
+      // validateAuthorization let through only known scopes.
+      const items = [...authorization.scopes.map((scope) => SCOPE_TEXT[scope as Scope]), LASTING_ACCESS_TEXT].map(
+        (text) => html`<li>${text}</li>`,
+      )
       // RFC 8707: the user sees where the access will be used, not just what it allows.
       const resource = authorization.resource
         ? html`<p>This access works only at <strong>${authorization.resource}</strong>: Guard's monitoring tools for assistants (MCP).</p>`

@@ -10,6 +10,8 @@ import {
   type TestIdentity,
 } from '../oauth/testing.ts'
 import type { CreatedClient } from '../services/clients/create.ts'
+import { LASTING_ACCESS_TEXT, SCOPE_TEXT } from './consent.ts'
+import { escapeHtml } from './html.ts'
 
 const REDIRECT = 'http://127.0.0.1:9/callback'
 let identity: TestIdentity
@@ -136,7 +138,22 @@ describe('sign-in and consent pages', () => {
     expect(wider.headers.get('location')).toMatch(/^\/consent\?/)
     const page = await (await browser.request(new URL(wider.headers.get('location') ?? '', identity.url).href)).text()
     expect(page).toContain('Dashboard &lt;beta&gt;')
-    expect(page).toContain('See your organizations')
+    expect(page).toContain('See which organizations you belong to')
+  })
+
+  it('the consent page names every power the application receives, lasting access included', async () => {
+    const browser = new HttpBrowser()
+    const scopes = ['openid', 'email', 'profile', 'organizations', 'read', 'write'] as const
+    const start = await browser.authorize(requestFor(thirdParty, 'openid'), credentials())
+    expect(start.searchParams.get('code')).toBeTruthy()
+    const asked = await browser.request(requestFor(thirdParty, scopes.join(' ')))
+    const page = await (await browser.request(new URL(asked.headers.get('location') ?? '', identity.url).href)).text()
+    const items = [...page.matchAll(/<li>([^<]*)<\/li>/g)].map((match) => match[1])
+    expect(items).toEqual([...scopes.map((scope) => escapeHtml(SCOPE_TEXT[scope])), escapeHtml(LASTING_ACCESS_TEXT)])
+    // The powers an assistant is easiest to miss: scans from Guard's probes, and access that outlasts the visit.
+    expect(page).toContain('run DNS lookups and port scans')
+    expect(page).toContain('Keep this access while you are away')
+    expect(page).not.toContain('act in them')
   })
 
   it('first-party clients skip consent', async () => {
