@@ -112,6 +112,16 @@ describe('invitations', () => {
     expect((await fetch(`${identity.url}/api/v1/organizations/acme/invitations`)).status).toBe(401)
   })
 
+  it("an owner's token in a third-party application cannot invite: membership is no scope's to give", async () => {
+    const thirdParty = await identity.client({ name: 'Helpful app', redirectUris: [REDIRECT] })
+    const token = (await obtainTokens(identity, thirdParty, { scope: 'openid read' })).access_token
+    const refused = await invite({ email: 'mallory@evil.test', role: 'admin' }, token)
+    expect(refused.status).toBe(403)
+    expect(await refused.json()).toMatchObject({ code: 'FORBIDDEN' })
+    const { rows } = await identity.sql.query("SELECT 1 FROM identity.invitations WHERE email = 'mallory@evil.test'")
+    expect(rows).toHaveLength(0)
+  })
+
   it('a revoked or expired link no longer works', async () => {
     const issue = async (email: string) =>
       (await (await invite({ email })).json()) as { link: string; invitation: { id: string } }

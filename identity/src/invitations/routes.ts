@@ -10,6 +10,7 @@ import { problemResponses } from '../routes/schemas.ts'
 import { ADMIN_TOKEN_PREFIX } from '../services/admin-tokens/ensure.ts'
 import type { Actor } from '../services/audit/record.ts'
 import { recordAudit } from '../services/audit/record.ts'
+import { findClient } from '../services/clients/client.ts'
 import { invitationInput } from '../services/invitations/create.ts'
 import { invitationView, listInvitations, revokeInvitation } from '../services/invitations/view.ts'
 import { getOrganization } from '../services/organizations/view.ts'
@@ -29,7 +30,8 @@ const errors = problemResponses(400, 401, 403, 404, 409)
 const security = [{ bearer: [] }]
 
 /**
- * Who may invite into an organization: its owners and admins (by their access token), and the
+ * Who may invite into an organization: its owners and admins (by an access token of a first-party
+ * application: an invitation grants membership, a power no scope gives a third-party one), and the
  * platform's administrators (admin token, or an admin user's token with the admin scope).
  */
 async function inviter(ctx: OAuthContext, request: FastifyRequest, organizationId: string) {
@@ -58,8 +60,14 @@ async function inviter(ctx: OAuthContext, request: FastifyRequest, organizationI
     ip: request.ip,
     userAgent: request.headers['user-agent'],
   }
-  if (user.member_role === 'owner' || user.member_role === 'admin') return { actor, role: user.member_role }
+  const firstParty = (await findClient(ctx.sql, verified.clientId))?.firstParty === true
+  if (firstParty && (user.member_role === 'owner' || user.member_role === 'admin')) {
+    return { actor, role: user.member_role }
+  }
   if (user.user_role === 'admin' && verified.scopes.includes(ADMIN_SCOPE)) return { actor, role: undefined }
+  if (!firstParty) {
+    throw new GuardError('FORBIDDEN', "invitations are managed from Guard's own applications, not third-party ones")
+  }
   throw new GuardError('FORBIDDEN', 'only owners and admins of the organization may manage its invitations')
 }
 
