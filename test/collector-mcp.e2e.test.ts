@@ -142,7 +142,7 @@ describe('monitoring MCP endpoint', () => {
     userJwt: () =>
       issuer.sign({
         audience: MONITORING_API_AUDIENCE,
-        scope: 'openid organizations',
+        scope: 'openid organizations read',
         organizations: [{ id: ORG, role: 'viewer' }],
       }),
     assistantToken: () =>

@@ -3,6 +3,7 @@ import * as oidc from 'openid-client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildCollectorApp } from '../collector/src/app.ts'
 import { createConsoleAuth, SESSION_COOKIE } from '../collector/src/console/bff.ts'
+import { CONSOLE_SCOPE } from '../collector/src/console/identity-client.ts'
 import { createSession, findSession } from '../collector/src/console/sessions.ts'
 import { collectorForTest } from '../collector/src/test-support.ts'
 import { signInThroughPages, startTestIdentity, type TestIdentity } from '../identity/src/oauth/testing.ts'
@@ -59,7 +60,7 @@ describe('the console session across collector replicas', () => {
   })
 
   it('refreshes an expiring access token once when both replicas need it at the same moment', async () => {
-    const { tokens } = await signInThroughPages(identity, client, { scope: 'openid email profile organizations' })
+    const { tokens } = await signInThroughPages(identity, client, { scope: CONSOLE_SCOPE })
     const { raw, session } = await createSession(harness.ctx.sql, KEY, {
       userId: identity.user.id,
       tokens: { accessToken: tokens.access_token, refreshToken: tokens.refresh_token },

@@ -77,7 +77,7 @@ describe.skipIf(!nats || !postgres)('distributed mode: identity and collector as
       identityUrl,
       clientId,
       redirectUri: REDIRECT,
-      scope: 'openid organizations',
+      scope: 'openid organizations read',
       credentials: ADMIN,
     })
     const response = await fetch(`${collectorUrl}/api/domains`, {

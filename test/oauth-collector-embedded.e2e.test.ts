@@ -63,7 +63,7 @@ describe('embedded mode: a user signed in at identity calls the collector', () =
   const signIn = (scope: string) =>
     signInPublicClient({ identityUrl: identityUrl(), clientId, redirectUri: REDIRECT, scope, credentials: ADMIN })
 
-  it("GET /api/domains accepts the user's access token, scoped by the organizations claim", async () => {
+  it("GET /api/domains accepts the user's read token, scoped by the organizations claim", async () => {
     // A domain of the default organization, created with its API key: the admin is its owner.
     const apiKey = guard.output().match(/api key: (guard_\S+)/)![1]!
     const created = await fetch(`http://127.0.0.1:${env.GUARD_COLLECTOR_PORT}/api/domains`, {
@@ -72,16 +72,18 @@ describe('embedded mode: a user signed in at identity calls the collector', () =
       body: JSON.stringify({ url: 'https://example.org', name: 'Example' }),
     })
     expect(created.status).toBe(201)
-    const tokens = await signIn('openid organizations')
+    const tokens = await signIn('openid organizations read')
     const response = await domains(tokens.access_token)
     expect(response.status).toBe(200)
     expect(await response.json()).toMatchObject({ success: true, data: [expect.objectContaining({ name: 'Example' })] })
   })
 
-  it('a token without the organizations scope, or naming a foreign organization, is 403', async () => {
+  it('a token without organizations, without read, or naming a foreign organization, is 403', async () => {
     const withoutOrganizations = await signIn('openid email')
     expect((await domains(withoutOrganizations.access_token)).status).toBe(403)
-    const tokens = await signIn('openid organizations')
+    const withoutRead = await signIn('openid organizations')
+    expect((await domains(withoutRead.access_token)).status).toBe(403)
+    const tokens = await signIn('openid organizations read')
     expect((await domains(tokens.access_token, { 'x-organization-id': 'not-mine' })).status).toBe(403)
   })
 

@@ -35,4 +35,6 @@ export interface Caller {
   organizationIds: string[]
   /** Granted `<resource>:<action>` permissions; `*` stands for any resource or action. */
   permissions: string[]
+  /** A signed-in user's membership role in `organizationId`; API keys have none. */
+  role?: string
 }

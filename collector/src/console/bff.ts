@@ -60,6 +60,14 @@ export function safeReturnTo(value: unknown): string {
   return toLocationPath(value)
 }
 
+/** Whether the session's access token carries every scope the console asks for (a token it cannot read is taken as is). */
+function grantsConsoleScope(session: ConsoleSession): boolean {
+  const { scope } = claimsOf(session.tokens.accessToken)
+  if (typeof scope !== 'string') return true
+  const granted = scope.split(' ')
+  return CONSOLE_SCOPE.split(' ').every((wanted) => granted.includes(wanted))
+}
+
 const expiresAt = (tokens: oidc.TokenEndpointResponse & oidc.TokenEndpointResponseHelpers) =>
   new Date(Date.now() + (tokens.expiresIn() ?? 300) * 1000)
 
@@ -123,6 +131,11 @@ export function createConsoleAuth(options: ConsoleAuthOptions) {
     if (!raw || raw.length > 100) return undefined
     const session = await findSession(options.sql, options.sealKey, raw)
     if (!session) return undefined
+    if (!grantsConsoleScope(session)) {
+      // Signed in before the console asked for what it asks now: refreshing keeps the old scopes, signing in again does not.
+      await deleteSession(options.sql, session.idHash)
+      return undefined
+    }
     if (session.accessExpiresAt.getTime() - Date.now() > REFRESH_MARGIN_MS) return { raw, session }
     let pending = refreshing.get(session.idHash)
     if (!pending) {

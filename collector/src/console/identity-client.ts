@@ -1,9 +1,21 @@
-import { decryptSecret, encryptSecret, type Logger, type Sql, signServiceToken } from '@guard/shared'
+import {
+  API_KEYS_SCOPE,
+  DATA_SCOPES,
+  decryptSecret,
+  encryptSecret,
+  type Logger,
+  type Sql,
+  signServiceToken,
+} from '@guard/shared'
 import * as oidc from 'openid-client'
 
 export const CONSOLE_CLIENT_NAME = 'Guard web console'
-/** What the console asks for: who the user is and which organizations they may act in. */
-export const CONSOLE_SCOPE = 'openid email profile organizations'
+/**
+ * What the console asks for: who the user is, their organizations, and everything their role
+ * allows there, minting API keys included (a first-party scope identity grants only to clients
+ * like this one).
+ */
+export const CONSOLE_SCOPE = ['openid email profile organizations', ...DATA_SCOPES, API_KEYS_SCOPE].join(' ')
 
 export interface ConsoleClientOptions {
   sql: Sql

@@ -1,4 +1,11 @@
-import { type AccessTokenClaims, createAccessTokenVerifier, GuardError, MONITORING_API_AUDIENCE } from '@guard/shared'
+import {
+  type AccessTokenClaims,
+  createAccessTokenVerifier,
+  DATA_SCOPES,
+  type DataScope,
+  GuardError,
+  MONITORING_API_AUDIENCE,
+} from '@guard/shared'
 import type { Caller, CollectorContext } from '../context.ts'
 import { collectorPublicUrl } from '../env.ts'
 import { looksLikeApiKey } from '../services/api-keys/secret.ts'
@@ -10,8 +17,8 @@ import { callerFromToken } from '../services/auth/caller-from-token.ts'
 export const MCP_PATHS = ['/mcp', '/api/mcp'] as const
 
 /** Scopes an assistant's token may carry for the MCP resources. */
-export const MCP_SCOPES = ['read', 'write'] as const
-export type McpScope = (typeof MCP_SCOPES)[number]
+export const MCP_SCOPES = DATA_SCOPES
+export type McpScope = DataScope
 
 /** Who is calling the MCP endpoint. */
 export type McpAuth =
@@ -21,7 +28,7 @@ export type McpAuth =
       member: Member
       /** Counted against for rate limits: the caller in its first organization. */
       principal: Caller
-      /** Granted MCP scopes of a resource token; undefined for API keys and monitoring API tokens. */
+      /** The MCP scopes a user token holds; undefined for API keys. */
       scopes: McpScope[] | undefined
     }
 
@@ -39,22 +46,10 @@ export function normalizeResource(value: string): string | undefined {
 export const mcpResources = (ctx: CollectorContext) => MCP_PATHS.map((path) => `${collectorPublicUrl(ctx.env)}${path}`)
 
 /**
- * Narrows a member's role permissions to the token's scopes: `read` keeps the read half of each
- * permission, `write` the write half, so a read-only assistant token cannot write whatever the role.
- */
-function narrowToScopes(caller: Caller, scopes: McpScope[]): Caller {
-  const permissions = caller.permissions.flatMap((permission) => {
-    const [resource, action] = permission === '*' ? ['*', '*'] : permission.split(':')
-    return scopes.filter((scope) => action === '*' || action === scope).map((scope) => `${resource}:${scope}`)
-  })
-  return { ...caller, permissions }
-}
-
-/**
  * Resolves `Authorization: Bearer` on the MCP endpoint: none is anonymous; an API key or a
  * monitoring API token (audience urn:guard:monitoring-api) as on the REST API; or an assistant's
- * token whose audience is one of the MCP resource URLs (RFC 8707), limited to its `read` and
- * `write` scopes. Anything else throws UNAUTHORIZED.
+ * token whose audience is one of the MCP resource URLs (RFC 8707). Every user token is limited to
+ * its `read` and `write` scopes, as on the REST API. Anything else throws UNAUTHORIZED.
  */
 export function createMcpAuthenticator(ctx: CollectorContext) {
   const issuer = ctx.env.GUARD_IDENTITY_URL
@@ -87,26 +82,20 @@ export function createMcpAuthenticator(ctx: CollectorContext) {
       }
     }
     const claims = await verify(token)
-    const scopes = resourceScopes(claims, resources())
-    const callerFor = (organizationId: string) => {
-      const caller = callerFromToken(claims, organizationId)
-      return scopes ? narrowToScopes(caller, scopes) : caller
-    }
+    // callerFromToken already limits the caller to the token's scopes, on top of the role.
+    const callerFor = (organizationId: string) => callerFromToken(claims, organizationId)
     const principal = callerFromToken(claims, undefined)
     return {
       kind: 'member',
       member: { organizationIds: principal.organizationIds, callerFor },
       principal,
-      scopes,
+      scopes: mcpScopesOf(claims),
     }
   }
 }
 
-/** The MCP scopes of a token issued for an MCP resource; undefined for a monitoring API token. */
-function resourceScopes(claims: AccessTokenClaims, resources: Set<string | undefined>): McpScope[] | undefined {
-  const audiences = typeof claims.aud === 'string' ? [claims.aud] : claims.aud
-  if (audiences.includes(MONITORING_API_AUDIENCE)) return undefined
-  if (!audiences.some((audience) => resources.has(normalizeResource(audience)))) return undefined
+/** The MCP scopes a user token holds: a tool call needing another is answered insufficient_scope. */
+function mcpScopesOf(claims: AccessTokenClaims): McpScope[] {
   const granted = claims.scope.split(' ')
   return MCP_SCOPES.filter((scope) => granted.includes(scope))
 }

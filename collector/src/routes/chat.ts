@@ -2,6 +2,7 @@ import type { GuardFastify } from '@guard/shared'
 import { z } from 'zod'
 import type { CollectorContext } from '../context.ts'
 import { callerOf } from '../plugins/authenticate.ts'
+import { CHAT_WRITE } from '../services/auth/permissions.ts'
 import {
   conversationDetail,
   conversationView,
@@ -13,7 +14,9 @@ import {
 } from '../services/chat/conversations.ts'
 import { envelope, errorResponses, errorSchema, idParams, ok } from './common.ts'
 
-const user = { access: { user: true as const } }
+/** A signed-in user's own conversations: reading needs a token that may read, saving one that may write. */
+const userReads = { access: { user: true as const, permission: 'chat:read' as const } }
+const userWrites = { access: { user: true as const, permission: CHAT_WRITE } }
 const pagination = z.object({
   page: z.number().int(),
   limit: z.number().int(),
@@ -25,7 +28,7 @@ export function chatRoutes(app: GuardFastify, ctx: CollectorContext): void {
   app.get(
     '/api/chat/conversations',
     {
-      config: user,
+      config: userReads,
       schema: {
         description: "The signed-in user's own conversations in the organization, newest first.",
         querystring: listConversationsQuery,
@@ -43,7 +46,7 @@ export function chatRoutes(app: GuardFastify, ctx: CollectorContext): void {
   app.post(
     '/api/chat/conversations',
     {
-      config: user,
+      config: userWrites,
       schema: {
         description:
           'Appends a userMessage/assistantMessage exchange to conversationId, or starts a conversation titled by the first message. Messages up to 20,000 (user) and 50,000 (assistant) characters; 1,000 messages per conversation.',
@@ -55,7 +58,10 @@ export function chatRoutes(app: GuardFastify, ctx: CollectorContext): void {
   )
   app.get(
     '/api/chat/conversations/:id',
-    { config: user, schema: { params: idParams, response: { 200: envelope(conversationDetail), ...errorResponses } } },
+    {
+      config: userReads,
+      schema: { params: idParams, response: { 200: envelope(conversationDetail), ...errorResponses } },
+    },
     async (request) => ok(await getConversation(ctx, callerOf(request), request.params.id)),
   )
 }

@@ -84,9 +84,10 @@ describe('membership roles in the collector', () => {
   })
 
   it('maps each role to the permissions the README documents', () => {
-    expect(permissionsOfRole('viewer')).toEqual(['*:read'])
+    expect(permissionsOfRole('viewer')).toEqual(['*:read', 'chat:write'])
     expect(permissionsOfRole('member')).toEqual([
       '*:read',
+      'chat:write',
       'domains:write',
       'services:write',
       'devices:write',

@@ -1,11 +1,13 @@
 import { type AccessTokenClaims, GuardError } from '@guard/shared'
 import type { Caller } from '../../context.ts'
-import { permissionsOfRole } from './permissions.ts'
+import { intersectPermissions, permissionsOfRole, permissionsOfScopes } from './permissions.ts'
 
 /**
  * A user's access token scoped to one organization: the one the request names (header
  * X-Organization-Id) or the first of the `organizations` claim. A token without that claim (the
- * organizations scope was not granted) cannot be scoped, so it is refused.
+ * organizations scope was not granted) cannot be scoped, so it is refused. It may do what both the
+ * member's role there and the token's scopes allow, so an application the user let read cannot
+ * write, whatever the user's role.
  */
 export function callerFromToken(claims: AccessTokenClaims, requestedOrganization: string | undefined): Caller {
   const organizations = (claims.organizations ?? []).filter(
@@ -22,6 +24,10 @@ export function callerFromToken(claims: AccessTokenClaims, requestedOrganization
     principal: { kind: 'user', id: claims.sub },
     organizationId: chosen.id,
     organizationIds: organizations.map((organization) => organization.id),
-    permissions: permissionsOfRole(chosen.role),
+    permissions: intersectPermissions(
+      permissionsOfRole(chosen.role),
+      permissionsOfScopes(claims.scope.split(' ').filter(Boolean)),
+    ),
+    ...(chosen.role ? { role: chosen.role } : {}),
   }
 }
