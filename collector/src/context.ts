@@ -1,5 +1,6 @@
 import type { Bus, KvBucket, Logger, RelationalStore, TimeSeriesStore } from '@guard/shared'
 import type { CollectorEnv } from './env.ts'
+import type { MembershipSource } from './services/memberships/source.ts'
 import type { PlanSource } from './services/plans/source.ts'
 import type { ReadCache } from './services/read-cache/cache.ts'
 
@@ -17,6 +18,11 @@ export interface CollectorContext {
   wake: EventTarget
   /** Each organization's plan and its limits (identity's, cached), enforced on every monitor write. */
   plans: PlanSource
+  /**
+   * Users' current roles (identity's), which bound what their API keys may do; undefined without
+   * identity (GUARD_IDENTITY_URL unset), where no user's membership can change.
+   */
+  members: MembershipSource | undefined
   /** Seals and opens monitor credentials (a purpose key derived from GUARD_SECRET_KEY). */
   credentialKey: Buffer
   /** This replica's rendered reads, invalidated across replicas through the bus. */

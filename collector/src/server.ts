@@ -35,6 +35,7 @@ import { checkSealingKey } from './integrations/accounts.ts'
 import { scheduleDeviceOfflineJob } from './jobs/device-offline.ts'
 import { scheduleSummarySweep } from './jobs/summary-refresher.ts'
 import { ensureBootstrapApiKey } from './services/api-keys/ensure-bootstrap.ts'
+import { identityMembershipSource } from './services/memberships/source.ts'
 import { MONITOR_CREDENTIALS_PURPOSE } from './services/monitors/credentials.ts'
 import { syncSchedules } from './services/monitors/sync-schedules.ts'
 import { planSourceFromEnv } from './services/plans/source.ts'
@@ -83,6 +84,9 @@ export async function prepareCollector(deps: CollectorDeps) {
     sealKey: derivePurposeKey(secretKey, 'collector-notification-secrets'),
     wake: new EventTarget(),
     plans: await planSourceFromEnv(deps.env, deps.log),
+    members: deps.env.GUARD_IDENTITY_URL
+      ? identityMembershipSource({ identityUrl: deps.env.GUARD_IDENTITY_URL, secretKey })
+      : undefined,
   }
   await checkSealingKey(ctx)
   const consoleKey = derivePurposeKey(secretKey, 'collector-console-sessions')

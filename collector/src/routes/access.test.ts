@@ -48,6 +48,8 @@ describe('API keys and permissions', () => {
       name: 'ci',
       prefix: key.prefix,
       permissions: ['domains:read'],
+      belongs_to: 'user',
+      created_by: 'alice',
       created_at: key.created_at,
       expires_at: key.expires_at,
       last_used_at: expect.any(String),

@@ -8,7 +8,10 @@ import { revokeApiKey } from '../services/api-keys/revoke.ts'
 import { apiKeyView, createApiKeyInput } from '../services/api-keys/schemas.ts'
 import { deleted, envelope, errorResponses, ok } from './common.ts'
 
-/** Signed-in users only (an API key cannot list, mint or revoke keys); minting and revoking is for admins and owners. */
+/**
+ * Signed-in users only (an API key cannot list, mint or revoke keys); minting and revoking is for
+ * admins and owners, through a token with the first-party scope api-keys:write.
+ */
 const userReads = { access: { user: true as const, permission: 'api-keys:read' as const } }
 const userWrites = { access: { user: true as const, permission: 'api-keys:write' as const } }
 const keyParams = z.object({ keyId: z.string().min(1).max(64) })
@@ -25,12 +28,14 @@ export function apiKeyRoutes(app: GuardFastify, ctx: CollectorContext): void {
     {
       config: userWrites,
       schema: {
-        description: 'Creates a key. `key` is in this response only; the collector keeps its SHA-256.',
+        description:
+          "Creates a key. `key` is in this response only; the collector keeps its SHA-256. Needs api-keys:write: an admin's or owner's token holding the first-party scope api-keys:write (the console), never a third-party application's. A key that belongs to its creator (`belongs_to: user`) acts with at most their current rights; only an owner creates one that belongs to the organization.",
         body: createApiKeyInput,
         response: { 201: envelope(apiKeyView.extend({ key: z.string() })), ...errorResponses },
       },
     },
-    async (request, reply) => reply.status(201).send(ok(await issueApiKey(ctx, callerOf(request), request.body))),
+    async (request, reply) =>
+      reply.status(201).send(ok(await issueApiKey({ ctx, caller: callerOf(request), input: request.body }))),
   )
 
   app.delete(

@@ -17,6 +17,8 @@ import type { OAuthContext } from './context.ts'
 import { prepareOAuth } from './setup.ts'
 
 export const TEST_PASSWORD = 'correct horse battery staple'
+/** The GUARD_SECRET_KEY of a test identity: a collector given it may call the internal routes. */
+export const TEST_SECRET_KEY = 'test-secret-key-test-secret-key-test'
 
 export interface TestIdentity {
   url: string
@@ -31,9 +33,10 @@ export interface TestIdentity {
 /**
  * A listening identity on 127.0.0.1 over an in-memory PGlite, with one user in one organization.
  * Every test request comes from 127.0.0.1, so the registration limit is raised unless given.
+ * `internal` mounts the service-to-service routes a collector calls with TEST_SECRET_KEY.
  */
 export async function startTestIdentity(
-  options: { registrationLimit?: number; mcpResources?: string[] } = {},
+  options: { registrationLimit?: number; mcpResources?: string[]; internal?: boolean } = {},
 ): Promise<TestIdentity> {
   const sql = await openTestRelationalStore()
   await migrateIdentity(sql)
@@ -42,14 +45,18 @@ export async function startTestIdentity(
     sql,
     log,
     env: {
-      GUARD_SECRET_KEY: 'test-secret-key-test-secret-key-test',
+      GUARD_SECRET_KEY: TEST_SECRET_KEY,
       GUARD_DATA_DIR: '/nonexistent',
       GUARD_REGISTRATION_LIMIT: options.registrationLimit ?? 1000,
       GUARD_MCP_RESOURCES: options.mcpResources ?? [],
     },
     issuer: '',
   })
-  const app = await buildIdentityApp({ log, oauth: ctx })
+  const app = await buildIdentityApp({
+    log,
+    oauth: ctx,
+    ...(options.internal ? { internal: { sql, secretKey: TEST_SECRET_KEY } } : {}),
+  })
   await app.listen({ host: '127.0.0.1', port: 0 })
   const url = listeningUrl(app)
   ctx.issuer = url

@@ -2,6 +2,7 @@ import {
   GuardError,
   type GuardFastify,
   type Logger,
+  memberRole,
   organizationPlan,
   type Sql,
   verifyServiceToken,
@@ -9,6 +10,7 @@ import {
 import type { FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import { ensureFirstPartyClient } from '../services/clients/ensure-first-party.ts'
+import { getCurrentMemberRole } from '../services/memberships/current-role.ts'
 import { getOrganizationPlan } from '../services/organizations/get-plan.ts'
 import { problemResponses } from './schemas.ts'
 
@@ -21,8 +23,8 @@ export interface InternalOptions {
 
 /**
  * Routes other Guard processes call with a service token (see signServiceToken), never users:
- * the collector reading an organization's plan to enforce its limits, and registering the web
- * console's sign-in client.
+ * the collector reading an organization's plan to enforce its limits and a user's current role to
+ * bound their API keys, and registering the web console's sign-in client.
  */
 export function internalRoutes(app: GuardFastify, options: InternalOptions, log: Logger): void {
   const serviceOnly = async (request: FastifyRequest) => {
@@ -45,6 +47,26 @@ export function internalRoutes(app: GuardFastify, options: InternalOptions, log:
       },
     },
     async (request) => getOrganizationPlan(options.sql, log, request.params.id),
+  )
+  app.get(
+    '/api/v1/internal/organizations/:id/members/:userId',
+    {
+      onRequest: serviceOnly,
+      schema: {
+        summary: "A user's current role in an organization",
+        description:
+          "The membership role now, or `role: null` when the user is not a member, is disabled or no longer exists. The collector asks this when it verifies an API key that belongs to a user, so the key acts with at most its creator's current rights.",
+        tags: ['internal'],
+        security: [{ serviceToken: [] }],
+        params: z.object({ id: z.string().min(1).max(128), userId: z.string().min(1).max(128) }),
+        response: { 200: memberRole, ...problemResponses(400, 401, 500) },
+      },
+    },
+    async (request) =>
+      getCurrentMemberRole({
+        ctx: options,
+        input: { organizationId: request.params.id, userId: request.params.userId },
+      }),
   )
   app.post(
     '/api/v1/internal/first-party-clients',

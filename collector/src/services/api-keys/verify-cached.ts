@@ -9,17 +9,18 @@ interface Verified {
 }
 
 /**
- * Verifies API keys through PostgreSQL once, then from memory while nothing in the key's
- * organization was written (the read cache's generations: revoking or changing a key is such a
- * write, announced to every replica), for at most the read-cache TTL and never past the key's
- * expiry. Entries are keyed by the key's hash, never the key itself. A verification that an
+ * Verifies API keys through PostgreSQL (and identity, for a user's key) once, then from memory
+ * while nothing in the key's organization was written (the read cache's generations: revoking or
+ * changing a key is such a write, announced to every replica), for at most the read-cache TTL and
+ * never past the key's expiry. Identity announces no membership change here, so a creator removed
+ * from the organization or disabled loses their keys' access within that TTL. Entries are keyed by the key's hash, never the key itself. A verification that an
  * invalidation raced is used but not kept.
  */
 export function createCachedApiKeyVerifier(ctx: CollectorContext) {
   const verified = new Map<string, Verified>()
   const ttlMs = ctx.env.GUARD_READ_CACHE_TTL_MS
   return async (presented: string): Promise<Caller> => {
-    if (ttlMs === 0 || !looksLikeApiKey(presented)) return verifyApiKey(ctx.sql, presented)
+    if (ttlMs === 0 || !looksLikeApiKey(presented)) return verifyApiKey({ ctx, input: { key: presented } })
     const hash = hashApiKey(presented)
     const now = Date.now()
     const entry = verified.get(hash)
@@ -31,7 +32,7 @@ export function createCachedApiKeyVerifier(ctx: CollectorContext) {
       verified.delete(hash)
     }
     const epoch = ctx.reads.epoch()
-    const { caller, expiresAt } = await verifyApiKeyExpiring(ctx.sql, presented)
+    const { caller, expiresAt } = await verifyApiKeyExpiring({ ctx, input: { key: presented } })
     if (ctx.reads.epoch() === epoch) {
       verified.set(hash, {
         caller,
