@@ -27,12 +27,16 @@ import { createIngestMetrics } from '../../collector/src/ingest/metrics.ts'
  * refresher) stores them all.
  * Prints JSON with both rates, their ratio, the mean time spent in each phase per 1,000 results and
  * this process' CPU per 1,000 results on each side. PostgreSQL is a real server when one is installed,
- * PGlite otherwise (named in the output).
+ * PGlite otherwise (named in the output). With BENCH_POISON_EVERY=N, every Nth result carries a NUL
+ * that PostgreSQL refuses (a data error): the ingest isolates and dead-letters each, and the ratio
+ * shows what that costs the others.
  */
 const total = Number(process.env.BENCH_RESULTS ?? 20_000)
 const monitors = Number(process.env.BENCH_MONITORS ?? 1000)
 const maxBatch = Number(process.env.BENCH_BATCH ?? 1000)
+const poisonEvery = Number(process.env.BENCH_POISON_EVERY ?? 0)
 const locations = ['fra', 'iad', 'sin']
+const poisoned = (index: number) => poisonEvery > 0 && index % poisonEvery === poisonEvery - 1
 
 const round = (value: number) => Number(value.toPrecision(4))
 const CLOCK_TICKS_PER_SECOND = 100
@@ -159,6 +163,7 @@ try {
       responseTimeMs: 50 + (index % 200),
       statusCode: 200,
       phases: { dnsMs: 1, connectMs: 2, tlsMs: 3, firstByteMs: 20, transferMs: 1 },
+      ...(poisoned(index) ? { status: 'down' as const, error: 'quoted \u0000 from the body' } : {}),
     }
     pending.push(bus.publish(resultSubject(location), encodeCheckResult(result), { msgId: result.id }))
     if (pending.length >= 500) await Promise.all(pending.splice(0))
@@ -190,7 +195,7 @@ try {
   const ingestThreads = await threadCpuNow()
   const metrics = createIngestMetrics()
   const ingest = await consumeResults(ctx, stats, metrics)
-  await waitFor(() => stats.stored >= total, 600_000)
+  await waitFor(() => stats.stored + stats.deadLettered >= total, 600_000)
   const ingestSeconds = (performance.now() - ingestStart) / 1000
   const ingestCpuMs = cpuPer1000(ingestCpu, await cpuNow())
   const ingestThreadsMs = threadsPer1000(ingestThreads, await threadCpuNow())
@@ -218,6 +223,8 @@ try {
         results: total,
         monitors,
         maxBatch,
+        poisonEvery,
+        deadLettered: stats.deadLettered,
         relational: sql.engine,
         timeseries: timeseries.engine,
         publishPerSecond: round(total / publishSeconds),
