@@ -183,8 +183,8 @@ describe('operating a running Guard: one owner per data directory, the CLI throu
     expect(audit.stdout).not.toContain(ANN.password)
   }, 60_000)
 
-  it("a viewer's token reads domains at the collector and is refused writes", async () => {
-    const tokens = await signIn(identityUrl, clientId, ANN, 'openid organizations')
+  it("a viewer's token reads domains at the collector and is refused writes, even with the write scope", async () => {
+    const tokens = await signIn(identityUrl, clientId, ANN, 'openid organizations read write')
     const call = (method: string, path: string, body?: unknown) =>
       fetch(`${collectorUrl}${path}`, {
         method,
