@@ -1,4 +1,4 @@
-import { mkdtemp, rm, stat } from 'node:fs/promises'
+import { lstat, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { freePort } from '@guard/shared/testing'
@@ -8,14 +8,33 @@ import { collectorClient, eventually } from './support/collector-client.ts'
 import { type FixtureServer, startFixtureServer } from './support/fixture-server.ts'
 import { type GuardProcess, spawnGuard } from './support/spawn-guard.ts'
 
+/** Each entry under `root` whose mode is not `0700` (directories) or `0600` (files), with its mode. */
+async function openEntries(root: string): Promise<string[]> {
+  const open: string[] = []
+  for (const name of await readdir(root, { recursive: true })) {
+    // Files come and go while Guard runs (segments, parts, temporary files).
+    const entry = await lstat(join(root, name)).catch(() => undefined)
+    if (!entry || entry.isSymbolicLink()) continue
+    const mode = entry.mode & 0o777
+    if (mode !== (entry.isDirectory() ? 0o700 : 0o600)) open.push(`${name} ${mode.toString(8)}`)
+  }
+  return open
+}
+
 describe('embedded mode (npm start)', () => {
+  let root: string
   let dataDir: string
   let fixture: FixtureServer
   let env: Record<string, string>
   let guard: GuardProcess
+  // The shell's usual umask: Guard must not rely on a stricter one.
+  let umask: number
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'guard-embedded-'))
+    umask = process.umask(0o022)
+    root = await mkdtemp(join(tmpdir(), 'guard-embedded-'))
+    // Guard creates it: its mode is Guard's doing.
+    dataDir = join(root, 'data')
     fixture = await startFixtureServer()
     env = {
       GUARD_DATA_DIR: dataDir,
@@ -28,7 +47,8 @@ describe('embedded mode (npm start)', () => {
   afterAll(async () => {
     await guard?.stop('SIGKILL')
     await fixture.close()
-    await rm(dataDir, { recursive: true, force: true })
+    await rm(root, { recursive: true, force: true })
+    process.umask(umask)
   })
 
   it('prints both addresses and the credentials it created, saved with mode 0600', async () => {
@@ -133,4 +153,32 @@ describe('embedded mode (npm start)', () => {
       expect.objectContaining({ name: 'Fixture', status: 'up' }),
     ])
   }, 120_000)
+
+  it("keeps its data directory its own: 0700, every file 0600, the probe's credentials sealed", async () => {
+    const { apiKey } = JSON.parse(await readFile(join(dataDir, 'credentials.json'), 'utf8')) as { apiKey: string }
+    const api = collectorClient(`http://127.0.0.1:${env.GUARD_COLLECTOR_PORT}`, apiKey)
+    const password = 'embedded-pw-Vb39-sealed'
+    const created = await api.post('/api/domains', {
+      url: `${fixture.url}/private`,
+      name: 'Behind basic auth',
+      checkInterval: 5,
+      authType: 'basic',
+      credentials: { username: 'ann', password },
+    })
+    expect(created.status).toBe(201)
+    const id = (created.body.data as { id: string }).id
+    // The probe keeps its schedule on disk within a second of a change.
+    const cache = join(dataDir, 'probe-local', 'monitors.json')
+    const cached = await eventually(
+      async () => {
+        const text = await readFile(cache, 'utf8').catch(() => '')
+        return text.includes(id) ? text : undefined
+      },
+      "the probe's cache to hold the new monitor",
+      15_000,
+    )
+    expect(cached).not.toContain(password)
+    expect((await stat(dataDir)).mode & 0o777).toBe(0o700)
+    expect(await openEntries(dataDir)).toEqual([])
+  }, 60_000)
 })

@@ -17,6 +17,11 @@ export const probeEnvSchema = z.object({
     .max(64)
     .default(() => availableParallelism()),
   GUARD_ALLOW_PRIVATE_TARGETS: envTypes.flag,
+  /**
+   * Seals the monitor credentials the probe keeps on disk (README "Credentials"); unset, the key in
+   * GUARD_DATA_DIR/secret.key. Never needed from the collector: any probe may have its own.
+   */
+  GUARD_SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   /** Opens monitor credentials the collector sealed with the same value (README "Credentials"). */
   GUARD_PROBE_CREDENTIALS_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   /** Outbox and monitor cache; default GUARD_DATA_DIR/probe-<location>. */

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { join } from 'node:path'
 import {
   type Bus,
+  derivePurposeKey,
   encodeCheckResult,
   encodeJson,
   type Logger,
@@ -9,6 +10,7 @@ import {
   monitorRunsAt,
   probeCredentialsKey,
   probeHeartbeatSubject,
+  resolveSecretKey,
   resultSubject,
   type Stoppable,
 } from '@guard/shared'
@@ -52,6 +54,9 @@ export interface RunningProbe {
   /** Stops scheduling, waits for checks in flight and hands their results to the stream or the outbox. */
   close(): Promise<void>
 }
+
+/** The HKDF purpose of the key that seals credentials in the probe's state directory. */
+const PROBE_STATE_PURPOSE = 'guard/probe-state/v1'
 
 /** How long close waits for the outbox to empty when NATS is there; the rest stays on disk. */
 const CLOSE_FLUSH_MS = 2000
@@ -159,7 +164,8 @@ export async function startProbe(deps: ProbeDeps): Promise<RunningProbe> {
     },
   })
 
-  const cache = new MonitorCache(join(stateDir, 'monitors.json'))
+  const stateKey = derivePurposeKey(await resolveSecretKey(env), PROBE_STATE_PURPOSE)
+  const cache = new MonitorCache(join(stateDir, 'monitors.json'), stateKey)
   for (const monitor of await cache.load()) if (monitorRunsAt(monitor, location)) running.upsert(monitor)
 
   // Everything that needs NATS attaches in the background: a probe started during an outage

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { hostname, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -92,6 +92,20 @@ describe('data directory lock', () => {
     expect(JSON.parse(await readFile(join(dataDir, LOCK_FILE), 'utf8')).pid).toBe(process.pid)
     lock.release()
     expect(await readdir(dataDir)).toEqual([])
+  })
+
+  it('creates the data directory 0700 and its lock 0600, whatever the umask', async () => {
+    const dataDir = join(await tempDir(), 'data')
+    const umask = process.umask(0o022)
+    let lock: ReturnType<typeof lockDataDir>
+    try {
+      lock = lockDataDir(dataDir)
+    } finally {
+      process.umask(umask)
+    }
+    expect((await stat(dataDir)).mode & 0o777).toBe(0o700)
+    expect((await stat(join(dataDir, LOCK_FILE))).mode & 0o777).toBe(0o600)
+    lock.release()
   })
 
   it('is shared within one process and removed when the last holder releases it', async () => {

@@ -193,7 +193,8 @@ export function lockDataDir(dataDir: string, command = process.argv.slice(2).joi
   if (!lock) {
     const owner = readOwner(path)
     if (owner && owner.pid !== process.pid && isAlive(owner)) throw new DataDirLockedError(directory, owner)
-    mkdirSync(directory, { recursive: true })
+    // Private from the start: credentials, sealed secrets and the stores' files live there.
+    mkdirSync(directory, { recursive: true, mode: 0o700 })
     const mine: LockOwner = {
       pid: process.pid,
       hostname: hostname(),

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeEach, describe, expect, test } from 'vitest'
@@ -196,3 +196,28 @@ for (const engine of engines) {
     })
   })
 }
+
+describe('PGlite under a data directory', () => {
+  test('keeps every file private, 0600, and every directory 0700, whatever the umask', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'guard-pglite-files-'))
+    folders.push(root)
+    const dataDir = join(root, 'data')
+    const umask = process.umask(0o022)
+    try {
+      const store = await openRelationalStore({ dataDir })
+      // A relation created now: its files come from PostgreSQL itself, not from initdb.
+      await store.query('CREATE TABLE later (id int)')
+      await store.close()
+    } finally {
+      process.umask(umask)
+    }
+    const open: string[] = []
+    for (const entry of readdirSync(dataDir, { recursive: true, withFileTypes: true })) {
+      const path = join(entry.parentPath, entry.name)
+      const mode = statSync(path).mode & 0o777
+      if (mode !== (entry.isDirectory() ? 0o700 : 0o600)) open.push(`${path.slice(dataDir.length)} ${mode.toString(8)}`)
+    }
+    expect(open).toEqual([])
+    expect(statSync(dataDir).mode & 0o777).toBe(0o700)
+  }, 60_000)
+})

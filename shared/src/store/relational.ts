@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { PGlite, Results, Transaction } from '@electric-sql/pglite'
 import pg from 'pg'
+import { makeTreePrivate } from '../fs/private-tree.ts'
 import { openHoldingDataDir } from './data-dir-lock.ts'
 import type { RelationalStore, Sql, SqlResult } from './types.ts'
 
@@ -148,8 +149,13 @@ function pgliteRun(db: PGlite | Transaction): Run {
 export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob }): Promise<RelationalStore> {
   // Loaded here, not at the top, so a process configured for PostgreSQL never loads the WASM engine.
   const { PGlite } = await import('@electric-sql/pglite')
-  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true })
+  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true, mode: 0o700 })
   const db = await PGlite.create(options.dataDir, { loadDataDir: options.loadDataDir })
+  // PGlite's initdb leaves its ~1,000 files 0666: Emscripten's file system chmods each file to the
+  // mode asked for, past the process umask. PostgreSQL asks 0600 for every file it creates later
+  // (pg_file_create_mode), so one pass after opening makes the cluster private for good, data
+  // directories made before this rule included; a umask could not, and a periodic pass need not.
+  if (options.dataDir) makeTreePrivate(options.dataDir)
   return {
     engine: 'pglite',
     singleProcess: true,
