@@ -206,6 +206,15 @@ const table: Array<{
   { method: 'GET', path: '/api/devices/{deviceId}/network', url: '/api/devices/:device/network' },
   // Users and API keys are not device tokens: the agent route refuses them outright.
   { method: 'POST', path: '/agent', url: '/agent', body: { device_id: ':device' }, refused: [401] },
+  // Every organization's dead letters: for the platform operator only (identity's admin credential).
+  { method: 'GET', path: '/api/admin/dead-letters', url: '/api/admin/dead-letters', refused: [401] },
+  {
+    method: 'POST',
+    path: '/api/admin/dead-letters/{id}/replay',
+    url: '/api/admin/dead-letters/x/replay',
+    refused: [401],
+  },
+  { method: 'DELETE', path: '/api/admin/dead-letters/{id}', url: '/api/admin/dead-letters/x', refused: [401] },
   { method: 'GET', path: '/api/status-pages', url: `/api/status-pages?organizationId=${ORG}` },
   { method: 'GET', path: '/api/status-pages', url: '/api/status-pages', own: true },
   {
