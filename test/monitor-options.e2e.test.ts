@@ -47,6 +47,10 @@ function route(request: IncomingMessage, response: ServerResponse) {
       return response.end(JSON.stringify({ status: 'ok', items: [1, 2] }))
     }
     if (url === '/text-json') return response.end(JSON.stringify({ status: 'ok' }))
+    if (url === '/emoji-name') {
+      response.setHeader('content-type', 'application/json')
+      return response.end(JSON.stringify({ name: `${'a'.repeat(198)}😀` }))
+    }
     if (url === '/status/503') {
       response.statusCode = 503
       return response.end('maintenance')
@@ -154,6 +158,28 @@ describe('monitor options, locations and test checks end to end', () => {
     }
     throw new Error(`timed out waiting for ${what}`)
   }
+
+  it('stores a failure whose quoted value is cut inside an emoji, and every other result beside it', async () => {
+    const options = { checkInterval: 5, timeout: 3, locations: ['fra'] }
+    const cut = await create('/api/domains', {
+      url: `${base}/emoji-name`,
+      jsonPath: { path: '$.name', equals: 'nope' },
+      ...options,
+    })
+    const plain = await create('/api/domains', { url: `${base}/ok`, ...options })
+    const stored = async (id: string) => {
+      const response = await app.inject({
+        method: 'GET',
+        url: `/api/domains/${id}/monitoring/history?range=1h`,
+        headers: headers(),
+      })
+      const entries = response.json().data as Array<{ error?: string | null }>
+      return entries.length > 0 ? entries : undefined
+    }
+    const [failure] = await waitFor('the emoji failure stored', () => stored(cut))
+    await waitFor('the plain result stored beside it', () => stored(plain))
+    expect(failure!.error).toBe(`JSONPath $.name is "${'a'.repeat(198)}, expected "nope"`)
+  })
 
   it.skipIf(!pingBinary())('checks an ICMP service with the count of echo requests it names', async () => {
     const id = await create('/api/services', {

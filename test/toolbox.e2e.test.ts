@@ -123,6 +123,8 @@ describe('toolbox on probes', () => {
     )
     const reader = lines(response)
     expect((await reader.next()).value).toMatchObject({ type: 'progress' })
+    // The first line comes as soon as the probe is asked; leave once the probe reports from the scan itself.
+    await waitUntil(() => progress.length > 0, 'the probe scanning')
     abort.abort()
     await waitUntil(() => cancels.length === 1, 'the cancel message')
     // The probe reports every 250 ms while it scans: a quiet second means it stopped.
