@@ -148,6 +148,28 @@ describe('applyResultsToState', () => {
     // xmin moves with every write: equal versions mean the redelivery rewrote nothing.
     expect(await stored()).toEqual(before)
   })
+  it('keeps a monitor whose first check failed unknown, and counts its next failure on from the stored location', async () => {
+    const fresh = newId()
+    await harness.ctx.sql.query(
+      `INSERT INTO monitoring.monitors (id, organization_id, kind, name, target, check_interval, timeout_seconds)
+       VALUES ($1, $2, 'domain', $1, jsonb_build_object('kind', 'http', 'url', 'https://unresolvable.invalid'), 60, 30)`,
+      [fresh, ORG],
+    )
+    const state = async () =>
+      (
+        await harness.ctx.sql.query<{ status: string }>(
+          'SELECT status FROM monitoring.monitor_state WHERE monitor_id = $1',
+          [fresh],
+        )
+      ).rows
+    expect(await applyResultsToState(harness.ctx.sql, [result(fresh, 'local', 60, 'down')])).toEqual([])
+    expect(await state()).toEqual([])
+    expect(await applyResultsToState(harness.ctx.sql, [result(fresh, 'local', 120, 'down')])).toEqual([
+      `monitor.down:${fresh}:${BASE + 120_000}`,
+    ])
+    expect(await state()).toEqual([{ status: 'down' }])
+  })
+
   it('stores an error message carrying a lone surrogate, which JSON allows, with U+FFFD in its place', async () => {
     const [, , c] = monitors as [string, string, string]
     const failing = { ...result(c, 'fra', 50, 'down'), error: 'bad \ud800 byte' }

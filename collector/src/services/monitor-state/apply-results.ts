@@ -169,7 +169,8 @@ async function writeChanged(tx: Sql, machines: Map<string, Loaded>, changed: Map
   const stateRows: unknown[] = []
   for (const [id, locations] of changed) {
     const { machine, organizationId } = machines.get(id)!
-    if (!machine.state) continue
+    // Locations are stored even while the monitor is unknown (failed, below the threshold, never up),
+    // so its next batch counts on from their consecutive failures.
     for (const location of locations) {
       const state = machine.locations.get(location)!
       const [error, errorKind, errorAt] = errorColumns(state.lastError)
@@ -184,6 +185,7 @@ async function writeChanged(tx: Sql, machines: Map<string, Loaded>, changed: Map
         ea: errorAt,
       })
     }
+    if (!machine.state) continue
     const { status, changedAt, lastCheckAt, consecutiveFailures, certificate } = machine.state
     stateRows.push({
       m: id,
@@ -195,7 +197,6 @@ async function writeChanged(tx: Sql, machines: Map<string, Loaded>, changed: Map
       cert: certificate,
     })
   }
-  if (stateRows.length === 0) return
   await tx.query(
     `WITH locations AS (
        INSERT INTO monitoring.monitor_location_state AS s

@@ -51,6 +51,20 @@ describe('monitor state machine', () => {
     expect(machine.state?.status).toBe('up')
   })
 
+  it('never calls a monitor up before its first success: failures below the threshold leave it unknown', () => {
+    const machine = fresh()
+    expect(feed(machine, [result('fra', 1, 'down'), result('iad', 1, 'down')])).toEqual([null, null])
+    expect(machine.state).toBeUndefined()
+    expect(feed(machine, [result('fra', 2, 'down')])).toEqual(['down'])
+    expect(machine.state?.status).toBe('down')
+  })
+
+  it('calls a new monitor up as soon as one location answers, failures elsewhere notwithstanding', () => {
+    const machine = fresh()
+    expect(feed(machine, [result('fra', 1, 'down'), result('iad', 2, 'degraded')])).toEqual([null, null])
+    expect(machine.state?.status).toBe('up')
+  })
+
   it('ignores a result not newer than the last one of its location, so redeliveries change nothing', () => {
     const machine = fresh()
     feed(machine, [result('fra', 1, 'down'), result('fra', 2, 'down')])

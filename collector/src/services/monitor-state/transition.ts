@@ -56,6 +56,11 @@ export function quorumStatus(locations: Iterable<LocationState>, rules: QuorumRu
   return failing > 0 && failing * 100 >= rules.quorumPercent * known ? 'down' : 'up'
 }
 
+function someAnswered(locations: Iterable<LocationState>): boolean {
+  for (const location of locations) if (location.status !== 'down') return true
+  return false
+}
+
 /**
  * Feeds one result to the machine. A result not newer than the last one seen at its location is
  * ignored: that makes a redelivered batch a no-op and keeps late results from rewinding state.
@@ -74,11 +79,16 @@ export function applyResult(machine: MonitorMachine, result: CheckResult, rules:
     lastError: error ?? previous?.lastError ?? null,
   })
   const status = quorumStatus(machine.locations.values(), rules)
+  const before = machine.state
+  // The failure threshold keeps one failed check from taking a working monitor down; it is no
+  // evidence that a monitor that never answered works. So a monitor with no state yet (unknown) and
+  // no location whose newest result answered stays unknown until the quorum takes it down or a
+  // check succeeds: it is never up before its first success.
+  if (!before && status === 'up' && !someAnswered(machine.locations.values())) return undefined
   let consecutiveFailures = 0
   for (const location of machine.locations.values()) {
     consecutiveFailures = Math.max(consecutiveFailures, location.consecutiveFailures)
   }
-  const before = machine.state
   const certificate = result.certificate
     ? { valid: result.certificate.valid, expiresAt: result.certificate.expiresAt, issuer: result.certificate.issuer }
     : (before?.certificate ?? null)
