@@ -138,6 +138,49 @@ describe('Scheduler', () => {
     await scheduler.stop()
   })
 
+  it('checks a new or edited monitor at once when asked, then keeps its jittered cadence', async () => {
+    vi.useFakeTimers({ now: 0 })
+    const starts: number[] = []
+    const scheduler = new Scheduler({
+      concurrency: 10,
+      random: () => 0.5,
+      run: async () => {
+        starts.push(Date.now())
+      },
+    })
+    scheduler.upsert(monitor('a', 10), { checkNow: true })
+    await vi.advanceTimersByTimeAsync(12_000)
+    expect(starts).toEqual([0, 5000])
+    // The same check published again (a collector restart) is no edit; a new timeout is.
+    scheduler.upsert(monitor('a', 10), { checkNow: true })
+    await vi.advanceTimersByTimeAsync(1000)
+    scheduler.upsert({ ...monitor('a', 10), timeoutSeconds: 3 }, { checkNow: true })
+    await vi.advanceTimersByTimeAsync(5000)
+    expect(starts).toEqual([0, 5000, 13_000, 15_000])
+    await scheduler.stop()
+  })
+
+  it('keeps a check still running after its interval changes, and runs the monitor again', async () => {
+    vi.useFakeTimers({ now: 0 })
+    let runs = 0
+    const scheduler = new Scheduler({
+      concurrency: 10,
+      random: () => 0,
+      run: async () => {
+        runs += 1
+        await new Promise((resolve) => setTimeout(resolve, 2000))
+      },
+    })
+    scheduler.upsert(monitor('a', 10))
+    await vi.advanceTimersByTimeAsync(1000)
+    scheduler.upsert(monitor('a', 5), { checkNow: true })
+    await vi.advanceTimersByTimeAsync(12_000)
+    // The edit found the first run going, so neither it nor the slot due then overlapped it.
+    expect(runs).toBe(3)
+    await vi.advanceTimersByTimeAsync(2000)
+    await scheduler.stop()
+  })
+
   it('measures schedule lag as actual start minus planned start', async () => {
     vi.useFakeTimers({ now: 0 })
     const lags: number[] = []

@@ -17,9 +17,22 @@ export interface SchedulerOptions {
 }
 
 /**
- * Runs each monitor on its own interval. The first run waits a random part of the interval so
- * monitors added together do not fire together; a run still going when the next is due makes
- * that next run skip rather than overlap. `concurrency` is shared fairly between the
+ * What decides a check's outcome. Sealed credentials are compared by presence only: the collector
+ * seals them afresh on every publish (its restart republishes every monitor), and a new
+ * ciphertext of the same credentials is no edit worth an immediate check.
+ */
+function checkFingerprint(monitor: MonitorConfig): string {
+  const target =
+    'sealedAuth' in monitor.target
+      ? { ...monitor.target, sealedAuth: Boolean(monitor.target.sealedAuth) }
+      : monitor.target
+  return JSON.stringify([target, monitor.intervalSeconds, monitor.timeoutSeconds])
+}
+
+/**
+ * Runs each monitor on its own interval. The first scheduled run waits a random part of the
+ * interval so monitors added together do not fire together; a run still going when the next is
+ * due makes that next run skip rather than overlap. `concurrency` is shared fairly between the
  * organizations whose monitors are scheduled here (see FairLimiter).
  */
 export class Scheduler {
@@ -35,29 +48,30 @@ export class Scheduler {
     this.random = options.random ?? Math.random
   }
 
-  upsert(monitor: MonitorConfig): void {
+  /**
+   * Schedules a monitor or takes its new config. With `checkNow`, a monitor that is new here or
+   * whose check changed also runs at once, outside its cadence, so whoever just saved it sees a
+   * result in seconds rather than up to an interval later; the caller leaves it off while
+   * replaying known monitors (a restart), which must stay spread over the interval.
+   */
+  upsert(monitor: MonitorConfig, { checkNow = false }: { checkNow?: boolean } = {}): void {
     if (this.stopped) return
     const existing = this.entries.get(monitor.id)
-    if (existing && existing.monitor.intervalSeconds === monitor.intervalSeconds) {
-      this.uncount(existing.monitor)
-      this.count(monitor)
-      existing.monitor = monitor
-      return
-    }
-    if (existing) {
-      clearTimeout(existing.timer)
-      this.uncount(existing.monitor)
-    }
+    const changed = !existing || checkFingerprint(existing.monitor) !== checkFingerprint(monitor)
+    const rescheduled = !existing || existing.monitor.intervalSeconds !== monitor.intervalSeconds
+    if (existing) this.uncount(existing.monitor)
     this.count(monitor)
-    const intervalMs = monitor.intervalSeconds * 1000
-    const entry: Entry = {
-      monitor,
-      timer: undefined,
-      running: existing?.running,
-      plannedAt: Date.now() + Math.floor(this.random() * intervalMs),
-    }
+    // An edit keeps its entry, so a check still going is still seen and never overlapped.
+    const entry: Entry = existing ?? { monitor, timer: undefined, running: undefined, plannedAt: 0 }
+    entry.monitor = monitor
     this.entries.set(monitor.id, entry)
-    this.arm(entry)
+    // On the next turn, so a monitor added and removed in one batch of changes is never checked.
+    if (checkNow && changed) setImmediate(() => this.start(entry))
+    if (rescheduled) {
+      clearTimeout(entry.timer)
+      entry.plannedAt = Date.now() + Math.floor(this.random() * monitor.intervalSeconds * 1000)
+      this.arm(entry)
+    }
   }
 
   remove(id: string): void {
@@ -104,22 +118,27 @@ export class Scheduler {
 
   private fire(entry: Entry): void {
     if (this.stopped || this.entries.get(entry.monitor.id) !== entry) return
-    if (!entry.running) {
-      const plannedAt = entry.plannedAt
-      entry.running = this.limiter
-        .run(entry.monitor.organizationId, async () => {
-          this.options.onLag?.(Date.now() - plannedAt, entry.monitor)
-          await this.options.run(entry.monitor)
-        })
-        .finally(() => {
-          entry.running = undefined
-        })
-    }
+    this.start(entry, entry.plannedAt)
     const intervalMs = entry.monitor.intervalSeconds * 1000
     entry.plannedAt += intervalMs
     // After a stall (a suspended laptop, a blocked loop) skip missed runs instead of bursting them.
     if (entry.plannedAt < Date.now()) entry.plannedAt = Date.now() + intervalMs
     this.arm(entry)
+  }
+
+  /** Runs the check unless one is going; `plannedAt` is the cadence's slot, whose lag is reported. */
+  private start(entry: Entry, plannedAt?: number): void {
+    if (entry.running) return
+    entry.running = this.limiter
+      .run(entry.monitor.organizationId, async () => {
+        // Removed (or the scheduler stopped) while it waited for a slot: nobody wants this result.
+        if (this.entries.get(entry.monitor.id) !== entry) return
+        if (plannedAt !== undefined) this.options.onLag?.(Date.now() - plannedAt, entry.monitor)
+        await this.options.run(entry.monitor)
+      })
+      .finally(() => {
+        entry.running = undefined
+      })
   }
 
   private count(monitor: MonitorConfig): void {

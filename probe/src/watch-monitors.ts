@@ -4,7 +4,9 @@ import type { Scheduler } from './scheduler.ts'
 /**
  * Follows the `monitors` bucket: additions, updates, pauses and deletions reach the scheduler
  * live. Once the watch has caught up, monitors scheduled from the disk cache that the bucket no
- * longer has are dropped. `onChange` runs after every change to the schedule.
+ * longer has are dropped, and a monitor that arrives new or edited is checked at once: during the
+ * catch-up it is only the replay of what exists (a probe restart), which stays spread out.
+ * `onChange` runs after every change to the schedule.
  */
 export async function watchMonitors(
   monitors: KvBucket,
@@ -23,7 +25,7 @@ export async function watchMonitors(
       } else {
         try {
           const monitor = decodeMonitorConfig(entry.value)
-          if (monitorRunsAt(monitor, location)) scheduler.upsert(monitor)
+          if (monitorRunsAt(monitor, location)) scheduler.upsert(monitor, { checkNow: caughtUp })
           else scheduler.remove(monitor.id)
         } catch (error) {
           log.warn({ key: entry.key, err: error }, 'monitor config breaks the wire contract: not scheduled')
