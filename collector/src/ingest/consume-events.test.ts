@@ -34,10 +34,7 @@ describe('event consumers', () => {
     for (const event of events) {
       await harness.ctx.bus.publish(`events.${event.type}`, encodeEvent(event), { msgId: event.id })
     }
-    await waitUntil(
-      () => letters.length === 1 && handled.size === 2,
-      'the others handled and the poison dead-lettered',
-    )
+    await waitUntil(() => letters.length === 1 && handled.size === 2, 'the others handled and the poison dead-lettered')
     expect([...handled].sort()).toEqual([events[0]!.id, events[2]!.id].sort())
     expect(letters[0]).toMatchObject({ source: 'events', reason: 'data', deliveryCount: 1 })
     await consumer.stop()
