@@ -14,8 +14,9 @@ export interface DomainItem {
   name: string
   status: MonitorState
   enabled: boolean
-  uptimePercentage: number
-  responseTime: number
+  /** Over the last 24 hours; null before the first check. */
+  uptimePercentage: number | null
+  responseTime: number | null
   createdAt: string
   lastError?: LastError | null
   failingLocations?: string[]
@@ -78,11 +79,12 @@ export interface LocationPoint {
 }
 
 export interface DomainStats {
-  uptime_percentage: number
+  /** Null without a check in the period, as are the response times. */
+  uptime_percentage: number | null
   total_checks: number
   failed_checks: number
-  average_response_time_ms: number
-  p95_response_time_ms: number
+  average_response_time_ms: number | null
+  p95_response_time_ms: number | null
   incidents_count: number
   total_downtime_seconds: number
 }

@@ -103,6 +103,28 @@ describe('domains API: stats, shapes, updates and page fetches', () => {
     })
   })
 
+  it('shows no uptime or response time, in the API and its OpenAPI document, before the first check', async () => {
+    const { id } = await create({ url: 'https://never-checked.example' })
+    const listed = (await get('/api/domains?search=never-checked')).json().data[0]
+    const detail = (await get(`/api/domains/${id}`)).json().data
+    for (const view of [listed, detail]) {
+      expect(view).toMatchObject({ status: 'unknown', uptimePercentage: null, responseTime: null })
+    }
+    expect((await get(`/api/domains/${id}/stats?period=24h`)).json().data).toMatchObject({
+      total_checks: 0,
+      uptime_percentage: null,
+      average_response_time_ms: null,
+      p95_response_time_ms: null,
+    })
+    expect((await get(`/api/domains/${id}/summary`)).json().data.stats).toMatchObject({
+      uptime24h: null,
+      avgResponseTime: null,
+    })
+    const document = (await app.inject({ method: 'GET', url: '/openapi.json' })).json()
+    const serialized = JSON.stringify(document.paths['/api/domains/{id}'].get.responses['200'])
+    expect(serialized).toMatch(/"uptimePercentage":\{[^}]*"null"/)
+  })
+
   it('answers 7d, 30d and 90d stats from the rollups, not from raw results', async () => {
     const { id } = await create({ url: 'https://rollups.example' })
     const results = [resultFor(id, ORG, 'fra', 600, 'up', 10), resultFor(id, ORG, 'fra', 540, 'up', 30)]
@@ -166,8 +188,8 @@ describe('domains API: stats, shapes, updates and page fetches', () => {
       status: 'inactive',
       check_interval: 60,
       last_check: null,
-      uptime_percentage: 0,
-      response_time_ms: 0,
+      uptime_percentage: null,
+      response_time_ms: null,
       ssl_expires_at: null,
       tags: [],
       created_at: expect.any(String),

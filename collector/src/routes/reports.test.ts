@@ -69,7 +69,11 @@ describe('reports', () => {
       const rows = parse(response.body, {
         columns: true,
         cast: (value, context) =>
-          context.header || ['id', 'name', 'url'].includes(String(context.column)) ? value : Number(value),
+          context.header || ['id', 'name', 'url'].includes(String(context.column))
+            ? value
+            : value === ''
+              ? null
+              : Number(value),
       })
       expect(rows).toEqual(json.domains.map(({ locations: _locations, ...row }: Record<string, unknown>) => row))
     }

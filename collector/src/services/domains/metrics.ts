@@ -16,10 +16,12 @@ export function lastErrorOf(error: StoredError): LastErrorView {
   return parsed.success ? parsed.data : { ...error, kind: 'unknown' }
 }
 
+const roundedOrNull = (value: number | null) => (value === null ? null : Math.round(value))
+
 export const noMetrics: DomainMetrics = {
   status: 'unknown',
-  uptimePercentage: 0,
-  responseTime: 0,
+  uptimePercentage: null,
+  responseTime: null,
   lastCheck: null,
   certificate: null,
   lastError: null,
@@ -40,7 +42,7 @@ export async function domainMetrics(sql: Sql, ids: string[]): Promise<Map<string
     metrics.set(id, {
       status: state?.status ?? 'unknown',
       uptimePercentage: uptimeOf(window),
-      responseTime: Math.round(averageOf(window)),
+      responseTime: roundedOrNull(averageOf(window)),
       lastCheck: state?.lastCheckAt ?? null,
       certificate: state?.certificate ?? null,
       lastError: state?.lastError ? lastErrorOf(state.lastError) : null,

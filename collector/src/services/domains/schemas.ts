@@ -135,6 +135,9 @@ export const domainRecord = z.object({
 })
 export type DomainRecord = z.infer<typeof domainRecord>
 
+/** A figure over the checks of a window: null while it holds none (0 would read as an outage or an instant answer). */
+const windowFigure = (description: string) => z.number().nullable().meta({ description })
+
 export const domainListItem = z.object({
   id: z.string(),
   url: z.string(),
@@ -142,8 +145,8 @@ export const domainListItem = z.object({
   status: domainStatus,
   /** False while paused: no checks run, the status is the last one seen. */
   enabled: z.boolean(),
-  uptimePercentage: z.number(),
-  responseTime: z.number(),
+  uptimePercentage: windowFigure('percent of checks up over the last 24 hours; null before the first check'),
+  responseTime: windowFigure('average ms over the last 24 hours; null before the first check'),
   createdAt: z.string(),
   lastError: lastErrorView.nullable().optional(),
   failingLocations: z.array(z.string()).optional(),
@@ -157,8 +160,8 @@ export const alternativeListItem = z.object({
   status: lifecycleStatus,
   check_interval: z.number().int(),
   last_check: z.string().nullable(),
-  uptime_percentage: z.number(),
-  response_time_ms: z.number(),
+  uptime_percentage: windowFigure('percent of checks up over the last 24 hours; null before the first check'),
+  response_time_ms: windowFigure('average ms over the last 24 hours; null before the first check'),
   ssl_expires_at: z.string().nullable(),
   tags: z.array(z.string()),
   created_at: z.string(),
@@ -211,14 +214,14 @@ export const locationPoint = z.object({
 export const domainStats = z.object({
   domain_id: z.string(),
   period: statsPeriod,
-  uptime_percentage: z.number(),
+  uptime_percentage: windowFigure('percent; null without a check in the period'),
   total_checks: z.number().int(),
   successful_checks: z.number().int(),
   failed_checks: z.number().int(),
-  average_response_time_ms: z.number(),
-  min_response_time_ms: z.number(),
-  max_response_time_ms: z.number(),
-  p95_response_time_ms: z.number(),
+  average_response_time_ms: windowFigure('null without a check in the period'),
+  min_response_time_ms: windowFigure('null without a check in the period'),
+  max_response_time_ms: windowFigure('null without a check in the period'),
+  p95_response_time_ms: windowFigure('null without a check in the period'),
   incidents_count: z.number().int(),
   total_downtime_seconds: z.number().int(),
   longest_incident_seconds: z.number().int(),
@@ -237,10 +240,10 @@ export const organizationDomainStats = z.object({
 export const domainSummary = z.object({
   domain: z.object({ id: z.string(), name: z.string(), url: z.string() }),
   stats: z.object({
-    uptime24h: z.number(),
-    uptime7d: z.number(),
-    uptime30d: z.number(),
-    avgResponseTime: z.number(),
+    uptime24h: windowFigure('percent; null without a check in the last 24 hours'),
+    uptime7d: windowFigure('percent; null without a check in the last 7 days'),
+    uptime30d: windowFigure('percent; null without a check in the last 30 days'),
+    avgResponseTime: windowFigure('ms over 24 hours; null without a check in them'),
     totalChecks: z.number().int(),
     failedChecks: z.number().int(),
   }),

@@ -16,9 +16,9 @@ export type ReportQuery = z.input<typeof reportQuery>
 const figures = {
   checks: z.number().int(),
   failures: z.number().int(),
-  uptime: z.number().meta({ description: 'percent of checks up' }),
-  avgResponseTime: z.number().meta({ description: 'ms' }),
-  p95ResponseTime: z.number().meta({ description: 'ms' }),
+  uptime: z.number().nullable().meta({ description: 'percent of checks up; null without a check' }),
+  avgResponseTime: z.number().nullable().meta({ description: 'ms; null without a check' }),
+  p95ResponseTime: z.number().nullable().meta({ description: 'ms; null without a check' }),
 }
 export const domainReportRow = z.object({
   id: z.string(),
@@ -37,8 +37,8 @@ export const domainReport = z.object({
     domains: z.number().int(),
     checks: z.number().int(),
     failures: z.number().int(),
-    uptime: z.number(),
-    avgResponseTime: z.number(),
+    uptime: z.number().nullable(),
+    avgResponseTime: z.number().nullable(),
     incidents: z.number().int(),
     downtimeSeconds: z.number().int(),
   }),
@@ -94,7 +94,7 @@ export async function reportDomains(ctx: CollectorContext, caller: Caller, query
       failures: window?.failures ?? 0,
       uptime: uptimeOf(window),
       avgResponseTime: averageOf(window),
-      p95ResponseTime: checks ? round2(window?.p95 ?? 0) : 0,
+      p95ResponseTime: checks ? round2(window?.p95 ?? 0) : null,
       incidents: downtimes[index]!.incidents,
       downtimeSeconds: downtimes[index]!.downtimeSeconds,
       locations: perLocation
@@ -126,8 +126,8 @@ export async function reportDomains(ctx: CollectorContext, caller: Caller, query
       domains: rows.length,
       checks,
       failures,
-      uptime: checks ? round2(((checks - failures) / checks) * 100) : 0,
-      avgResponseTime: checks ? round2(rtSum / checks) : 0,
+      uptime: checks ? round2(((checks - failures) / checks) * 100) : null,
+      avgResponseTime: checks ? round2(rtSum / checks) : null,
       incidents: rows.reduce((sum, row) => sum + row.incidents, 0),
       downtimeSeconds: rows.reduce((sum, row) => sum + row.downtimeSeconds, 0),
     },

@@ -69,7 +69,10 @@ export const toWindowAggregate = (
 })
 
 export const round2 = (value: number) => Math.round(value * 100) / 100
-export const uptimeOf = (aggregate: WindowAggregate | undefined) =>
-  !aggregate || aggregate.checks === 0 ? 0 : round2(((aggregate.checks - aggregate.failures) / aggregate.checks) * 100)
-export const averageOf = (aggregate: WindowAggregate | undefined) =>
-  !aggregate || aggregate.checks === 0 ? 0 : round2(aggregate.rt_sum / aggregate.checks)
+/** Null without a check in the window: 0 % would read as an outage and 0 ms as a fast answer. */
+export const uptimeOf = (aggregate: WindowAggregate | undefined): number | null =>
+  !aggregate || aggregate.checks === 0
+    ? null
+    : round2(((aggregate.checks - aggregate.failures) / aggregate.checks) * 100)
+export const averageOf = (aggregate: WindowAggregate | undefined): number | null =>
+  !aggregate || aggregate.checks === 0 ? null : round2(aggregate.rt_sum / aggregate.checks)
