@@ -86,6 +86,7 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
       bus: dependencyChecks.bus(ctx.bus),
       relational: dependencyChecks.relational(ctx.sql),
       timeseries: dependencyChecks.timeseries(ctx.timeseries),
+      ...(ctx.identityCheck ? { identity: ctx.identityCheck } : {}),
     }))
   if (!options.dependencies) app.addHook('onClose', async () => dependencies.stop())
   healthRoutes(app, dependencies, options.ingest)

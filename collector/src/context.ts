@@ -1,4 +1,4 @@
-import type { Bus, KvBucket, Logger, RelationalStore, TimeSeriesStore } from '@guard/shared'
+import type { Bus, DependencyCheck, KvBucket, Logger, RelationalStore, TimeSeriesStore } from '@guard/shared'
 import type { CollectorEnv } from './env.ts'
 import type { MembershipSource } from './services/memberships/source.ts'
 import type { PlanSource } from './services/plans/source.ts'
@@ -23,6 +23,8 @@ export interface CollectorContext {
    * identity (GUARD_IDENTITY_URL unset), where no user's membership can change.
    */
   members: MembershipSource | undefined
+  /** Whether identity answers the collector's service token, for /api/health; absent without identity. */
+  identityCheck?: DependencyCheck
   /** Seals and opens monitor credentials (a purpose key derived from GUARD_SECRET_KEY). */
   credentialKey: Buffer
   /** This replica's rendered reads, invalidated across replicas through the bus. */

@@ -167,11 +167,24 @@ export const collectorEnvSchema = z.object({
 export type CollectorEnv = z.infer<typeof collectorEnvSchema>
 
 /** GUARD_COLLECTOR_PUBLIC_URL, or the address the collector listens on (a wildcard host read as loopback). */
-export function collectorPublicUrl(env: CollectorEnv): string {
+export function collectorPublicUrl(
+  env: Pick<CollectorEnv, 'GUARD_COLLECTOR_PUBLIC_URL' | 'GUARD_COLLECTOR_HOST' | 'GUARD_COLLECTOR_PORT'>,
+): string {
   if (env.GUARD_COLLECTOR_PUBLIC_URL) return env.GUARD_COLLECTOR_PUBLIC_URL
   const host = ['0.0.0.0', '::', ''].includes(env.GUARD_COLLECTOR_HOST) ? '127.0.0.1' : env.GUARD_COLLECTOR_HOST
   return `http://${host.includes(':') ? `[${host}]` : host}:${env.GUARD_COLLECTOR_PORT}`
 }
+
+/**
+ * The web console's base URL: GUARD_PUBLIC_URL, else the collector's public URL, whose root serves
+ * the console; never the wildcard address a container listens on, which no browser can open.
+ */
+export const consoleBaseUrl = (
+  env: Pick<
+    CollectorEnv,
+    'GUARD_PUBLIC_URL' | 'GUARD_COLLECTOR_PUBLIC_URL' | 'GUARD_COLLECTOR_HOST' | 'GUARD_COLLECTOR_PORT'
+  >,
+): string => env.GUARD_PUBLIC_URL ?? collectorPublicUrl(env)
 
 export const parseCollectorEnv = (env: NodeJS.ProcessEnv = process.env): CollectorEnv =>
   parseEnv('collector', collectorEnvSchema, env)

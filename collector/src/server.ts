@@ -11,6 +11,7 @@ import {
   migrateTimeSeries,
   probeCredentialsKey,
   type RelationalStore,
+  reachableUrl,
   resolveSecretKey,
   type TimeSeriesStore,
 } from '@guard/shared'
@@ -35,6 +36,7 @@ import { checkSealingKey } from './integrations/accounts.ts'
 import { scheduleDeviceOfflineJob } from './jobs/device-offline.ts'
 import { scheduleSummarySweep } from './jobs/summary-refresher.ts'
 import { ensureBootstrapApiKey } from './services/api-keys/ensure-bootstrap.ts'
+import { identityServiceCheck } from './services/identity/service-check.ts'
 import { identityMembershipSource } from './services/memberships/source.ts'
 import { MONITOR_CREDENTIALS_PURPOSE } from './services/monitors/credentials.ts'
 import { syncSchedules } from './services/monitors/sync-schedules.ts'
@@ -54,6 +56,8 @@ export interface CollectorDeps {
 
 export interface RunningCollector {
   url: string
+  /** Where a person opens the web console: GUARD_PUBLIC_URL, else the address listened on. */
+  consoleUrl: string
   /** Set only on the start that created it: shown once, then only its hash remains. */
   bootstrapApiKey: string | undefined
   ingest: IngestStats
@@ -87,6 +91,9 @@ export async function prepareCollector(deps: CollectorDeps) {
     members: deps.env.GUARD_IDENTITY_URL
       ? identityMembershipSource({ identityUrl: deps.env.GUARD_IDENTITY_URL, secretKey })
       : undefined,
+    ...(deps.env.GUARD_IDENTITY_URL
+      ? { identityCheck: identityServiceCheck({ identityUrl: deps.env.GUARD_IDENTITY_URL, secretKey, log: deps.log }) }
+      : {}),
   }
   await checkSealingKey(ctx)
   const consoleKey = derivePurposeKey(secretKey, 'collector-console-sessions')
@@ -154,7 +161,7 @@ export async function startCollector(deps: CollectorDeps): Promise<RunningCollec
   const app = await buildCollectorApp(ctx, { metrics: metrics.registry, console: consoleAuth, ingest: ingestWatch })
   await app.listen({ host: deps.env.GUARD_COLLECTOR_HOST, port: deps.env.GUARD_COLLECTOR_PORT })
   const url = listeningUrl(app)
-  publicUrl ??= url
+  publicUrl ??= reachableUrl(url)
   // Registers the console's client at identity on first start; a failure is retried at the first sign-in.
   void resolveOidc?.().catch((error: unknown) =>
     deps.log.warn({ err: error }, 'the web console is not registered at identity yet; the first sign-in retries'),
@@ -163,6 +170,7 @@ export async function startCollector(deps: CollectorDeps): Promise<RunningCollec
 
   return {
     url,
+    consoleUrl: publicUrl,
     bootstrapApiKey: created?.key,
     ingest,
     deviceHeartbeats,

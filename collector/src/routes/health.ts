@@ -13,7 +13,16 @@ export const healthResponse = z
       ),
     timestamp: z.string(),
     checks: z
-      .object({ bus: state, relational: state, timeseries: state })
+      .object({
+        bus: state,
+        relational: state,
+        timeseries: state,
+        identity: state
+          .optional()
+          .describe(
+            "with GUARD_IDENTITY_URL: down when identity does not answer or refuses the service token (a GUARD_SECRET_KEY other than identity's), so plan and membership lookups fail; asked every 15 s",
+          ),
+      })
       .describe('Each dependency as of the latest background check (every 2 s), without details'),
     ingest: z
       .array(

@@ -43,3 +43,7 @@ export function listeningUrl(app: FastifyInstance): string {
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address
   return `http://${host}:${address.port}`
 }
+
+/** A listening address as a client on this host opens it: a wildcard (0.0.0.0, ::) read as loopback. */
+export const reachableUrl = (url: string): string =>
+  url.replace(/^http:\/\/(0\.0\.0\.0|\[::\])(?=:)/, 'http://127.0.0.1')

@@ -1,12 +1,9 @@
 import type { IncidentEventData } from '@guard/shared'
 import { truncateText } from '@guard/shared'
-import type { CollectorEnv } from '../../env.ts'
+import { consoleBaseUrl } from '../../env.ts'
 
-/** A page of the web console, for links in messages: GUARD_PUBLIC_URL, else the collector's own address. */
-export const consoleUrl = (
-  env: Pick<CollectorEnv, 'GUARD_PUBLIC_URL' | 'GUARD_COLLECTOR_HOST' | 'GUARD_COLLECTOR_PORT'>,
-  path: string,
-) => `${env.GUARD_PUBLIC_URL ?? `http://${env.GUARD_COLLECTOR_HOST}:${env.GUARD_COLLECTOR_PORT}`}${path}`
+/** A page of the web console, for links in messages. */
+export const consoleUrl = (env: Parameters<typeof consoleBaseUrl>[0], path: string) => `${consoleBaseUrl(env)}${path}`
 
 /** What every channel renders: a headline, a sentence, and a link back to the console. */
 export interface Message {
