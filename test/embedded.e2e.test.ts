@@ -51,12 +51,23 @@ describe('embedded mode (npm start)', () => {
     process.umask(umask)
   })
 
-  it('prints both addresses and the credentials it created, saved with mode 0600', async () => {
+  it('prints the console first, both addresses and the credentials it created, saved with mode 0600', async () => {
     guard = spawnGuard(['start'], env)
     await guard.waitFor(/collector: http:\/\/127\.0\.0\.1:\d+/, 120_000)
     const output = guard.output()
-    expect(output).toContain(`identity: http://127.0.0.1:${env.GUARD_IDENTITY_PORT}`)
-    expect(output).toContain(`collector: http://127.0.0.1:${env.GUARD_COLLECTOR_PORT}`)
+    const consoleUrl = `http://127.0.0.1:${env.GUARD_COLLECTOR_PORT}/`
+    expect(output).toContain(
+      [
+        `console: ${consoleUrl} (sign in as admin@guard.local)`,
+        `identity: http://127.0.0.1:${env.GUARD_IDENTITY_PORT}`,
+        `collector: http://127.0.0.1:${env.GUARD_COLLECTOR_PORT}`,
+      ].join('\n'),
+    )
+    // Identity's address, opened in a browser, leads to that console; API clients keep their JSON 404.
+    const identityRoot = `http://127.0.0.1:${env.GUARD_IDENTITY_PORT}/`
+    const browser = await fetch(identityRoot, { headers: { accept: 'text/html' }, redirect: 'manual' })
+    expect([browser.status, browser.headers.get('location')]).toEqual([302, consoleUrl])
+    expect((await fetch(identityRoot, { headers: { accept: 'application/json' } })).status).toBe(404)
     expect(output).toMatch(/api key: guard_\S+/)
     expect(output).toMatch(/admin: admin@guard\.local \/ \S+/)
     const mode = (await stat(join(dataDir, 'credentials.json'))).mode & 0o777

@@ -2,14 +2,19 @@ import { type Credentials, credentialsPath, saveCredentials } from '@guard/share
 
 /**
  * Prints where the services listen, and secrets created on this start exactly once. Secrets
- * bypass the logger on purpose: logs are shipped and kept, this terminal line is not.
+ * bypass the logger on purpose: logs are shipped and kept, this terminal line is not. The console
+ * comes first: it is the address a person opens, identity's and the collector's are for clients.
  */
 export async function announce(
   dataDir: string,
-  urls: { identity?: string; collector?: string },
+  urls: { console?: { url: string; signInAs?: string | undefined }; identity?: string; collector?: string },
   created: Pick<Credentials, 'admin' | 'apiKey' | 'adminToken'>,
 ): Promise<void> {
   const lines: string[] = []
+  if (urls.console) {
+    const signIn = urls.console.signInAs ? ` (sign in as ${urls.console.signInAs})` : ''
+    lines.push(`console: ${urls.console.url}/${signIn}`)
+  }
   if (urls.identity) lines.push(`identity: ${urls.identity}`)
   if (urls.collector) lines.push(`collector: ${urls.collector}`)
   if (created.admin?.password) lines.push(`admin: ${created.admin.email} / ${created.admin.password}  (shown once)`)

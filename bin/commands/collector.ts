@@ -24,7 +24,7 @@ export async function runCollector(env: NodeJS.ProcessEnv = process.env) {
   const collector = await startCollector({ env: config, log, sql, timeseries, bus })
   await announce(
     config.GUARD_DATA_DIR,
-    { collector: collector.url },
+    { console: { url: collector.consoleUrl }, collector: collector.url },
     collector.bootstrapApiKey ? { apiKey: collector.bootstrapApiKey } : {},
   )
   closeOnSignals(log, () =>

@@ -17,7 +17,15 @@ export async function runIdentity(env: NodeJS.ProcessEnv = process.env) {
   const identity = await startIdentity({ env: config, log, sql })
   await announce(
     config.GUARD_DATA_DIR,
-    { identity: identity.url },
+    {
+      // In a container this is where the operator finds the admin's first password, so it says where to use it.
+      ...(identity.consoleUrl
+        ? {
+            console: { url: identity.consoleUrl, signInAs: identity.bootstrapAdmin?.email ?? config.GUARD_ADMIN_EMAIL },
+          }
+        : {}),
+      identity: identity.url,
+    },
     {
       ...(identity.bootstrapAdmin ? { admin: identity.bootstrapAdmin } : {}),
       ...(identity.adminToken ? { adminToken: identity.adminToken } : {}),

@@ -1,7 +1,7 @@
 import { parseCollectorEnv, startCollector } from '@guard/collector'
 import { parseIdentityEnv, startIdentity } from '@guard/identity'
 import { parseProbeEnv, startProbe } from '@guard/probe'
-import { closeAll, closeOnSignals, createLogger, openBus, redactConfig } from '@guard/shared'
+import { closeAll, closeOnSignals, createLogger, openBus, reachableUrl, redactConfig } from '@guard/shared'
 import { ensureConsoleBuild } from '../console-build.ts'
 import { announce } from './announce.ts'
 import { openStores } from './open-stores.ts'
@@ -56,9 +56,8 @@ export async function runStart(env: NodeJS.ProcessEnv = process.env) {
   // Assistants get tokens for the MCP endpoints of the collector beside identity, at the address
   // its protected-resource metadata names (a wildcard listening address read as 127.0.0.1, as the
   // collector does), unless GUARD_MCP_RESOURCES or GUARD_COLLECTOR_PUBLIC_URL, shared with the collector, name them.
-  if (!identity.mcpResourcesConfigured) {
-    identity.serveMcpResourcesOf(collector.url.replace(/^http:\/\/(0\.0\.0\.0|\[::\])(?=:)/, 'http://127.0.0.1'))
-  }
+  if (!identity.mcpResourcesConfigured) identity.serveMcpResourcesOf(reachableUrl(collector.url))
+  identity.showConsoleAt(collector.consoleUrl)
   const probe = await startProbe({
     env: probeEnv,
     log: log.child({ service: 'probe' }),
@@ -69,7 +68,11 @@ export async function runStart(env: NodeJS.ProcessEnv = process.env) {
 
   await announce(
     dataDir,
-    { identity: identity.url, collector: collector.url },
+    {
+      console: { url: collector.consoleUrl, signInAs: identity.bootstrapAdmin?.email ?? identityEnv.GUARD_ADMIN_EMAIL },
+      identity: identity.url,
+      collector: collector.url,
+    },
     {
       ...(identity.bootstrapAdmin ? { admin: identity.bootstrapAdmin } : {}),
       ...(identity.adminToken ? { adminToken: identity.adminToken } : {}),

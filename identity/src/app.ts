@@ -4,6 +4,7 @@ import { type AdminOptions, adminRoutes } from './admin/routes.ts'
 import { invitationRoutes } from './invitations/routes.ts'
 import type { OAuthContext } from './oauth/context.ts'
 import { oauthRoutes } from './oauth/routes.ts'
+import { browserNotFound } from './pages/landing.ts'
 import { registerDeprecations } from './plugins/deprecation.ts'
 import { registerOpenApi } from './plugins/openapi.ts'
 import { registerProblemErrors } from './plugins/problem.ts'
@@ -24,9 +25,14 @@ export async function buildIdentityApp(deps: {
   dependencies?: DependencyWatch
   internal?: InternalOptions
   admin?: AdminOptions
+  /** Where browsers that open identity's root are sent; with the OAuth pages only, which have a sign-in. */
+  consoleUrl?: () => string | undefined
 }) {
   const app = createFastify({ logger: deps.log, trustProxy: deps.platform?.trustedProxies ?? false })
-  registerProblemErrors(app)
+  registerProblemErrors(
+    app,
+    deps.oauth ? { browserNotFound: browserNotFound(deps.consoleUrl ?? (() => undefined)) } : {},
+  )
   const deprecations = registerDeprecations(app)
   registerRateLimit(app, deps.platform?.rateLimit)
   // Before every route, so each one (OAuth's too) lands in the OpenAPI document.

@@ -83,6 +83,15 @@ export const identityEnvSchema = z.object({
     .url({ protocol: /^https?$/, error: 'must be an http(s):// URL' })
     .transform((url) => url.replace(/\/+$/, ''))
     .optional(),
+  /**
+   * The web console's base URL, the same variable the collector reads: a browser that opens
+   * identity's root is sent there. Default: GUARD_COLLECTOR_PUBLIC_URL, whose root serves the
+   * console, and under `guard start` the collector beside identity.
+   */
+  GUARD_PUBLIC_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s):// URL' })
+    .transform((url) => url.replace(/\/+$/, ''))
+    .optional(),
   /** Dynamic client registrations (POST /api/oauth/register) one client IP may make per hour. */
   GUARD_REGISTRATION_LIMIT: z.coerce.number().int().min(1).max(10_000).default(20),
 })

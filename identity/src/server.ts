@@ -40,6 +40,10 @@ export interface RunningIdentity {
   mcpResourcesConfigured: boolean
   /** Issues tokens for the MCP endpoints of the collector at this base URL (RFC 8707 resources). */
   serveMcpResourcesOf(collectorUrl: string): void
+  /** Where identity sends browsers to the console: GUARD_PUBLIC_URL, else GUARD_COLLECTOR_PUBLIC_URL. */
+  consoleUrl: string | undefined
+  /** Names the console of the collector started beside identity, unless the environment named one. */
+  showConsoleAt(url: string): void
   close(): Promise<void>
 }
 
@@ -70,8 +74,10 @@ export async function startIdentity(deps: IdentityDeps): Promise<RunningIdentity
   const adminToken = await ensureAdminToken(deps.sql)
   const oauth = await prepareOAuth({ ...deps, issuer: deps.env.GUARD_IDENTITY_URL ?? '' })
   const dependencies = await watchDependencies({ relational: dependencyChecks.relational(deps.sql) })
+  let consoleUrl = deps.env.GUARD_PUBLIC_URL ?? deps.env.GUARD_COLLECTOR_PUBLIC_URL
   const app = await buildIdentityApp({
     ...deps,
+    consoleUrl: () => consoleUrl,
     oauth,
     platform: platformOptionsFromEnv(deps.sql, deps.env),
     dependencies,
@@ -99,6 +105,12 @@ export async function startIdentity(deps: IdentityDeps): Promise<RunningIdentity
     mcpResourcesConfigured: oauth.resources.length > 0,
     serveMcpResourcesOf(collectorUrl) {
       oauth.resources = [...new Set([...oauth.resources, ...mcpResourcesOf(collectorUrl)])]
+    },
+    get consoleUrl() {
+      return consoleUrl
+    },
+    showConsoleAt(url) {
+      consoleUrl ??= url
     },
     close: () => app.close(),
   }

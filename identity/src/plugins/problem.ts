@@ -1,6 +1,7 @@
 import { type ErrorCode, GuardError, isStoreUnavailable, STORE_RETRY_AFTER_SECONDS } from '@guard/shared'
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify'
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ZodError } from 'zod'
+import { prefersHtml } from '../pages/landing.ts'
 
 /** RFC 9457 problem details, with the spec's `code` and an optional `hint`; no other members. */
 export interface Problem {
@@ -57,8 +58,14 @@ const zodDetail = (error: ZodError) =>
     .map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
     .join('; ')
 
-/** Every error leaves identity as problem+json; a 500 never carries internals. */
-export function registerProblemErrors(app: FastifyInstance): void {
+/**
+ * Every error leaves identity as problem+json; a 500 never carries internals. `browserNotFound`
+ * answers a browser's GET of an unknown path instead, so a person is not left with JSON.
+ */
+export function registerProblemErrors(
+  app: FastifyInstance,
+  options: { browserNotFound?: (request: FastifyRequest, reply: FastifyReply) => FastifyReply } = {},
+): void {
   const methodsByPath = collectMethods(app)
   app.setErrorHandler((error: FastifyError | GuardError | ZodError, request, reply) => {
     if (error instanceof GuardError) {
@@ -122,6 +129,11 @@ export function registerProblemErrors(app: FastifyInstance): void {
         reply,
         problem('METHOD_NOT_ALLOWED', 405, `${request.method} is not allowed on ${path}`, `Allowed methods: ${allow}`),
       )
+    }
+    if (options.browserNotFound) {
+      reply.header('Vary', 'Accept')
+      if ((request.method === 'GET' || request.method === 'HEAD') && prefersHtml(request.headers.accept))
+        return options.browserNotFound(request, reply)
     }
     return sendProblem(
       reply,
