@@ -1,5 +1,7 @@
 import {
+  type CheckResult,
   DEFAULT_ORGANIZATION,
+  decodeCheckResult,
   decodeJson,
   decodeMonitorConfig,
   encodeJson,
@@ -135,7 +137,7 @@ describe('services API', () => {
     expect((await call('GET', `/api/services/${id}`)).statusCode).toBe(404)
   })
 
-  it('runs a manual check on a probe over request/reply and returns its result', async () => {
+  it('runs a manual check on a probe over request/reply and returns its result, recording it when asked', async () => {
     const { id } = (
       await call('POST', '/api/services', {
         name: 'Check me',
@@ -162,6 +164,30 @@ describe('services API', () => {
         data: { status: 'up', responseTime: 12.5, message: 'up (200)' },
       })
       expect(seen).toEqual([id])
+
+      const recorded: CheckResult[] = []
+      const consumer = await harness.ctx.bus.consume(
+        {
+          stream: 'RESULTS',
+          durable: 'check-now-test',
+          filterSubject: 'results.>',
+          maxBatch: 10,
+          maxWaitMs: 10,
+          ackWaitMs: 5000,
+        },
+        async (batch) => {
+          for (const message of batch) {
+            recorded.push(decodeCheckResult(message.data))
+            await message.ack()
+          }
+        },
+      )
+      try {
+        expect((await call('POST', `/api/services/${id}/check?store=true`)).statusCode).toBe(200)
+        await expect.poll(() => recorded.map((result) => result.monitorId)).toEqual([id])
+      } finally {
+        await consumer.stop()
+      }
     } finally {
       await probe.stop()
     }

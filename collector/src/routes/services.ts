@@ -96,12 +96,14 @@ export function serviceRoutes(app: GuardFastify, ctx: CollectorContext): void {
       config: { ...write, bulk: true },
       schema: {
         description:
-          'Runs a check now on one probe (request/reply) and returns its result; counts as a bulk operation.',
+          'Runs a check now on one probe (request/reply) and returns its result; counts as a bulk operation. With `store=true` the result is also recorded like a scheduled check (history, state, incidents); by default it is only returned.',
         params: idParams,
+        querystring: z.object({ store: z.stringbool().default(false) }),
         response: { 200: envelope(checkOutcome), ...errorResponses, 503: errorSchema, 504: errorSchema },
       },
     },
-    async (request) => ok(await checkService(ctx, callerOf(request), request.params.id)),
+    async (request) =>
+      ok(await checkService(ctx, callerOf(request), request.params.id, { store: request.query.store })),
   )
 
   app.get(
