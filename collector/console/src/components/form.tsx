@@ -12,12 +12,22 @@ export function Form({
   children,
   onCancel,
   busyLabel = 'Saving…',
+  once = false,
+  actions,
 }: {
   onSubmit: () => Promise<void>
   submitLabel: string
   children: ComponentChildren
   onCancel?: () => void
   busyLabel?: string
+  /**
+   * The form is done once it succeeds (it navigates away or closes): its buttons stay disabled
+   * until it is gone, since the next screen may take a moment to load and a second click there
+   * would create a twin.
+   */
+  once?: boolean
+  /** More buttons beside submit and cancel (type="button"), e.g. a dry run. */
+  actions?: ComponentChildren
 }) {
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<unknown>(undefined)
@@ -28,11 +38,11 @@ export function Form({
     setError(undefined)
     try {
       await onSubmit()
+      if (!once) setBusy(false)
     } catch (caught) {
+      setBusy(false)
       setError(caught)
       queueMicrotask(() => (event.currentTarget?.querySelector('.error') as HTMLElement | null)?.focus())
-    } finally {
-      setBusy(false)
     }
   }
   return (
@@ -43,6 +53,7 @@ export function Form({
         <button type="submit" class="primary" disabled={busy}>
           {busy ? busyLabel : submitLabel}
         </button>
+        {actions}
         {onCancel ? (
           <button type="button" onClick={onCancel} disabled={busy}>
             Cancel

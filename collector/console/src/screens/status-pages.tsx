@@ -111,7 +111,7 @@ function CreateDialog({ open, onClose }: { open: boolean; onClose: () => void })
   }
   return (
     <Dialog open={open} title="New status page" onClose={onClose}>
-      <Form onSubmit={submit} submitLabel="Create" busyLabel="Creating…" onCancel={onClose}>
+      <Form onSubmit={submit} submitLabel="Create" busyLabel="Creating…" onCancel={onClose} once>
         <Field label="Name">
           {(id) => (
             <input
