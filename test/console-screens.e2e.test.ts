@@ -1,6 +1,6 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { Browser, Page } from 'playwright-core'
+import type { Browser, Page, Route } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { eventually } from './support/collector-client.ts'
 import {
@@ -439,5 +439,127 @@ describe.skipIf(!CHROMIUM)('the console screens, signed in, in headless Chromium
     await open(`/incidents/${seeded.incident}`)
     await page.locator('.timeline').waitFor()
     await check('incident-detail-dark')
+  })
+
+  describe('the latency chart', () => {
+    const HOUR = 3600
+    const RANGES = { '24h': 24 * HOUR, '7d': 7 * 24 * HOUR, '30d': 30 * 24 * HOUR, '90d': 90 * 24 * HOUR } as const
+    /** The chart's colours for its first two series, in location order (components/chart.tsx). */
+    const COLOURS = { fra: [0x2f, 0x6f, 0xdf], iad: [0xd9, 0x48, 0x0f] } as const
+    let domainId: string
+    /**
+     * What it draws depends on checks at given times (one lone check, two locations out of step),
+     * which a live probe cannot be made to produce: the test answers the chart's two reads.
+     */
+    let points: Record<string, Array<{ timestamp: string; status: string; responseTime: number }>> = {}
+
+    /** The rollup buckets the chart asks for first: as few checks as `points`, so it asks for those raw. */
+    const answerLatency = (route: Route) =>
+      route.fulfill({
+        json: {
+          success: true,
+          data: {
+            range: '24h',
+            step: 300,
+            locations: Object.fromEntries(
+              Object.entries(points).map(([location, list]) => [
+                location,
+                list.map((point) => ({
+                  timestamp: point.timestamp,
+                  checks: 1,
+                  failures: 0,
+                  responseTime: point.responseTime,
+                  minResponseTime: point.responseTime,
+                  maxResponseTime: point.responseTime,
+                  p95ResponseTime: point.responseTime,
+                })),
+              ]),
+            ),
+          },
+        },
+      })
+    const answerRaw = (route: Route) => route.fulfill({ json: { success: true, data: points } })
+    const isLatency = (url: URL) => url.pathname === `/api/domains/${domainId}/monitoring/latency`
+    const isRaw = (url: URL) => url.pathname === `/api/domains/${domainId}/monitoring/locations`
+
+    beforeAll(async () => {
+      domainId = (await rest<{ id: string }>('POST', '/api/domains', { url: 'https://charts.example', name: 'Charts' }))
+        .id
+      await rest('PUT', `/api/domains/${domainId}`, { enabled: false })
+      await page.setViewportSize({ width: 1280, height: 900 })
+      await page.route(isLatency, answerLatency)
+      await page.route(isRaw, answerRaw)
+    })
+    afterAll(async () => {
+      await page.unroute(isLatency, answerLatency)
+      await page.unroute(isRaw, answerRaw)
+    })
+
+    /** The x range uPlot drew, in seconds. */
+    const xRange = async () => {
+      const chart = page.locator('.chart[data-x-range]')
+      await chart.waitFor({ timeout: 15_000 })
+      const [min, max] = ((await chart.getAttribute('data-x-range')) ?? '').split(' ').map(Number)
+      return { min: min!, max: max!, width: max! - min! }
+    }
+
+    /** Pixel columns of the canvas holding the colour: a line covers its span, lone dots a few columns. */
+    const share = (colour: readonly number[]) =>
+      page.locator('.chart canvas').evaluate((canvas: HTMLCanvasElement, rgb) => {
+        const { width, height } = canvas
+        const pixels = canvas.getContext('2d')!.getImageData(0, 0, width, height).data
+        const columns = new Set<number>()
+        for (let offset = 0; offset < pixels.length; offset += 4) {
+          const distance =
+            Math.abs(pixels[offset]! - rgb[0]!) +
+            Math.abs(pixels[offset + 1]! - rgb[1]!) +
+            Math.abs(pixels[offset + 2]! - rgb[2]!)
+          if (distance < 60 && pixels[offset + 3]! > 200) columns.add((offset / 4) % width)
+        }
+        return columns.size / width
+      }, colour)
+
+    /** The window ends when the chart's data came, between `since` and now. */
+    const expectWindow = async (seconds: number, since: number) => {
+      await expect.poll(async () => (await xRange()).width).toBe(seconds)
+      const { max } = await xRange()
+      expect(max).toBeGreaterThanOrEqual(Math.floor(since / 1000) - 1)
+      expect(max).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000) + 1)
+    }
+
+    it('spans the chosen window with a single check at 24 h, 7 d, 30 d and 90 d, with no legend debris', async () => {
+      points = { fra: [{ timestamp: new Date(Date.now() - 600_000).toISOString(), status: 'up', responseTime: 120 }] }
+      const openedAt = Date.now()
+      await open(`/domains/${domainId}`)
+      await expectWindow(RANGES['24h'], openedAt)
+      // The lone check is drawn (as uPlot's point).
+      await expect.poll(() => share(COLOURS.fra)).toBeGreaterThan(0)
+      const legend = await page.locator('.chart .u-legend').innerText()
+      expect(legend).not.toMatch(/--|time/i)
+      expect(legend).toMatch(/fra/i)
+      await shot(page, 'chart-one-check')
+      for (const range of ['7d', '30d', '90d'] as const) {
+        const clickedAt = Date.now()
+        await page.getByRole('button', { name: range, exact: true }).click()
+        await expectWindow(RANGES[range], clickedAt)
+      }
+    })
+
+    it('draws one line per location across checks that do not line up', async () => {
+      const now = Date.now()
+      // Every two hours at fra, on the hours between at iad: no timestamp is shared.
+      const every = (first: number, base: number, slope: number) =>
+        Array.from({ length: 11 }, (_, index) => ({
+          timestamp: new Date(now - (first - 2 * index) * HOUR * 1000).toISOString(),
+          status: 'up',
+          responseTime: base + slope * index,
+        }))
+      points = { fra: every(22, 100, 5), iad: every(21, 300, -5) }
+      await open(`/domains/${domainId}`)
+      await expectWindow(RANGES['24h'], now)
+      // The checks span 20 of the 24 hours: a line covers most columns, 11 dots a few dozen.
+      for (const colour of [COLOURS.fra, COLOURS.iad]) await expect.poll(() => share(colour)).toBeGreaterThan(0.6)
+      await shot(page, 'chart-two-locations')
+    })
   })
 })

@@ -160,6 +160,13 @@ export const displayState = (status: string, enabled: boolean | undefined) => (e
 
 export const RANGES = ['1h', '24h', '7d', '30d', '90d'] as const
 export type Range = (typeof RANGES)[number]
+export const RANGE_SECONDS: Record<Range, number> = {
+  '1h': 3600,
+  '24h': 86_400,
+  '7d': 7 * 86_400,
+  '30d': 30 * 86_400,
+  '90d': 90 * 86_400,
+}
 /** Raw results are kept 35 days: the latest checks of a 90-day range are those of the last 30. */
 export const historyRange = (range: Range) => (range === '90d' ? '30d' : range)
 

@@ -4,10 +4,21 @@ import 'uplot/dist/uPlot.min.css'
 
 export interface ChartSeries {
   label: string
-  /** One value per x, null where the series has no point. */
-  values: Array<number | null>
+  /**
+   * One value per x: undefined where the series has no point at that x (another series has), which
+   * the line crosses; null where it must break (no data there).
+   */
+  values: Array<number | null | undefined>
   color?: string
 }
+
+/** Seconds since the epoch, both ends included. */
+export interface TimeWindow {
+  from: number
+  to: number
+}
+
+const legendTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' })
 
 const PALETTE = ['#2f6fdf', '#d9480f', '#2b8a3e', '#9c36b5', '#e8590c', '#0c8599', '#c2255c', '#5c940d']
 
@@ -20,7 +31,10 @@ function cssVar(name: string, fallback: string): string {
 
 /**
  * A uPlot time chart with one line per series. `x` is in seconds since the epoch; uPlot shows it in
- * the browser's zone. It follows its container's width and the colour scheme.
+ * the browser's zone. With a `window` the x axis spans it whatever the data: a new monitor's single
+ * point sits at the end of the chosen range instead of uPlot inventing years around it. It follows
+ * its container's width and the colour scheme. The legend names the series and shows values only
+ * under the cursor (empty values are hidden by CSS, so no "--" is left behind).
  */
 export function Chart({
   x,
@@ -28,15 +42,20 @@ export function Chart({
   height = 240,
   unit = 'ms',
   label,
+  window,
 }: {
   x: number[]
   series: ChartSeries[]
   height?: number
   unit?: string
   label: string
+  window?: TimeWindow
 }) {
   const container = useRef<HTMLDivElement>(null)
   const plot = useRef<uPlot | undefined>(undefined)
+  // Read by the scale's range at every setData, so a reload moves the window without a rebuild.
+  const span = useRef(window)
+  span.current = window
   const shape = series.map((item) => item.label).join('\u0000')
 
   useEffect(() => {
@@ -48,13 +67,13 @@ export function Chart({
       width: Math.max(element.clientWidth, 200),
       height,
       series: [
-        {},
+        { value: (_: uPlot, value: number | null) => (value === null ? '' : legendTime.format(value * 1000)) },
         ...series.map((item, index) => ({
           label: item.label,
           stroke: item.color ?? colorAt(index),
           width: 1.5,
-          spanGaps: false,
-          value: (_: uPlot, value: number | null) => (value === null ? '—' : `${Math.round(value)} ${unit}`),
+          value: (_: uPlot, value: number | null | undefined) =>
+            value === null || value === undefined ? '' : `${Math.round(value)} ${unit}`,
         })),
       ],
       axes: [
@@ -64,12 +83,27 @@ export function Chart({
           grid: { stroke: grid, width: 1 },
           ticks: { stroke: grid },
           // Room for the widest tick label: a few digits and the unit.
-          size: Math.max(56, 36 + unit.length * 8),
+          size: Math.max(64, 44 + unit.length * 8),
           values: (_: uPlot, ticks: number[]) => ticks.map((tick) => `${tick} ${unit}`),
         },
       ],
-      scales: { y: { range: (_: uPlot, min: number, max: number) => [0, Math.max(max * 1.1, min + 1, 10)] } },
+      scales: {
+        x: {
+          time: true,
+          range: (_: uPlot, min: number, max: number): uPlot.Range.MinMax =>
+            span.current ? [span.current.from, span.current.to] : [min, max],
+        },
+        y: { range: (_: uPlot, min: number, max: number) => [0, Math.max(max * 1.1, min + 1, 10)] },
+      },
       legend: { live: true },
+      // The drawn x range on the element (seconds): what the browser tests assert the window against.
+      hooks: {
+        setScale: [
+          (chart: uPlot, key: string) => {
+            if (key === 'x') element.dataset.xRange = `${chart.scales.x?.min} ${chart.scales.x?.max}`
+          },
+        ],
+      },
       cursor: { drag: { x: true, y: false } },
     }
     const created = new uPlot(options, [x, ...series.map((item) => item.values)] as uPlot.AlignedData, element)

@@ -8,6 +8,7 @@ import {
   MONITOR_EVENTS,
   PHASES,
   type Phases,
+  RANGE_SECONDS,
   RANGES,
   type Range,
 } from '../monitors.ts'
@@ -67,7 +68,11 @@ export function RangePicker({ value, onChange }: { value: Range; onChange: (rang
   )
 }
 
-/** Aligns per-series points on one shared time axis (uPlot's data shape), null where a series has none. */
+/**
+ * Aligns per-series points on one shared time axis (uPlot's data shape). A series has no value
+ * (undefined) at another's timestamps, so each location's line runs on across checks that do not
+ * line up; it breaks (null) only where a location had no probe.
+ */
 export function alignSeries(
   byName: Record<string, Array<{ timestamp: string; responseTime: number; status?: string }>>,
 ) {
@@ -77,25 +82,31 @@ export function alignSeries(
   const x = [...times].sort((a, b) => a - b)
   const index = new Map(x.map((time, position) => [time, position]))
   const series: ChartSeries[] = names.map((name) => {
-    const values: Array<number | null> = new Array(x.length).fill(null)
+    const values: Array<number | null | undefined> = new Array(x.length).fill(undefined)
     for (const point of byName[name]!) {
-      if (point.status === 'no probe') continue
-      values[index.get(Math.floor(Date.parse(point.timestamp) / 1000))!] = point.responseTime
+      values[index.get(Math.floor(Date.parse(point.timestamp) / 1000))!] =
+        point.status === 'no probe' ? null : point.responseTime
     }
     return { label: name, values }
   })
   return { x, series }
 }
 
-/** A latency chart with one line per location. */
+/** A latency chart with one line per location, spanning the whole range up to when its data came. */
 export function LatencyChart({
   byLocation,
+  range,
   label,
 }: {
   byLocation: Record<string, Array<{ timestamp: string; responseTime: number; status?: string }>> | undefined
+  range: Range
   label: string
 }) {
-  const aligned = useMemo(() => (byLocation ? alignSeries(byLocation) : undefined), [byLocation])
+  const aligned = useMemo(() => {
+    if (!byLocation) return undefined
+    const to = Math.floor(Date.now() / 1000)
+    return { ...alignSeries(byLocation), window: { from: to - RANGE_SECONDS[range], to } }
+  }, [byLocation, range])
   if (!aligned || aligned.x.length === 0) {
     return (
       <div class="card" style={{ minHeight: '280px', display: 'grid', placeItems: 'center' }}>
@@ -105,7 +116,7 @@ export function LatencyChart({
   }
   return (
     <div class="card">
-      <Chart x={aligned.x} series={aligned.series} label={label} />
+      <Chart x={aligned.x} series={aligned.series} window={aligned.window} label={label} />
     </div>
   )
 }

@@ -21,9 +21,41 @@ import {
   historyRange,
   type LatencySeries,
   type LocationPoint,
+  RANGE_SECONDS,
   type Range,
 } from '../monitors.ts'
 import { useOrg } from '../org.ts'
+
+type ChartPoints = Record<string, Array<{ timestamp: string; responseTime: number; status?: string }>>
+
+/** Raw results per location the API answers at most: while no location has more, they are all there. */
+const RAW_POINTS = 1000
+
+/**
+ * What the latency chart draws. The last hour: every raw check (and a location without a probe).
+ * Longer ranges: rollup buckets, which cover the whole range where raw results are capped and kept
+ * 35 days; but while the range holds few checks (a new monitor) the raw results are all there and
+ * draw its checks one by one, where buckets would draw one lone dot.
+ */
+async function chartPoints(id: string, range: Range): Promise<ChartPoints> {
+  const raw = () =>
+    api
+      .get<Envelope<Record<string, LocationPoint[]>>>(`/api/domains/${id}/monitoring/locations`, {
+        range: historyRange(range),
+        limit: RAW_POINTS,
+      })
+      .then((body) => body.data)
+  if (range === '1h') return raw()
+  const buckets = (await api.get<Envelope<LatencySeries>>(`/api/domains/${id}/monitoring/latency`, { range })).data
+    .locations
+  const rawSince = Date.now() - RANGE_SECONDS[historyRange(range)] * 1000
+  const sparse = Object.values(buckets).every(
+    (series) =>
+      series.reduce((sum, bucket) => sum + bucket.checks, 0) <= RAW_POINTS &&
+      series.every((bucket) => Date.parse(bucket.timestamp) >= rawSince),
+  )
+  return sparse ? raw() : buckets
+}
 
 export default function DomainDetail({ id }: { id: string }) {
   const { current } = useOrg()
@@ -36,22 +68,7 @@ export default function DomainDetail({ id }: { id: string }) {
     () => api.get<Envelope<DomainStats>>(`/api/domains/${id}/stats`, { period: range }).then((body) => body.data),
     [current.id, id, range],
   )
-  // The last hour draws every raw check (and a location without a probe); longer ranges draw
-  // rollup buckets, which cover the whole range where raw results are capped and kept 35 days.
-  const locations = useResource<Record<string, Array<{ timestamp: string; responseTime: number; status?: string }>>>(
-    () =>
-      range === '1h'
-        ? api
-            .get<Envelope<Record<string, LocationPoint[]>>>(`/api/domains/${id}/monitoring/locations`, {
-              range,
-              limit: 1000,
-            })
-            .then((body) => body.data)
-        : api
-            .get<Envelope<LatencySeries>>(`/api/domains/${id}/monitoring/latency`, { range })
-            .then((body) => body.data.locations),
-    [current.id, id, range],
-  )
+  const locations = useResource(() => chartPoints(id, range), [current.id, id, range])
   const history = useResource(
     () =>
       api
@@ -131,7 +148,7 @@ export default function DomainDetail({ id }: { id: string }) {
       <ErrorText error={stats.error} />
       <h2>Response time by location</h2>
       <ErrorText error={locations.error} retry={locations.reload} />
-      <LatencyChart byLocation={locations.data} label={`Response time of ${domain.name} per location`} />
+      <LatencyChart byLocation={locations.data} range={range} label={`Response time of ${domain.name} per location`} />
       <h2>Timing phases</h2>
       {history.data ? <PhaseBreakdown entries={history.data} /> : <Loading lines={1} />}
       <h2>Incidents</h2>

@@ -13,6 +13,7 @@ import { type DomainItem, displayState, MONITOR_EVENTS, type Page, type TrendEnt
 import { useOrg } from '../org.ts'
 
 const PAGE_SIZE = 20
+const DAY_MS = 86_400_000
 
 /** Reads and writes the list's filters in the address, so a filtered list can be shared and reloaded. */
 function useQueryState(name: string): [string, (value: string) => void] {
@@ -51,9 +52,10 @@ export default function Domains() {
     () =>
       api
         .get<Envelope<TrendEntry[]>>('/api/domains/response-times', { range: '24h' })
-        .then((body) => new Map(body.data.map((entry) => [entry.domainId, entry]))),
+        .then((body) => ({ at: Date.now(), byDomain: new Map(body.data.map((entry) => [entry.domainId, entry])) })),
     [current.id],
   )
+  const trendTo = trend.data?.at ?? 0
   useLive(MONITOR_EVENTS, () => {
     list.reload()
     trend.reload()
@@ -76,12 +78,16 @@ export default function Domains() {
     {
       header: 'Last 24 h',
       secondary: true,
-      cell: (domain) => (
-        <Sparkline
-          label={`Response time of ${domain.name} over 24 hours`}
-          values={trend.data?.get(domain.id)?.dataPoints.map((point) => point.responseTime) ?? []}
-        />
-      ),
+      cell: (domain) => {
+        const points = trend.data?.byDomain.get(domain.id)?.dataPoints ?? []
+        return (
+          <Sparkline
+            label={`Response time of ${domain.name} over 24 hours`}
+            values={points.map((point) => point.responseTime)}
+            span={{ times: points.map((point) => Date.parse(point.timestamp)), from: trendTo - DAY_MS, to: trendTo }}
+          />
+        )
+      },
     },
     { header: 'Uptime', align: 'right', cell: (domain) => formatPercent(domain.uptimePercentage) },
     { header: 'Response', align: 'right', secondary: true, cell: (domain) => formatMs(domain.responseTime) },

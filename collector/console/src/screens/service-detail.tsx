@@ -122,7 +122,7 @@ export default function ServiceDetail({ id }: { id: string }) {
       <h2>Response time by location</h2>
       <RangePicker value={range} onChange={setRange} />
       <ErrorText error={latency.error} retry={latency.reload} />
-      <LatencyChart byLocation={latency.data} label={`Response time of ${service.name} per location`} />
+      <LatencyChart byLocation={latency.data} range={range} label={`Response time of ${service.name} per location`} />
       {service.protocol === 'http' || service.protocol === 'https' ? (
         <>
           <h2>Timing phases</h2>
