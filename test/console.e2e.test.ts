@@ -69,6 +69,14 @@ describe.skipIf(!CHROMIUM)('the web console end to end', () => {
     await page.getByLabel('Timeout (seconds)').fill('3')
     await page.getByLabel('Failures before down').fill('1')
     await page.getByLabel('Expected status codes').fill('200-299, 304')
+    // Test runs the check from a probe before anything is saved, and says why it failed.
+    await page.getByLabel('Keyword', { exact: true }).fill('missing-word')
+    await page.getByRole('button', { name: 'Test', exact: true }).click()
+    const tested = page.locator('.test-result')
+    await tested.waitFor({ timeout: 15_000 })
+    expect(await tested.textContent()).toMatch(/Down.*keyword "missing-word" not found in the body/)
+    expect(await tested.locator('.legend').textContent()).toMatch(/Connect.*First byte/)
+    expect(new URL(page.url()).pathname).toBe('/domains/new')
     await page.getByLabel('Keyword', { exact: true }).fill('ok')
     // A bad option is refused with the API's message and the form keeps what was typed.
     await page.getByLabel('JSONPath', { exact: true }).fill('not a path')
@@ -78,8 +86,27 @@ describe.skipIf(!CHROMIUM)('the web console end to end', () => {
     await page.getByLabel('JSONPath', { exact: true }).fill('')
     await shot(page, 'domain-form')
     expect(await seriousViolations(page)).toEqual([])
+    // While the create runs its button is disabled, and Enter in a field cannot send it twice.
+    let release = () => {}
+    const held = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    let creates = 0
+    await page.route('**/api/domains', async (route) => {
+      if (route.request().method() === 'POST') {
+        creates += 1
+        await held
+      }
+      await route.continue()
+    })
     await page.getByRole('button', { name: 'Add domain' }).click()
+    const saving = page.getByRole('button', { name: 'Saving…' })
+    expect(await saving.isDisabled()).toBe(true)
+    await page.getByLabel('Name', { exact: true }).press('Enter')
+    release()
     await page.waitForURL((url) => /^\/domains\/[^/]+$/.test(url.pathname) && !url.pathname.endsWith('/new'))
+    await page.unroute('**/api/domains')
+    expect(creates).toBe(1)
     domainId = page.url().split('/').pop()!
 
     await page.locator('.page-head .state-up').waitFor({ timeout: 40_000 })

@@ -2,10 +2,20 @@ import { useEffect, useState } from 'preact/hooks'
 import { useLocation } from 'preact-iso'
 import { api, type Envelope } from '../api.ts'
 import { Field, Form } from '../components/form.tsx'
-import { ErrorText, Loading } from '../components/status.tsx'
+import { ErrorText, Loading, StateDot } from '../components/status.tsx'
+import { formatMs } from '../components/time.tsx'
 import { useResource } from '../components/use-api.ts'
-import type { DomainDetail, HttpOptions, Location, ServiceItem, ServiceProtocol } from '../monitors.ts'
+import {
+  type DomainDetail,
+  type HttpOptions,
+  type Location,
+  PHASES,
+  type Phases,
+  type ServiceItem,
+  type ServiceProtocol,
+} from '../monitors.ts'
 import { useOrg } from '../org.ts'
+import { useAction } from '../use-action.ts'
 
 type Kind = 'domains' | 'services'
 
@@ -265,6 +275,60 @@ function requestBody(kind: Kind, model: Model, update: boolean): Record<string, 
   }
 }
 
+/** What `POST /api/monitors/test` answers: the probe's result, as it reported it. */
+interface TestedCheck {
+  location: string
+  status: string
+  responseTimeMs: number
+  statusCode?: number
+  error?: string
+  phases?: Phases
+}
+
+/**
+ * Where a test runs: the first location the monitor names, else the first probe online. Null
+ * when no probe has ever reported, which the test then says in words.
+ */
+function testLocation(chosen: string[], known: Location[] | undefined): string | null {
+  const named = chosen.find((code) => code !== '*')
+  if (named) return named
+  return (known?.find((place) => place.online) ?? known?.[0])?.code ?? null
+}
+
+function TestResult({ result }: { result: TestedCheck }) {
+  const phases = PHASES.filter((phase) => result.phases?.[phase.key] !== undefined).map((phase) => ({
+    ...phase,
+    value: result.phases?.[phase.key] ?? 0,
+  }))
+  const total = phases.reduce((sum, phase) => sum + phase.value, 0) || 1
+  return (
+    <div class="card test-result">
+      <p>
+        <StateDot state={result.status} /> from {result.location} in {formatMs(result.responseTimeMs)}
+        {result.statusCode ? ` · HTTP ${result.statusCode}` : ''}
+      </p>
+      {result.error ? <p class="test-reason">{result.error}</p> : null}
+      {phases.length ? (
+        <>
+          <div class="phases" role="img" aria-label="Time per phase">
+            {phases.map((phase) => (
+              <span key={phase.key} style={{ width: `${(phase.value / total) * 100}%`, background: phase.color }} />
+            ))}
+          </div>
+          <div class="legend">
+            {phases.map((phase) => (
+              <span key={phase.key}>
+                <i style={{ background: phase.color }} />
+                {phase.label} {formatMs(phase.value)}
+              </span>
+            ))}
+          </div>
+        </>
+      ) : null}
+    </div>
+  )
+}
+
 export default function MonitorForm({ id }: { id?: string }) {
   const location = useLocation()
   const { current } = useOrg()
@@ -284,6 +348,8 @@ export default function MonitorForm({ id }: { id?: string }) {
     () => api.get<Envelope<Location[]>>('/api/locations').then((body) => body.data),
     [current.id],
   )
+  const test = useAction()
+  const [tested, setTested] = useState<TestedCheck | undefined>(undefined)
 
   if (existing.error) return <ErrorText error={existing.error} retry={existing.reload} />
   if (!model) return <Loading lines={12} label={`Loading the ${noun}…`} />
@@ -293,6 +359,19 @@ export default function MonitorForm({ id }: { id?: string }) {
     onInput: (event: { currentTarget: { value: string } }) => set(key, event.currentTarget.value as never),
   })
   const http = isHttp(kind, model.protocol)
+
+  const runTest = () =>
+    test.run(async () => {
+      setTested(undefined)
+      const where = testLocation(model.locations, locations.data)
+      if (!where) throw new Error('No probe has reported yet: start one to test from')
+      const body = requestBody(kind, model, false)
+      const answer = await api.post<Envelope<TestedCheck>>('/api/monitors/test', {
+        location: where,
+        [kind === 'domains' ? 'domain' : 'service']: body,
+      })
+      setTested(answer.data)
+    })
 
   const submit = async () => {
     const body = requestBody(kind, model, editing)
@@ -317,6 +396,12 @@ export default function MonitorForm({ id }: { id?: string }) {
         onSubmit={submit}
         submitLabel={editing ? 'Save changes' : `Add ${noun}`}
         onCancel={() => location.route(editing ? `/${kind}/${id}` : `/${kind}`)}
+        once
+        actions={
+          <button type="button" onClick={runTest} disabled={test.busy}>
+            {test.busy ? 'Testing…' : 'Test'}
+          </button>
+        }
       >
         <fieldset>
           <legend>What to check</legend>
@@ -644,6 +729,10 @@ export default function MonitorForm({ id }: { id?: string }) {
             </div>
           </fieldset>
         ) : null}
+        <div aria-live="polite">
+          <ErrorText error={test.error} />
+          {tested ? <TestResult result={tested} /> : null}
+        </div>
       </Form>
     </section>
   )
