@@ -22,6 +22,18 @@ interface CheckOutcome {
   message: string
 }
 
+/**
+ * Waits, a few seconds at most, until the collector has taken a recorded check in (its last check
+ * moved), so the reload after it shows the state that check left.
+ */
+async function ingested(id: string, lastCheck: string | null): Promise<void> {
+  for (let attempt = 0; attempt < 10; attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    const fresh = await api.get<Envelope<ServiceItem>>(`/api/services/${id}`)
+    if (fresh.data.lastCheck !== lastCheck) return
+  }
+}
+
 export default function ServiceDetail({ id }: { id: string }) {
   const { current } = useOrg()
   const [range, setRange] = useState<Range>('24h')
@@ -61,8 +73,11 @@ export default function ServiceDetail({ id }: { id: string }) {
     setChecking(true)
     setCheckError(undefined)
     try {
-      setOutcome((await api.post<Envelope<CheckOutcome>>(`/api/services/${id}/check`)).data)
-      history.reload()
+      // Recorded like a scheduled check: the user asked for a check, so the header, history
+      // and incidents follow its result instead of waiting for the next interval.
+      setOutcome((await api.post<Envelope<CheckOutcome>>(`/api/services/${id}/check?store=true`)).data)
+      await ingested(id, service.lastCheck)
+      reloadAll()
     } catch (error) {
       setCheckError(error)
     } finally {
