@@ -158,6 +158,32 @@ describe.skipIf(!CHROMIUM)('the web console end to end', () => {
     expect((incidents as { data: unknown[] }).data.length).toBeGreaterThanOrEqual(1)
   }, 60_000)
 
+  it('checks a new service at once, and records its Check now in the history and the header', async () => {
+    await page.goto(`${guard.collectorUrl}/services/new`)
+    await page.getByLabel('Host').fill('127.0.0.1')
+    await page.getByLabel('Port').fill(new URL(fixture.url).port)
+    await page.getByLabel('Name', { exact: true }).fill('Fixture port')
+    await page.getByLabel('Check interval (seconds)').fill('300')
+    await page.getByRole('button', { name: 'Add service' }).click()
+    await page.waitForURL((url) => /^\/services\/[^/]+$/.test(url.pathname) && !url.pathname.endsWith('/new'))
+    const path = `/api/services/${page.url().split('/').pop()}`
+    const read = (suffix = '') =>
+      page.evaluate(async (url) => ((await (await fetch(url)).json()) as { data: unknown }).data, `${path}${suffix}`)
+    // Every 300 s, yet checked within seconds of being saved rather than somewhere in the next five minutes.
+    const saved = Date.now()
+    await expect
+      .poll(async () => (await read()) as { lastCheck: string | null }, { timeout: 5000, interval: 250 })
+      .toMatchObject({ lastCheck: expect.any(String) })
+    expect(Date.now() - saved).toBeLessThan(5000)
+
+    const before = ((await read('/history')) as unknown[]).length
+    await page.getByRole('button', { name: 'Check now' }).click()
+    await page.getByRole('status').filter({ hasText: 'Checked now' }).waitFor()
+    await page.getByRole('button', { name: 'Check now' }).waitFor({ timeout: 10_000 })
+    expect(((await read('/history')) as unknown[]).length).toBeGreaterThan(before)
+    await page.locator('.page-head .state-up').waitFor({ timeout: 1000 })
+  }, 60_000)
+
   it('enrols a device and shows the metrics its real agent reports', async () => {
     await page.getByRole('link', { name: 'Devices' }).first().click()
     await page.getByRole('button', { name: 'Enrol a device' }).click()
