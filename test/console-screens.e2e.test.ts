@@ -503,11 +503,19 @@ describe.skipIf(!CHROMIUM)('the console screens, signed in, in headless Chromium
       return { min: min!, max: max!, width: max! - min! }
     }
 
+    /** The part of a canvas the test reads (the test project has no DOM types). */
+    interface Canvas {
+      width: number
+      height: number
+      getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: ArrayLike<number> } }
+    }
+
     /** Pixel columns of the canvas holding the colour: a line covers its span, lone dots a few columns. */
     const share = (colour: readonly number[]) =>
-      page.locator('.chart canvas').evaluate((canvas: HTMLCanvasElement, rgb) => {
+      page.locator('.chart canvas').evaluate((element, rgb) => {
+        const canvas = element as unknown as Canvas
         const { width, height } = canvas
-        const pixels = canvas.getContext('2d')!.getImageData(0, 0, width, height).data
+        const pixels = canvas.getContext('2d').getImageData(0, 0, width, height).data
         const columns = new Set<number>()
         for (let offset = 0; offset < pixels.length; offset += 4) {
           const distance =
