@@ -56,6 +56,10 @@ const SCAN: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idem
 
 const tool = <I extends ZodRawShape, O extends ZodObject>(definition: GuardTool<I, O>) => definition
 
+/** The summaries' figures: "no" rather than "0 %" or "0 ms" while nothing has been checked. */
+const percentText = (value: number | null) => (value === null ? 'no' : `${value} %`)
+const msText = (value: number | null) => (value === null ? 'no' : `${value} ms`)
+
 const member = (tool: ToolContext) => (tool.auth.kind === 'member' ? tool.auth.member : undefined)
 
 /** Scans make probes connect to a target: only for someone who signed in, never anonymously. */
@@ -82,7 +86,7 @@ export const guardTools = [
     annotations: READ_ONLY,
     widget: 'dashboard',
     summary: (stats) =>
-      `Domains ${stats.domains.up}/${stats.domains.total} up (${stats.domains.uptime} % uptime), services ${stats.services.up}/${stats.services.total} up, devices ${stats.devices.online}/${stats.devices.total} online, ${stats.incidents.active} open incidents (${stats.incidents.critical} critical).`,
+      `Domains ${stats.domains.up}/${stats.domains.total} up (${percentText(stats.domains.uptime)} uptime), services ${stats.services.up}/${stats.services.total} up, devices ${stats.devices.online}/${stats.devices.total} online, ${stats.incidents.active} open incidents (${stats.incidents.critical} critical).`,
     run: (input, tool) =>
       readAssistantDashboard({ ctx: tool.ctx, audience: audienceOf(member(tool), input.organizationId) }),
   }),
@@ -119,7 +123,7 @@ export const guardTools = [
     annotations: READ_ONLY,
     widget: 'domains',
     summary: (result) =>
-      `${result.summary.up}/${result.summary.total} domains up, ${result.summary.down} down, ${result.summary.uptime} % uptime, ${result.summary.avgResponseTime} ms average.${result.domains
+      `${result.summary.up}/${result.summary.total} domains up, ${result.summary.down} down, ${percentText(result.summary.uptime)} uptime, ${msText(result.summary.avgResponseTime)} average.${result.domains
         .filter((domain) => domain.status === 'down')
         .map((domain) => `\n- down: ${domain.name}`)
         .join('')}`,

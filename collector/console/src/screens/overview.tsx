@@ -8,7 +8,7 @@ import { type DomainItem, type Page, type ServiceItem, STATE_ORDER } from '../mo
 import { useOrg } from '../org.ts'
 
 interface DashboardStats {
-  domains: { total: number; up: number; down: number; uptime: number }
+  domains: { total: number; up: number; down: number; uptime: number | null }
   devices: { total: number; online: number; offline: number }
   services: { total: number; up: number; down: number }
   incidents: { active: number; critical: number }

@@ -27,9 +27,13 @@ export function audienceOf(member: Member | undefined, organizationId: string | 
   return { kind: 'members', callers: [member.callerFor(organizationId)] }
 }
 
-/** A weighted mean over parts, each `[value, weight]`, rounded to two places; 0 without weight. */
-export function weightedMean(parts: Array<[number, number]>): number {
-  const weight = parts.reduce((sum, [, part]) => sum + part, 0)
-  if (weight === 0) return 0
-  return Math.round((parts.reduce((sum, [value, part]) => sum + value * part, 0) / weight) * 100) / 100
+/**
+ * A weighted mean over parts, each `[value, weight]`, rounded to two places. A part without a value
+ * (nothing checked yet) counts for nothing; null when no part has one, as 0 would read as an outage.
+ */
+export function weightedMean(parts: Array<[number | null, number]>): number | null {
+  const known = parts.filter((part): part is [number, number] => part[0] !== null)
+  const weight = known.reduce((sum, [, part]) => sum + part, 0)
+  if (weight === 0) return null
+  return Math.round((known.reduce((sum, [value, part]) => sum + value * part, 0) / weight) * 100) / 100
 }

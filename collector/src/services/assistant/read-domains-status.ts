@@ -37,7 +37,7 @@ export async function readDomainsStatus({
         total: domains.length,
         up: domains.filter((domain) => isWorking(domain.status)).length,
         down: domains.filter((domain) => domain.status === 'down').length,
-        avgResponseTime: 0,
+        avgResponseTime: null,
         uptime: weightedMean(uptimes.map((uptime) => [uptime, 1])),
       },
       domains,

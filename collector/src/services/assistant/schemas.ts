@@ -54,8 +54,8 @@ export const domainsStatusResult = z.object({
     total: z.number().int(),
     up: z.number().int(),
     down: z.number().int(),
-    avgResponseTime: z.number().describe('ms, 24 hours'),
-    uptime: z.number().describe('average 24-hour uptime, percent'),
+    avgResponseTime: z.number().nullable().describe('ms, 24 hours; null while no domain has a check'),
+    uptime: z.number().nullable().describe('average 24-hour uptime, percent; null while no domain has a check'),
   }),
   domains: z.array(assistantDomain).describe('At most 100 per organization'),
 })

@@ -8,7 +8,10 @@ export const dashboardStats = z.object({
     total: z.number().int(),
     up: z.number().int(),
     down: z.number().int(),
-    uptime: z.number().meta({ description: 'average 24-hour uptime of the domains, percent' }),
+    uptime: z
+      .number()
+      .nullable()
+      .meta({ description: 'average 24-hour uptime of the domains, percent; null while none has a check' }),
   }),
   devices: z.object({ total: z.number().int(), online: z.number().int(), offline: z.number().int() }),
   services: z.object({ total: z.number().int(), up: z.number().int(), down: z.number().int() }),

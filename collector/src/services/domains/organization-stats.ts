@@ -6,7 +6,7 @@ import { round2 } from '../results/window.ts'
  * Counts by state-machine status (live) and 24-hour averages across the organization's domains (the
  * totals the summary refresher keeps, services/summaries/organization.ts): two small PostgreSQL
  * statements, no ClickHouse, however many domains. The average uptime is over domains with checks in
- * the last 24 hours.
+ * the last 24 hours; both averages are null while no domain has one.
  */
 export async function organizationDomainStats(ctx: CollectorContext, caller: Caller, organization?: string) {
   const organizationId = organizationScope(caller, organization)
@@ -33,7 +33,7 @@ export async function organizationDomainStats(ctx: CollectorContext, caller: Cal
     up: count.up,
     down: count.down,
     unknown: count.unknown,
-    avgResponseTime: figures?.checks ? round2(figures.rt_sum / figures.checks) : 0,
-    avgUptime: figures?.monitors_with_checks ? round2(figures.uptime_sum / figures.monitors_with_checks) : 0,
+    avgResponseTime: figures?.checks ? round2(figures.rt_sum / figures.checks) : null,
+    avgUptime: figures?.monitors_with_checks ? round2(figures.uptime_sum / figures.monitors_with_checks) : null,
   }
 }

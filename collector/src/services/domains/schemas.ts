@@ -233,8 +233,8 @@ export const organizationDomainStats = z.object({
   up: z.number().int(),
   down: z.number().int(),
   unknown: z.number().int(),
-  avgResponseTime: z.number(),
-  avgUptime: z.number(),
+  avgResponseTime: windowFigure('ms over 24 hours; null while no domain has a check in them'),
+  avgUptime: windowFigure('percent over 24 hours; null while no domain has a check in them'),
 })
 
 export const domainSummary = z.object({
