@@ -77,6 +77,15 @@ export const collectorEnvSchema = z.object({
     .url({ protocol: /^https?$/, error: 'must be an http(s):// URL' })
     .transform((url) => url.replace(/\/+$/, ''))
     .optional(),
+  /**
+   * Where the collector itself calls identity when that is not GUARD_IDENTITY_URL, the address
+   * browsers and tokens use (in containers: `http://identity:4000`): plans, memberships, the
+   * operator's whoami, the console's client registration, discovery and token requests.
+   */
+  GUARD_IDENTITY_INTERNAL_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s):// URL' })
+    .transform((url) => url.replace(/\/+$/, ''))
+    .optional(),
   /** Where to fetch identity's keys when not at `<GUARD_IDENTITY_URL>/.well-known/jwks.json`. */
   GUARD_IDENTITY_JWKS_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s):// URL' }).optional(),
   /**
@@ -174,6 +183,12 @@ export function collectorPublicUrl(
   const host = ['0.0.0.0', '::', ''].includes(env.GUARD_COLLECTOR_HOST) ? '127.0.0.1' : env.GUARD_COLLECTOR_HOST
   return `http://${host.includes(':') ? `[${host}]` : host}:${env.GUARD_COLLECTOR_PORT}`
 }
+
+/** Where the collector sends its own requests to identity; undefined without identity. */
+export const identityCallUrl = (
+  env: Pick<CollectorEnv, 'GUARD_IDENTITY_URL' | 'GUARD_IDENTITY_INTERNAL_URL'>,
+): string | undefined =>
+  env.GUARD_IDENTITY_URL ? (env.GUARD_IDENTITY_INTERNAL_URL ?? env.GUARD_IDENTITY_URL) : undefined
 
 /**
  * The web console's base URL: GUARD_PUBLIC_URL, else the collector's public URL, whose root serves

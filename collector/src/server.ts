@@ -20,7 +20,7 @@ import { buildCollectorApp } from './app.ts'
 import { createConsoleAuth } from './console/bff.ts'
 import { consoleOidc } from './console/identity-client.ts'
 import type { CollectorContext } from './context.ts'
-import type { CollectorEnv } from './env.ts'
+import { type CollectorEnv, identityCallUrl } from './env.ts'
 import { consumeDeadLetters } from './ingest/consume-dead-letters.ts'
 import {
   consumeDeviceHeartbeats,
@@ -74,6 +74,7 @@ export async function prepareCollector(deps: CollectorDeps) {
   await migrateTimeSeries(deps.timeseries, { service: 'collector', directory: migrations('clickhouse') })
   await applyRetention(deps.timeseries, deps.env)
   const secretKey = await resolveSecretKey(deps.env)
+  const identityUrl = identityCallUrl(deps.env)
   const ctx: CollectorContext = {
     ...deps,
     monitors: await deps.bus.kv(MONITORS_BUCKET),
@@ -88,12 +89,8 @@ export async function prepareCollector(deps: CollectorDeps) {
     sealKey: derivePurposeKey(secretKey, 'collector-notification-secrets'),
     wake: new EventTarget(),
     plans: await planSourceFromEnv(deps.env, deps.log),
-    members: deps.env.GUARD_IDENTITY_URL
-      ? identityMembershipSource({ identityUrl: deps.env.GUARD_IDENTITY_URL, secretKey })
-      : undefined,
-    ...(deps.env.GUARD_IDENTITY_URL
-      ? { identityCheck: identityServiceCheck({ identityUrl: deps.env.GUARD_IDENTITY_URL, secretKey, log: deps.log }) }
-      : {}),
+    members: identityUrl ? identityMembershipSource({ identityUrl, secretKey }) : undefined,
+    ...(identityUrl ? { identityCheck: identityServiceCheck({ identityUrl, secretKey, log: deps.log }) } : {}),
   }
   await checkSealingKey(ctx)
   const consoleKey = derivePurposeKey(secretKey, 'collector-console-sessions')
@@ -150,7 +147,13 @@ export async function startCollector(deps: CollectorDeps): Promise<RunningCollec
     publicUrl: () => publicUrl ?? `http://${deps.env.GUARD_COLLECTOR_HOST}:${deps.env.GUARD_COLLECTOR_PORT}`,
   }
   const resolveOidc = identityUrl
-    ? consoleOidc({ ...consoleOptions, identityUrl, secretKey, sealKey: consoleKey })
+    ? consoleOidc({
+        ...consoleOptions,
+        identityUrl,
+        internalUrl: deps.env.GUARD_IDENTITY_INTERNAL_URL,
+        secretKey,
+        sealKey: consoleKey,
+      })
     : undefined
   const consoleAuth = createConsoleAuth({
     ...consoleOptions,

@@ -20,7 +20,10 @@ export const CONSOLE_SCOPE = ['openid email profile organizations', ...DATA_SCOP
 export interface ConsoleClientOptions {
   sql: Sql
   log: Logger
+  /** Identity's issuer, as browsers reach it. */
   identityUrl: string
+  /** Where this collector reaches the same identity, when not at its issuer URL (GUARD_IDENTITY_INTERNAL_URL). */
+  internalUrl?: string | undefined
   secretKey: string
   sealKey: Buffer
   /** The collector's public base URL (GUARD_PUBLIC_URL, else its own address). */
@@ -41,7 +44,7 @@ async function register(
   clientId: string | undefined,
 ): Promise<{ client_id: string; client_secret?: string }> {
   const publicUrl = options.publicUrl()
-  const response = await fetch(`${options.identityUrl}/api/v1/internal/first-party-clients`, {
+  const response = await fetch(`${options.internalUrl ?? options.identityUrl}/api/v1/internal/first-party-clients`, {
     method: 'POST',
     headers: {
       authorization: `Bearer ${await signServiceToken(options.secretKey, 'collector')}`,
@@ -97,6 +100,24 @@ async function ensureClient(options: ConsoleClientOptions): Promise<{ clientId: 
   return { clientId: created.client_id, clientSecret: created.client_secret }
 }
 
+/**
+ * The discovery document names identity's public endpoints, which browsers use (authorize,
+ * sign-out) and the issuer its tokens carry; this collector's own requests to them (discovery,
+ * token, refresh) go to the internal address instead.
+ */
+export function viaInternalUrl(identityUrl: string, internalUrl: string): oidc.CustomFetch {
+  const publicOrigin = new URL(identityUrl).origin
+  const internal = new URL(internalUrl)
+  return (url, init) => {
+    const target = new URL(url)
+    if (target.origin === publicOrigin) {
+      target.protocol = internal.protocol
+      target.host = internal.host
+    }
+    return fetch(target, init)
+  }
+}
+
 export interface ConsoleOidc {
   config: oidc.Configuration
   clientId: string
@@ -109,13 +130,18 @@ export function consoleOidc(options: ConsoleClientOptions): () => Promise<Consol
   let pending: Promise<ConsoleOidc> | undefined
   const resolve = async (): Promise<ConsoleOidc> => {
     const { clientId, clientSecret } = await ensureClient(options)
-    const insecure = new URL(options.identityUrl).protocol === 'http:'
+    const insecure = new URL(options.internalUrl ?? options.identityUrl).protocol === 'http:'
     const config = await oidc.discovery(
       new URL(options.identityUrl),
       clientId,
       undefined,
       oidc.ClientSecretPost(clientSecret),
-      insecure ? { execute: [oidc.allowInsecureRequests] } : undefined,
+      {
+        ...(insecure ? { execute: [oidc.allowInsecureRequests] } : {}),
+        ...(options.internalUrl
+          ? { [oidc.customFetch]: viaInternalUrl(options.identityUrl, options.internalUrl) }
+          : {}),
+      },
     )
     const publicUrl = options.publicUrl()
     return { config, clientId, callbackUrl: callbackOf(publicUrl), signedOutUrl: signedOutOf(publicUrl) }

@@ -3,6 +3,7 @@ import { GuardError } from '@guard/shared'
 import type { FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import type { CollectorContext } from '../context.ts'
+import { identityCallUrl } from '../env.ts'
 import type { PlatformOperator } from '../services/dead-letters/schemas.ts'
 
 declare module 'fastify' {
@@ -39,7 +40,7 @@ export function authenticateOperator(ctx: CollectorContext) {
   return async (request: FastifyRequest) => {
     const token = request.headers.authorization?.match(/^Bearer\s+(\S+)\s*$/i)?.[1]
     if (!token) throw new GuardError('UNAUTHORIZED', 'Invalid or missing authentication token')
-    const identityUrl = ctx.env.GUARD_IDENTITY_URL
+    const identityUrl = identityCallUrl(ctx.env)
     if (!identityUrl) {
       // No identity, no operator: a configuration this collector runs without, not an outage.
       throw new GuardError('FORBIDDEN', 'The admin API needs identity (GUARD_IDENTITY_URL) to know the operator')

@@ -6,7 +6,7 @@ import {
   resolveSecretKey,
   signServiceToken,
 } from '@guard/shared'
-import type { CollectorEnv } from '../../env.ts'
+import { type CollectorEnv, identityCallUrl } from '../../env.ts'
 
 /** Where the collector learns an organization's plan and that plan's limits. */
 export interface PlanSource {
@@ -104,9 +104,10 @@ export function identityPlanSource(options: {
 
 /** Identity's plans when the collector knows identity (GUARD_IDENTITY_URL), none otherwise. */
 export async function planSourceFromEnv(env: CollectorEnv, log: Logger): Promise<PlanSource> {
-  if (!env.GUARD_IDENTITY_URL) return noPlans
+  const identityUrl = identityCallUrl(env)
+  if (!identityUrl) return noPlans
   return identityPlanSource({
-    identityUrl: env.GUARD_IDENTITY_URL,
+    identityUrl,
     secretKey: await resolveSecretKey(env),
     cacheSeconds: env.GUARD_PLAN_CACHE_SECONDS,
     log,
