@@ -1,5 +1,4 @@
 import { realpathSync } from 'node:fs'
-import { parseArgs } from 'node:util'
 import {
   AGENT_NODE_FLAGS,
   enrollDevice,
@@ -9,26 +8,36 @@ import {
   parseAgentEnv,
   startAgent,
 } from '@guard/agent'
-import { ConfigError } from '@guard/shared/config-error'
 import { createLogger } from '@guard/shared/logger'
 import { closeOnSignals } from '@guard/shared/process'
+import { connectionFailure, HelpRequested, parseArgs, pickAction, UnavailableError, UsageError } from '../cli-kit.ts'
 
+const runUsage = 'guard agent [--config FILE] [--collector URL] [--device ID] [--token TOKEN] [--interval SECONDS]'
+const enrollUsage =
+  'guard agent enroll --collector URL --key API_KEY --name NAME [--tag T]... [--config FILE] [--interval SECONDS]'
+const installUsage =
+  'guard agent install [--user guard-agent] [--config FILE] [--unit /etc/systemd/system/guard-agent.service]'
 const usage = `Usage:
-  guard agent [--config FILE] [--collector URL] [--device ID] [--token TOKEN] [--interval SECONDS]
-  guard agent enroll --collector URL --key API_KEY --name NAME [--tag T]... [--config FILE] [--interval SECONDS]
-  guard agent install [--user guard-agent] [--config FILE] [--unit /etc/systemd/system/guard-agent.service]`
+  ${runUsage}
+  ${enrollUsage}
+  ${installUsage}
+
+Runs the device agent (posts this machine's metrics to the collector's /agent every interval),
+enrols this machine as a device, or installs the agent as a systemd service.`
 
 /** Runs the device agent, or enrols this machine, or installs the agent as a systemd service. */
 export async function runAgent(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const [sub, ...rest] = args
-  if (sub === 'enroll') return enroll(rest)
-  if (sub === 'install') return install(rest)
-  if (sub === 'help' || sub === '--help') {
-    process.stdout.write(`${usage}\n`)
-    return
+  // An action is a word; without one (options only) the agent itself runs.
+  if (sub !== undefined && !sub.startsWith('-')) {
+    const action = pickAction(sub, ['enroll', 'install', 'help'], 'agent')
+    if (action === 'help') throw new HelpRequested(usage)
+    return action === 'enroll' ? enroll(rest) : install(rest)
   }
   const { values } = parseArgs({
     args,
+    usage,
+    scope: 'agent',
     options: {
       config: { type: 'string' },
       collector: { type: 'string' },
@@ -57,6 +66,8 @@ export async function runAgent(args: string[], env: NodeJS.ProcessEnv = process.
 async function enroll(args: string[]): Promise<void> {
   const { values } = parseArgs({
     args,
+    usage: `Usage: ${enrollUsage}\n\nEnrols this machine as a device of the organization API_KEY belongs to and writes its token to FILE.`,
+    scope: 'agent enroll',
     options: {
       collector: { type: 'string' },
       key: { type: 'string' },
@@ -66,16 +77,23 @@ async function enroll(args: string[]): Promise<void> {
       interval: { type: 'string' },
     },
   })
-  if (!values.collector || !values.key || !values.name)
-    throw new ConfigError(`agent enroll: --collector, --key and --name are required\n${usage}`)
+  const { collector, key, name } = values
+  if (!collector || !key || !name) {
+    const missing = Object.entries({ collector, key, name }).filter(([, value]) => !value)
+    throw new UsageError(`missing ${missing.map(([option]) => `--${option}`).join(', ')}`, 'agent enroll')
+  }
   const interval = values.interval ? Number(values.interval) : undefined
   const { deviceId, configPath } = await enrollDevice({
-    collectorUrl: values.collector,
-    apiKey: values.key,
-    name: values.name,
+    collectorUrl: collector,
+    apiKey: key,
+    name,
     ...(values.tag ? { tags: values.tag } : {}),
     ...(values.config ? { configPath: values.config } : {}),
     ...(interval ? { intervalSeconds: interval } : {}),
+  }).catch((error: unknown) => {
+    const code = connectionFailure(error)
+    if (!code) throw error
+    throw new UnavailableError(`the collector at ${collector} is not answering (${code}); check --collector`)
   })
   process.stdout.write(
     `Enrolled device ${deviceId}; its token is in ${configPath} (mode 0600).\nStart the agent: guard agent --config ${configPath}\n`,
@@ -85,6 +103,8 @@ async function enroll(args: string[]): Promise<void> {
 async function install(args: string[]): Promise<void> {
   const { values } = parseArgs({
     args,
+    usage: `Usage: ${installUsage}\n\nWrites a systemd unit that runs the agent as USER with the configuration FILE.`,
+    scope: 'agent install',
     options: {
       user: { type: 'string', default: 'guard-agent' },
       config: { type: 'string', default: '/etc/guard/agent.json' },

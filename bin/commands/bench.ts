@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process'
 import { existsSync, readdirSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
+import { didYouMean, UsageError } from '../cli-kit.ts'
 
 const benchDir = fileURLToPath(new URL('../../bench/', import.meta.url))
 const tsxCli = createRequire(import.meta.url).resolve('tsx/cli')
@@ -20,10 +21,10 @@ const available = () =>
  */
 export async function runBench(names: string[]): Promise<void> {
   const known = available()
-  const unknown = names.filter((name) => !known.includes(name))
-  if (unknown.length > 0) {
-    process.stderr.write(`unknown benchmark ${unknown.join(', ')} (available: ${known.join(', ') || 'none'})\n`)
-    process.exit(2)
+  const unknown = names.find((name) => !known.includes(name))
+  if (unknown !== undefined) {
+    const hint = didYouMean(unknown, known) || ` (available: ${known.join(', ') || 'none'})`
+    throw new UsageError(`unknown benchmark '${unknown}'${hint}`)
   }
   for (const name of names.length > 0 ? names : known) {
     process.stderr.write(`bench ${name}\n`)

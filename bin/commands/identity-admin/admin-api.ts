@@ -1,5 +1,6 @@
 import { type IdentityEnv, parseIdentityEnv, withLocalAdminApp } from '@guard/identity'
 import { dataDirOwner, readCredentials } from '@guard/shared'
+import { CommandFailed, connectionFailure, UnavailableError } from '../../cli-kit.ts'
 
 export interface AdminCall {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
@@ -25,11 +26,6 @@ function url(base: string, call: AdminCall): string {
   return target.href
 }
 
-function fail(message: string, code = 'SERVICE_UNAVAILABLE'): never {
-  process.stderr.write(`${JSON.stringify({ error: code, message })}\n`)
-  process.exit(1)
-}
-
 async function overHttp(base: string, token: string | undefined, call: AdminCall): Promise<Answer | undefined> {
   let response: Response
   try {
@@ -43,9 +39,13 @@ async function overHttp(base: string, token: string | undefined, call: AdminCall
       signal: AbortSignal.timeout(15_000),
     })
   } catch (error) {
-    const code = ((error as Error).cause as NodeJS.ErrnoException | undefined)?.code
+    const code = connectionFailure(error)
     if (code && NOT_LISTENING.has(code)) return undefined
-    fail(`identity at ${base} did not answer: ${(error as Error).message}${code ? ` (${code})` : ''}`)
+    const timedOut = error instanceof DOMException && error.name === 'TimeoutError'
+    if (!code && !timedOut) throw error
+    throw new UnavailableError(
+      `identity at ${base} did not answer (${code ?? 'timed out'}); set GUARD_IDENTITY_URL to where it runs`,
+    )
   }
   const text = await response.text()
   return { status: response.status, body: text ? JSON.parse(text) : null }
@@ -55,7 +55,7 @@ async function overStore(env: IdentityEnv, base: string, call: AdminCall): Promi
   // Without DATABASE_URL the store is PGlite in the data directory: never while another process holds it.
   const owner = env.DATABASE_URL ? undefined : dataDirOwner(env.GUARD_DATA_DIR)
   if (owner) {
-    fail(
+    throw new UnavailableError(
       `identity does not answer at ${base}, and the data directory ${env.GUARD_DATA_DIR} is held by pid ${owner.pid} ` +
         `(\`${owner.command}\`). Wait until it has started, or set GUARD_IDENTITY_URL to where it listens.`,
     )
@@ -74,7 +74,7 @@ async function overStore(env: IdentityEnv, base: string, call: AdminCall): Promi
  * One admin API call: to the running identity (GUARD_IDENTITY_URL, else the address saved in
  * credentials.json, else the default local one) with the admin token (GUARD_ADMIN_TOKEN, else
  * credentials.json); only when nothing listens there, on the store directly, under its lock.
- * A refusal prints the problem's code and detail as JSON on stderr and exits 1.
+ * A refusal throws the problem's code and detail, printed as JSON on stderr with exit status 1.
  */
 export async function callAdmin<T = unknown>(call: AdminCall): Promise<T> {
   const env = parseIdentityEnv()
@@ -84,17 +84,16 @@ export async function callAdmin<T = unknown>(call: AdminCall): Promise<T> {
   const token = process.env.GUARD_ADMIN_TOKEN ?? saved.adminToken
   const answer = (await overHttp(base, token, call)) ?? (await overStore(env, base, call))
   if (answer.status >= 200 && answer.status < 300) return answer.body as T
-  const problem = (answer.body ?? {}) as { code?: string; detail?: string; hint?: string }
+  const refusal = (answer.body ?? {}) as { code?: string; detail?: string; hint?: string }
   const hint =
     answer.status === 401 && !token
       ? `no admin token: set GUARD_ADMIN_TOKEN, or run where ${env.GUARD_DATA_DIR}/credentials.json is readable`
-      : problem.hint
-  process.stderr.write(
-    `${JSON.stringify({
-      error: problem.code ?? `HTTP_${answer.status}`,
-      message: problem.detail ?? `identity answered ${answer.status}`,
+      : refusal.hint
+  throw new CommandFailed(
+    JSON.stringify({
+      error: refusal.code ?? `HTTP_${answer.status}`,
+      message: refusal.detail ?? `identity answered ${answer.status}`,
       ...(hint ? { hint } : {}),
-    })}\n`,
+    }),
   )
-  process.exit(1)
 }

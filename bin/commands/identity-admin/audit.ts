@@ -1,6 +1,6 @@
-import { parseArgs } from 'node:util'
+import { parseArgs } from '../../cli-kit.ts'
 import { callAdmin } from './admin-api.ts'
-import { helpRequested, printJson, usageError } from './output.ts'
+import { helpRequested, printJson, requirePositionals } from './output.ts'
 
 const USAGE = 'guard identity audit [--limit N] [--action ACTION] [--before ENTRY_ID]   (newest first)'
 
@@ -10,8 +10,10 @@ export async function auditCommand(args: string[]): Promise<void> {
     args,
     allowPositionals: true,
     options: { limit: { type: 'string' }, action: { type: 'string' }, before: { type: 'string' } },
+    usage: USAGE,
+    scope: 'identity audit',
   })
-  if (positionals.length > 0) usageError(USAGE)
+  requirePositionals('audit', positionals, [])
   printJson(
     await callAdmin({
       method: 'GET',

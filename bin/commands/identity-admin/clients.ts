@@ -1,6 +1,6 @@
-import { parseArgs } from 'node:util'
+import { parseArgs, pickAction } from '../../cli-kit.ts'
 import { callAdmin } from './admin-api.ts'
-import { helpRequested, printJson, usageError } from './output.ts'
+import { helpRequested, printJson, requireOptions, requirePositionals } from './output.ts'
 
 const USAGE = `guard identity clients <action>
   create --name N --redirect-uri U [--redirect-uri U2] [--post-logout-redirect-uri U] [--public] [--no-require-pkce] [--first-party] [--scope S ...]
@@ -8,16 +8,21 @@ const USAGE = `guard identity clients <action>
   get CLIENT_ID
   rotate-secret CLIENT_ID   (prints the new secret once)
   delete CLIENT_ID`
+const ACTIONS = ['create', 'list', 'get', 'rotate-secret', 'delete'] as const
+const scope = 'identity clients'
 
 const path = (id: string) => `/clients/${encodeURIComponent(id)}`
 
 /** `create` and `rotate-secret` print client_secret for a confidential client: the only time it is shown. */
 export async function clientsCommand(args: string[]): Promise<void> {
   helpRequested(args, USAGE)
-  const [action, ...rest] = args
+  const [word, ...rest] = args
+  const action = pickAction(word, ACTIONS, scope)
   if (action === 'create') {
     const { values } = parseArgs({
       args: rest,
+      usage: USAGE,
+      scope,
       options: {
         name: { type: 'string' },
         'redirect-uri': { type: 'string', multiple: true },
@@ -28,8 +33,8 @@ export async function clientsCommand(args: string[]): Promise<void> {
         scope: { type: 'string', multiple: true },
       },
     })
+    requireOptions('clients', values, ['name', 'redirect-uri'])
     const redirectUris = values['redirect-uri'] ?? []
-    if (!values.name || redirectUris.length === 0) usageError(USAGE)
     return printJson(
       await callAdmin({
         method: 'POST',
@@ -46,12 +51,11 @@ export async function clientsCommand(args: string[]): Promise<void> {
       }),
     )
   }
-  const { positionals } = parseArgs({ args: rest, options: {}, allowPositionals: true })
-  const [id, ...extra] = positionals
-  if (action === 'list' && !id) return printJson(await callAdmin({ method: 'GET', path: '/clients' }))
-  if (!id || extra.length > 0) usageError(USAGE)
+  const { positionals } = parseArgs({ args: rest, options: {}, allowPositionals: true, usage: USAGE, scope })
+  requirePositionals('clients', positionals, action === 'list' ? [] : ['CLIENT_ID'])
+  const id = positionals[0] as string
+  if (action === 'list') return printJson(await callAdmin({ method: 'GET', path: '/clients' }))
   if (action === 'get') return printJson(await callAdmin({ method: 'GET', path: path(id) }))
   if (action === 'rotate-secret') return printJson(await callAdmin({ method: 'POST', path: `${path(id)}/secret` }))
-  if (action === 'delete') return printJson(await callAdmin({ method: 'DELETE', path: path(id) }))
-  usageError(USAGE)
+  return printJson(await callAdmin({ method: 'DELETE', path: path(id) }))
 }

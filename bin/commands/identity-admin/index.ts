@@ -2,6 +2,8 @@
  * `guard identity <group> <action> [options]`: operator commands that print JSON. Each group
  * (users, orgs, clients, keys, catalog, changelog, …) lives in its own file and registers here.
  */
+import { didYouMean, UsageError } from '../../cli-kit.ts'
+
 export type AdminCommand = (args: string[]) => Promise<void>
 
 export const identityAdminGroups: Record<string, AdminCommand> = {
@@ -17,10 +19,10 @@ export const identityAdminGroups: Record<string, AdminCommand> = {
 export async function runIdentityAdmin(args: string[]): Promise<void> {
   const [group, ...rest] = args
   const command = group ? identityAdminGroups[group] : undefined
-  if (!command) {
-    const known = Object.keys(identityAdminGroups).sort().join(', ') || 'none yet'
-    process.stderr.write(`guard identity: unknown command '${group}' (known: ${known})\n`)
-    process.exit(2)
+  if (!group || !command) {
+    const known = Object.keys(identityAdminGroups).sort()
+    const hint = didYouMean(group ?? '', known) || ` (known: ${known.join(', ')})`
+    throw new UsageError(`unknown command '${group}'${hint}`, 'identity')
   }
   await command(rest)
 }

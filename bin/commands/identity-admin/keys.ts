@@ -1,5 +1,6 @@
+import { pickAction } from '../../cli-kit.ts'
 import { callAdmin } from './admin-api.ts'
-import { helpRequested, printJson, usageError } from './output.ts'
+import { helpRequested, printJson, requirePositionals } from './output.ts'
 
 const USAGE = 'guard identity keys rotate'
 
@@ -9,6 +10,7 @@ const USAGE = 'guard identity keys rotate'
  */
 export async function keysCommand(args: string[]): Promise<void> {
   helpRequested(args, USAGE)
-  if (args[0] !== 'rotate' || args.length > 1) usageError(USAGE)
+  pickAction(args[0], ['rotate'], 'identity keys')
+  requirePositionals('keys', args.slice(1), [])
   printJson(await callAdmin({ method: 'POST', path: '/keys/rotate' }))
 }

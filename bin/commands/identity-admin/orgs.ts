@@ -1,7 +1,7 @@
-import { parseArgs } from 'node:util'
 import { MEMBERSHIP_ROLES } from '@guard/identity'
+import { parseArgs, pickAction } from '../../cli-kit.ts'
 import { callAdmin } from './admin-api.ts'
-import { helpRequested, printJson, usageError } from './output.ts'
+import { helpRequested, printJson, requireOptions, requirePositionals } from './output.ts'
 import { resolveUserId } from './users.ts'
 
 const ROLES = MEMBERSHIP_ROLES.join('|')
@@ -17,6 +17,20 @@ const USAGE = `guard identity orgs <action>
   remove-member ORG USER
   invite ORG EMAIL [--role ${ROLES}]   (prints the single-use link unless GUARD_SMTP_URL e-mails it)
 ORG is an organization id or slug; USER a user id or email.`
+/** The positionals each action takes, named as the usage names them. */
+const POSITIONALS = {
+  create: [],
+  list: [],
+  get: ['ORG'],
+  rename: ['ORG'],
+  'set-plan': ['ORG', 'PLAN'],
+  members: ['ORG'],
+  'add-member': ['ORG', 'USER'],
+  'set-role': ['ORG', 'USER'],
+  'remove-member': ['ORG', 'USER'],
+  invite: ['ORG', 'EMAIL'],
+} satisfies Record<string, string[]>
+const ACTIONS = Object.keys(POSITIONALS) as Array<keyof typeof POSITIONALS>
 
 const orgPath = (org: string) => `/organizations/${encodeURIComponent(org)}`
 
@@ -25,17 +39,24 @@ const planArgument = (value: string): string | null => (value === 'none' ? null 
 
 export async function orgsCommand(args: string[]): Promise<void> {
   helpRequested(args, USAGE)
-  const [action, ...rest] = args
+  const [word, ...rest] = args
+  const action = pickAction(word, ACTIONS, 'identity orgs')
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,
     options: { name: { type: 'string' }, slug: { type: 'string' }, role: { type: 'string' }, plan: { type: 'string' } },
+    usage: USAGE,
+    scope: 'identity orgs',
   })
-  const [org, user, ...extra] = positionals
-  if (extra.length > 0) usageError(USAGE)
+  requirePositionals('orgs', positionals, POSITIONALS[action])
+  if (action === 'create') requireOptions('orgs', values, ['name', 'slug'])
+  if (action === 'rename') requireOptions('orgs', values, ['name'])
+  if (action === 'set-role') requireOptions('orgs', values, ['role'])
+  // requirePositionals vouched for as many as the action names.
+  const org = positionals[0] as string
+  const user = positionals[1] as string
   switch (action) {
     case 'create':
-      if (!values.name || !values.slug || org) usageError(USAGE)
       return printJson(
         await callAdmin({
           method: 'POST',
@@ -50,22 +71,17 @@ export async function orgsCommand(args: string[]): Promise<void> {
     case 'list':
       return printJson(await callAdmin({ method: 'GET', path: '/organizations' }))
     case 'get':
-      if (!org) usageError(USAGE)
       return printJson(await callAdmin({ method: 'GET', path: orgPath(org) }))
     case 'rename':
-      if (!org || !values.name) usageError(USAGE)
       return printJson(await callAdmin({ method: 'PATCH', path: orgPath(org), body: { name: values.name } }))
     case 'set-plan':
       // The second positional is the plan here, not a user.
-      if (!org || !user) usageError(USAGE)
       return printJson(
         await callAdmin({ method: 'PUT', path: `${orgPath(org)}/plan`, body: { plan: planArgument(user) } }),
       )
     case 'members':
-      if (!org) usageError(USAGE)
       return printJson(await callAdmin({ method: 'GET', path: `${orgPath(org)}/members` }))
     case 'add-member': {
-      if (!org || !user) usageError(USAGE)
       const member = user.includes('@') ? { email: user } : { userId: user }
       return printJson(
         await callAdmin({
@@ -76,7 +92,6 @@ export async function orgsCommand(args: string[]): Promise<void> {
       )
     }
     case 'set-role':
-      if (!org || !user || !values.role) usageError(USAGE)
       return printJson(
         await callAdmin({
           method: 'PATCH',
@@ -85,7 +100,6 @@ export async function orgsCommand(args: string[]): Promise<void> {
         }),
       )
     case 'remove-member':
-      if (!org || !user) usageError(USAGE)
       return printJson(
         await callAdmin({
           method: 'DELETE',
@@ -93,7 +107,6 @@ export async function orgsCommand(args: string[]): Promise<void> {
         }),
       )
     case 'invite':
-      if (!org || !user) usageError(USAGE)
       return printJson(
         await callAdmin({
           method: 'POST',
@@ -101,7 +114,5 @@ export async function orgsCommand(args: string[]): Promise<void> {
           body: { email: user, ...(values.role ? { role: values.role } : {}) },
         }),
       )
-    default:
-      usageError(USAGE)
   }
 }

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto'
-import { parseArgs } from 'node:util'
 import { MEMBERSHIP_ROLES } from '@guard/identity'
+import { parseArgs, pickAction } from '../../cli-kit.ts'
 import { callAdmin } from './admin-api.ts'
-import { helpRequested, printJson, usageError } from './output.ts'
+import { helpRequested, printJson, problem, requireOptions, requirePositionals, usageError } from './output.ts'
 
 const USAGE = `guard identity users <action>
   create --email E --password P --name N [--picture URL] [--user-role user|admin] [--org ORG [--role ${MEMBERSHIP_ROLES.join('|')}]]
@@ -11,6 +11,8 @@ const USAGE = `guard identity users <action>
   update USER [--name N] [--user-role user|admin] [--password P] [--disable | --enable]
   reset-password EMAIL [--password P]   (a generated password is printed once when --password is not given)
 USER is a user id or an email; ORG an organization id or slug.`
+const ACTIONS = ['create', 'list', 'get', 'update', 'reset-password'] as const
+const scope = 'identity users'
 
 interface User {
   id: string
@@ -22,10 +24,7 @@ export async function resolveUserId(ref: string): Promise<string> {
   if (!ref.includes('@')) return ref
   const { users } = await callAdmin<{ users: User[] }>({ method: 'GET', path: '/users', query: { email: ref } })
   const user = users[0]
-  if (!user) {
-    process.stderr.write(`${JSON.stringify({ error: 'NOT_FOUND', message: `user ${ref} not found` })}\n`)
-    process.exit(1)
-  }
+  if (!user) throw problem('NOT_FOUND', `user ${ref} not found`)
   return user.id
 }
 
@@ -33,11 +32,14 @@ const path = (id: string) => `/users/${encodeURIComponent(id)}`
 
 export async function usersCommand(args: string[]): Promise<void> {
   helpRequested(args, USAGE)
-  const [action, ...rest] = args
+  const [word, ...rest] = args
+  const action = pickAction(word, ACTIONS, scope)
   switch (action) {
     case 'create': {
       const { values } = parseArgs({
         args: rest,
+        usage: USAGE,
+        scope,
         options: {
           email: { type: 'string' },
           password: { type: 'string' },
@@ -48,7 +50,7 @@ export async function usersCommand(args: string[]): Promise<void> {
           role: { type: 'string' },
         },
       })
-      if (!values.email || !values.password || !values.name) usageError(USAGE)
+      requireOptions('users', values, ['email', 'password', 'name'])
       return printJson(
         await callAdmin({
           method: 'POST',
@@ -66,18 +68,20 @@ export async function usersCommand(args: string[]): Promise<void> {
       )
     }
     case 'list': {
-      const { values } = parseArgs({ args: rest, options: { email: { type: 'string' } } })
+      const { values } = parseArgs({ args: rest, options: { email: { type: 'string' } }, usage: USAGE, scope })
       return printJson(await callAdmin({ method: 'GET', path: '/users', query: { email: values.email } }))
     }
     case 'get': {
-      const { positionals } = parseArgs({ args: rest, options: {}, allowPositionals: true })
-      if (positionals.length !== 1) usageError(USAGE)
+      const { positionals } = parseArgs({ args: rest, options: {}, allowPositionals: true, usage: USAGE, scope })
+      requirePositionals('users', positionals, ['USER'])
       return printJson(await callAdmin({ method: 'GET', path: path(await resolveUserId(positionals[0] as string)) }))
     }
     case 'update': {
       const { values, positionals } = parseArgs({
         args: rest,
         allowPositionals: true,
+        usage: USAGE,
+        scope,
         options: {
           name: { type: 'string' },
           'user-role': { type: 'string' },
@@ -86,7 +90,8 @@ export async function usersCommand(args: string[]): Promise<void> {
           enable: { type: 'boolean' },
         },
       })
-      if (positionals.length !== 1 || (values.disable && values.enable)) usageError(USAGE)
+      requirePositionals('users', positionals, ['USER'])
+      if (values.disable && values.enable) usageError('users', '--disable and --enable exclude each other')
       const changes = {
         ...(values.name ? { name: values.name } : {}),
         ...(values['user-role'] ? { role: values['user-role'] } : {}),
@@ -100,16 +105,16 @@ export async function usersCommand(args: string[]): Promise<void> {
       const { values, positionals } = parseArgs({
         args: rest,
         allowPositionals: true,
+        usage: USAGE,
+        scope,
         options: { password: { type: 'string' } },
       })
-      if (positionals.length !== 1) usageError(USAGE)
+      requirePositionals('users', positionals, ['EMAIL'])
       const password = values.password ?? randomBytes(18).toString('base64url')
       const id = await resolveUserId(positionals[0] as string)
       const user = await callAdmin<User>({ method: 'PATCH', path: path(id), body: { password } })
       // A password the operator typed is theirs; only a generated one is shown, once.
       return printJson({ ...user, ...(values.password ? {} : { password }) })
     }
-    default:
-      usageError(USAGE)
   }
 }
