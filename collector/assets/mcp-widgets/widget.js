@@ -105,7 +105,7 @@ const views = {
         { class: 'tiles' },
         tile('Up', `${number(summary.up)} / ${number(summary.total)}`, summary.down ? 'bad' : 'good'),
         tile('Down', number(summary.down), summary.down ? 'bad' : 'good'),
-        tile('Avg response', `${number(summary.avgResponseTime)} ms`),
+        tile('Avg response', summary.avgResponseTime === null ? '–' : `${number(summary.avgResponseTime)} ms`),
         tile('Uptime (24 h)', percent(summary.uptime)),
       ),
       rows.length
