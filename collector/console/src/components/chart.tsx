@@ -88,11 +88,14 @@ export function Chart({
         },
       ],
       scales: {
-        x: {
-          time: true,
-          range: (_: uPlot, min: number, max: number): uPlot.Range.MinMax =>
-            span.current ? [span.current.from, span.current.to] : [min, max],
-        },
+        // Without a window uPlot's own range stays, which widens a lone point's empty span.
+        x: span.current
+          ? {
+              time: true,
+              range: (_: uPlot, min: number, max: number): uPlot.Range.MinMax =>
+                span.current ? [span.current.from, span.current.to] : [min, max],
+            }
+          : { time: true },
         y: { range: (_: uPlot, min: number, max: number) => [0, Math.max(max * 1.1, min + 1, 10)] },
       },
       legend: { live: true },
