@@ -4,7 +4,9 @@ import { api, type Envelope } from '../api.ts'
 import { useLive } from '../live.ts'
 import {
   type HistoryEntry,
+  historyRange,
   type Incident,
+  type LatencySeries,
   MONITOR_EVENTS,
   PHASES,
   type Phases,
@@ -90,6 +92,22 @@ export function alignSeries(
     return { label: name, values }
   })
   return { x, series }
+}
+
+/** Raw results a chart's raw read answers at most (per location for domains, in all for services). */
+export const RAW_POINTS = 1000
+
+/**
+ * Whether a range's buckets hold so few checks, all young enough to be kept raw (35 days), that one
+ * raw read returns every one of them: a new monitor's chart then draws its checks one by one where
+ * buckets would draw a lone dot. `per` says what the raw read's limit counts.
+ */
+export function rawSuffices(buckets: LatencySeries['locations'], range: Range, per: 'location' | 'monitor'): boolean {
+  const since = Date.now() - RANGE_SECONDS[historyRange(range)] * 1000
+  const series = Object.values(buckets)
+  const checks = series.map((list) => list.reduce((sum, bucket) => sum + bucket.checks, 0))
+  const most = per === 'location' ? Math.max(0, ...checks) : checks.reduce((sum, count) => sum + count, 0)
+  return most <= RAW_POINTS && series.every((list) => list.every((bucket) => Date.parse(bucket.timestamp) >= since))
 }
 
 /** A latency chart with one line per location, spanning the whole range up to when its data came. */

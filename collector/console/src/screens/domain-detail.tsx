@@ -6,7 +6,9 @@ import {
   LatencyChart,
   MonitorActions,
   PhaseBreakdown,
+  RAW_POINTS,
   RangePicker,
+  rawSuffices,
   useMonitorIncidents,
   useMonitorRefresh,
 } from '../components/monitor.tsx'
@@ -21,15 +23,11 @@ import {
   historyRange,
   type LatencySeries,
   type LocationPoint,
-  RANGE_SECONDS,
   type Range,
 } from '../monitors.ts'
 import { useOrg } from '../org.ts'
 
 type ChartPoints = Record<string, Array<{ timestamp: string; responseTime: number; status?: string }>>
-
-/** Raw results per location the API answers at most: while no location has more, they are all there. */
-const RAW_POINTS = 1000
 
 /**
  * What the latency chart draws. The last hour: every raw check (and a location without a probe).
@@ -48,13 +46,7 @@ async function chartPoints(id: string, range: Range): Promise<ChartPoints> {
   if (range === '1h') return raw()
   const buckets = (await api.get<Envelope<LatencySeries>>(`/api/domains/${id}/monitoring/latency`, { range })).data
     .locations
-  const rawSince = Date.now() - RANGE_SECONDS[historyRange(range)] * 1000
-  const sparse = Object.values(buckets).every(
-    (series) =>
-      series.reduce((sum, bucket) => sum + bucket.checks, 0) <= RAW_POINTS &&
-      series.every((bucket) => Date.parse(bucket.timestamp) >= rawSince),
-  )
-  return sparse ? raw() : buckets
+  return rawSuffices(buckets, range, 'location') ? raw() : buckets
 }
 
 export default function DomainDetail({ id }: { id: string }) {

@@ -6,15 +6,46 @@ import {
   LatencyChart,
   MonitorActions,
   PhaseBreakdown,
+  RAW_POINTS,
   RangePicker,
+  rawSuffices,
   useMonitorIncidents,
   useMonitorRefresh,
 } from '../components/monitor.tsx'
 import { ErrorText, Loading, StateDot } from '../components/status.tsx'
 import { formatDuration, formatMs, formatPercent, Time } from '../components/time.tsx'
 import { useResource } from '../components/use-api.ts'
-import { displayState, type HistoryEntry, type LatencySeries, type Range, type ServiceItem } from '../monitors.ts'
+import {
+  displayState,
+  type HistoryEntry,
+  type LatencySeries,
+  RANGE_SECONDS,
+  type Range,
+  type ServiceItem,
+} from '../monitors.ts'
 import { useOrg } from '../org.ts'
+
+/**
+ * What the latency chart draws: rollup buckets, or, while the range holds few enough checks that
+ * one read of the history returns them all (a new service), each check by location.
+ */
+async function chartPoints(
+  id: string,
+  range: Range,
+): Promise<Record<string, Array<{ timestamp: string; responseTime: number }>>> {
+  const buckets = (await api.get<Envelope<LatencySeries>>(`/api/services/${id}/latency`, { range })).data.locations
+  if (!rawSuffices(buckets, range, 'monitor')) return buckets
+  const since = Date.now() - RANGE_SECONDS[range] * 1000
+  const history = await api.get<Envelope<HistoryEntry[]>>(`/api/services/${id}/history`, { limit: RAW_POINTS })
+  const byLocation: Record<string, HistoryEntry[]> = {}
+  for (const entry of [...history.data].reverse()) {
+    if (Date.parse(entry.timestamp) < since || !entry.location) continue
+    const list = byLocation[entry.location] ?? []
+    list.push(entry)
+    byLocation[entry.location] = list
+  }
+  return byLocation
+}
 
 interface CheckOutcome {
   status: string
@@ -41,11 +72,7 @@ export default function ServiceDetail({ id }: { id: string }) {
     () => api.get<Envelope<ServiceItem>>(`/api/services/${id}`).then((body) => body.data),
     [current.id, id],
   )
-  const latency = useResource(
-    () =>
-      api.get<Envelope<LatencySeries>>(`/api/services/${id}/latency`, { range }).then((body) => body.data.locations),
-    [current.id, id, range],
-  )
+  const latency = useResource(() => chartPoints(id, range), [current.id, id, range])
   const history = useResource(
     () => api.get<Envelope<HistoryEntry[]>>(`/api/services/${id}/history`, { limit: 500 }).then((body) => body.data),
     [current.id, id],
