@@ -9,5 +9,6 @@ const args = process.argv.slice(3)
 try {
   await runAgent(args.filter((arg) => arg !== '--debug'))
 } catch (error) {
-  process.exitCode = report(error, 'agent', processIo, args.includes('--debug'))
+  // Exit, not exitCode: an agent that failed half-started may hold a timer or socket open.
+  process.exit(report(error, 'agent', processIo, args.includes('--debug')))
 }

@@ -1,4 +1,6 @@
 import { guard } from './dispatch.ts'
 
-// An exit code, not process.exit(): `start` and the servers keep the process alive after it resolves.
-process.exitCode = await guard(process.argv.slice(2))
+const code = await guard(process.argv.slice(2))
+// A command that failed may have left a server or a socket open, which would keep the process
+// alive; one that succeeded may be a server (`start`), which must.
+if (code !== 0) process.exit(code)
