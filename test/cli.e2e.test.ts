@@ -2,6 +2,7 @@ import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { lockDataDir } from '@guard/shared'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { guard } from '../bin/dispatch.ts'
 import { runGuard } from './support/spawn-guard.ts'
@@ -171,7 +172,13 @@ describe('guard command line', () => {
         join(dataDir, 'a.json'),
       ]),
     ])
+    // Identity's admin commands open the store when no identity answers, unless a process holds it.
+    process.env.GUARD_IDENTITY_URL = elsewhere
+    const lock = lockDataDir(dataDir)
+    viaEnv.push(await inProcess(['identity', 'users', 'list']))
+    lock.release()
     delete process.env.GUARD_COLLECTOR_URL
+    delete process.env.GUARD_IDENTITY_URL
     for (const [runs, url] of [
       [viaCredentials, recorded],
       [viaEnv, elsewhere],
@@ -179,7 +186,8 @@ describe('guard command line', () => {
       for (const run of runs) {
         expect({ args: run.args, code: run.code, stdout: run.stdout }).toEqual({ args: run.args, code: 69, stdout: '' })
         expect(run.stderr.trimEnd().split('\n'), run.args.join(' ')).toHaveLength(1)
-        expect(run.stderr).toContain(`${url} is not answering (ECONNREFUSED)`)
+        expect(run.stderr, run.args.join(' ')).toContain(url)
+        expect(run.stderr, run.args.join(' ')).toMatch(/is not answering \(ECONNREFUSED\)|is held by pid/)
       }
     }
     expect(await readdir(dataDir)).toEqual(['credentials.json'])
