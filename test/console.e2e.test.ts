@@ -186,8 +186,11 @@ describe.skipIf(!CHROMIUM)('the web console end to end', () => {
     await page.getByRole('button', { name: 'Check now' }).click()
     await page.getByRole('status').filter({ hasText: 'Checked now' }).waitFor()
     await page.getByRole('button', { name: 'Check now' }).waitFor({ timeout: 10_000 })
-    expect(((await read('/history')) as unknown[]).length).toBeGreaterThan(before)
-    await page.locator('.page-head .state-up').waitFor({ timeout: 1000 })
+    // Stored through the bus and the ingest like a scheduled check: there within seconds, not at once.
+    await expect
+      .poll(async () => ((await read('/history')) as unknown[]).length, { timeout: 10_000, interval: 250 })
+      .toBeGreaterThan(before)
+    await page.locator('.page-head .state-up').waitFor({ timeout: 10_000 })
   }, 60_000)
 
   it('enrols a device and shows the metrics its real agent reports', async () => {
