@@ -114,6 +114,13 @@ async function openPostgres(databaseUrl: string): Promise<RelationalStore> {
     async transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T> {
       const client = await pool.connect()
       let broken: Error | undefined
+      // pg-pool listens for errors only on idle clients: a connection that dies while checked out
+      // here (server stopped between two statements) would emit an unhandled 'error' and crash the
+      // process. The statement in flight fails on its own; the connection is destroyed on release.
+      const onError = (error: Error) => {
+        broken = error
+      }
+      client.on('error', onError)
       try {
         await client.query('BEGIN')
         const result = await work(sqlOn(pgRun(client), 1))
@@ -126,6 +133,7 @@ async function openPostgres(databaseUrl: string): Promise<RelationalStore> {
         throw error
       } finally {
         // A connection whose rollback failed is in an unknown state: destroy it, never reuse it.
+        client.removeListener('error', onError)
         client.release(broken)
       }
     },
