@@ -11,8 +11,12 @@ import { fileURLToPath } from 'node:url'
 
 const ROOT = fileURLToPath(new URL('../collector/console/', import.meta.url))
 export const CONSOLE_DIST = join(ROOT, 'dist')
-/** Collector modules the console imports so that it offers exactly what the API accepts. */
-const SHARED_WITH_API = [join(ROOT, '../src/services/access/resources.ts')]
+/** Files outside the console it imports: the collector's resource list and the brand it shares with identity. */
+const SHARED_WITH_API = [
+  join(ROOT, '../src/services/access/resources.ts'),
+  fileURLToPath(new URL('../shared/brand/tokens.css', import.meta.url)),
+  fileURLToPath(new URL('../shared/src/brand/logo.ts', import.meta.url)),
+]
 const STAMP = '.build-stamp'
 const LOCK_FILE = fileURLToPath(new URL('../package-lock.json', import.meta.url))
 

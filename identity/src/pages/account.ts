@@ -31,7 +31,7 @@ export function accountPages(app: GuardFastify, ctx: OAuthContext): void {
 ${
   item.id === session.id
     ? html` <strong>(this browser)</strong>`
-    : html`<form method="post" action="${ACCOUNT_PATH}/sessions/end"><input type="hidden" name="csrf" value="${csrf}"><input type="hidden" name="id" value="${item.id}"><button type="submit">Sign out</button></form>`
+    : html`<form method="post" action="${ACCOUNT_PATH}/sessions/end"><input type="hidden" name="csrf" value="${csrf}"><input type="hidden" name="id" value="${item.id}"><button type="submit" class="secondary">Sign out</button></form>`
 }</li>`,
     )
     return sendPage(

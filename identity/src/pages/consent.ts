@@ -100,8 +100,8 @@ ${unverified}
 <form method="post" action="${CONSENT_PATH}">
 <input type="hidden" name="csrf" value="${csrf}">
 <input type="hidden" name="request" value="${original}">
-<button type="submit" name="decision" value="allow">Allow</button>
-<button type="submit" name="decision" value="deny">Deny</button>
+<div class="actions"><button type="submit" name="decision" value="allow">Allow</button>
+<button type="submit" name="decision" value="deny" class="secondary">Deny</button></div>
 </form>`,
       )
     },

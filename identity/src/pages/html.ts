@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { LOGO_SVG, PRODUCT_NAME } from '@guard/shared/brand'
 import type { FastifyReply } from 'fastify'
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
@@ -26,12 +29,25 @@ export function html(strings: TemplateStringsArray, ...values: Array<string | Ht
   return new Html(markup)
 }
 
-const STYLE = `body{font-family:system-ui,sans-serif;background:#f4f5f7;margin:0;display:flex;justify-content:center}
-main{background:#fff;margin:4rem 1rem;padding:2rem;border-radius:8px;max-width:24rem;width:100%;box-shadow:0 1px 4px #0002}
-h1{font-size:1.4rem;margin-top:0}label{display:block;margin:1rem 0 .3rem;font-weight:600}
-input{width:100%;padding:.5rem;box-sizing:border-box;font-size:1rem}
-button{margin-top:1.2rem;padding:.6rem 1.2rem;font-size:1rem;cursor:pointer}
-.error{color:#a00;background:#fee;padding:.6rem;border-radius:4px}ul{padding-left:1.2rem}`
+/** The console's design tokens, so the sign-in, consent and account pages are the same product. */
+const TOKENS = readFileSync(fileURLToPath(import.meta.resolve('@guard/shared/brand/tokens.css')), 'utf8')
+
+const STYLE = `${TOKENS}
+*{box-sizing:border-box}
+body{margin:0;min-height:100vh;display:flex;flex-direction:column;align-items:center;padding:3rem 1rem}
+.product{display:flex;align-items:center;gap:.5rem;font-weight:700;font-size:1.2rem;color:var(--text);text-decoration:none;margin-bottom:1.25rem}
+main{background:var(--surface);border:1px solid var(--border);padding:2rem;border-radius:var(--radius);max-width:26rem;width:100%;box-shadow:var(--shadow)}
+h1{font-size:1.35rem;margin:0 0 1rem}h2{font-size:1.05rem;margin:1.5rem 0 .5rem}
+a{color:var(--accent)}p,li{color:var(--text)}.muted{color:var(--muted)}
+label{display:block;margin:1rem 0 .3rem;font-weight:600}
+input{width:100%;padding:.55rem .65rem;font:inherit;color:var(--text);background:var(--bg);border:1px solid var(--border);border-radius:6px}
+input:focus-visible,button:focus-visible,a:focus-visible{outline:2px solid var(--focus);outline-offset:2px}
+button{margin-top:1.25rem;padding:.6rem 1.2rem;font:inherit;font-weight:600;cursor:pointer;border-radius:6px;border:1px solid var(--accent);background:var(--accent);color:var(--accent-text)}
+button.secondary{background:transparent;color:var(--text);border-color:var(--border)}
+.actions{display:flex;gap:.75rem;flex-wrap:wrap}
+.error{color:var(--down);border:1px solid var(--down);padding:.6rem .75rem;border-radius:6px}
+ul{padding-left:1.2rem}code{font-size:.9em}
+footer{margin-top:1.25rem;font-size:.85rem;color:var(--muted)}`
 
 /**
  * Pages are plain forms with no script. The policy forbids framing (clickjacking of the consent
@@ -53,8 +69,9 @@ export function sendPage(reply: FastifyReply, status: number, title: string, bod
     .send(
       html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title} · Guard</title><style>${new Html(STYLE)}</style></head>
-<body><main>${body}</main></body></html>`.markup,
+<title>${title} · ${PRODUCT_NAME}</title><style>${new Html(STYLE)}</style></head>
+<body><header class="product">${new Html(LOGO_SVG)}<span>${PRODUCT_NAME}</span></header><main>${body}</main>
+<footer>${PRODUCT_NAME} · uptime and infrastructure monitoring</footer></body></html>`.markup,
     )
 }
 

@@ -1,3 +1,6 @@
+import { readFile } from 'node:fs/promises'
+import { fileURLToPath } from 'node:url'
+import { LOGO_SVG } from '@guard/shared/brand'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   authorizeUrl,
@@ -52,6 +55,15 @@ describe('sign-in and consent pages', () => {
     expect(page).toContain('<label for="password">')
     expect(page).toContain('<form method="post" action="/sign-in">')
     expect(page).not.toContain('<script')
+  })
+
+  it('the sign-in page wears the console brand: its tokens in light and dark, the product mark and name', async () => {
+    const { page } = await openSignIn(new HttpBrowser())
+    const tokens = await readFile(fileURLToPath(import.meta.resolve('@guard/shared/brand/tokens.css')), 'utf8')
+    expect(page).toContain(tokens)
+    expect(page).toContain('@media (prefers-color-scheme: dark)')
+    expect(page).toContain(LOGO_SVG)
+    expect(page).toMatch(/<title>Sign in · Guard<\/title>/)
   })
 
   it('wrong credentials show an error on the page, never a stack trace', async () => {
