@@ -12,6 +12,7 @@ import { authenticate } from './plugins/authenticate.ts'
 import { registerErrorHandling } from './plugins/errors.ts'
 import { releaseAbandonedMisses, serveCachedReads, storeCachedReads } from './plugins/read-cache.ts'
 import { agentRoutes } from './routes/agent.ts'
+import { agentDownloadRoutes } from './routes/agent-download.ts'
 import { apiKeyRoutes } from './routes/api-keys.ts'
 import { chatRoutes } from './routes/chat.ts'
 import { dashboardRoutes } from './routes/dashboard.ts'
@@ -29,6 +30,7 @@ import { metricsRoutes } from './routes/metrics.ts'
 import { monitorRoutes } from './routes/monitors.ts'
 import { notificationRoutes } from './routes/notifications.ts'
 import { openApiRoute, registerOpenApi } from './routes/openapi.ts'
+import { recentCheckRoutes } from './routes/recent-checks.ts'
 import { reportRoutes } from './routes/reports.ts'
 import { serviceRoutes } from './routes/services.ts'
 import { publicStatusPageRoutes, statusPageHtmlRoutes, statusPageRoutes } from './routes/status-pages.ts'
@@ -93,6 +95,7 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
   openApiRoute(app)
   integrationCallbackRoutes(app.withTypeProvider<ZodTypeProvider>(), ctx)
   await agentRoutes(app, ctx)
+  agentDownloadRoutes(app, ctx)
   await deadLetterRoutes(app, ctx)
   publicStatusPageRoutes(app, ctx)
   statusPageHtmlRoutes(app, ctx)
@@ -112,6 +115,7 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
     serviceRoutes(routes, ctx)
     deviceRoutes(routes, ctx)
     monitorRoutes(routes, ctx)
+    recentCheckRoutes(routes, ctx)
     statusPageRoutes(routes, ctx)
     dashboardRoutes(routes, ctx)
     reportRoutes(routes, ctx)

@@ -84,6 +84,17 @@ const table: Array<{
     own: true,
   },
   { method: 'GET', path: '/api/locations', url: '/api/locations', own: true },
+  {
+    method: 'GET',
+    path: '/api/monitors/recent-checks',
+    url: `/api/monitors/recent-checks?ids=:domain,:service&organizationId=${ORG}`,
+  },
+  {
+    method: 'GET',
+    path: '/api/monitors/recent-checks',
+    url: '/api/monitors/recent-checks?ids=:domain,:service',
+    own: true,
+  },
   { method: 'GET', path: '/api-keys', url: '/api-keys', own: true },
   {
     method: 'POST',
