@@ -12,7 +12,6 @@ import { authenticate } from './plugins/authenticate.ts'
 import { registerErrorHandling } from './plugins/errors.ts'
 import { releaseAbandonedMisses, serveCachedReads, storeCachedReads } from './plugins/read-cache.ts'
 import { agentRoutes } from './routes/agent.ts'
-import { agentDownloadRoutes } from './routes/agent-download.ts'
 import { apiKeyRoutes } from './routes/api-keys.ts'
 import { chatRoutes } from './routes/chat.ts'
 import { dashboardRoutes } from './routes/dashboard.ts'
@@ -95,7 +94,6 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
   openApiRoute(app)
   integrationCallbackRoutes(app.withTypeProvider<ZodTypeProvider>(), ctx)
   await agentRoutes(app, ctx)
-  agentDownloadRoutes(app, ctx)
   await deadLetterRoutes(app, ctx)
   publicStatusPageRoutes(app, ctx)
   statusPageHtmlRoutes(app, ctx)
