@@ -4,6 +4,7 @@ import { type AdminOptions, adminRoutes } from './admin/routes.ts'
 import { invitationRoutes } from './invitations/routes.ts'
 import type { OAuthContext } from './oauth/context.ts'
 import { oauthRoutes } from './oauth/routes.ts'
+import { organizationRoutes } from './organizations/routes.ts'
 import { browserNotFound } from './pages/landing.ts'
 import { registerDeprecations } from './plugins/deprecation.ts'
 import { registerOpenApi } from './plugins/openapi.ts'
@@ -44,6 +45,7 @@ export async function buildIdentityApp(deps: {
     await adminRoutes(app, deps.oauth, deps.admin)
     await accountRoutes(app, deps.oauth)
     await invitationRoutes(app, deps.oauth)
+    await organizationRoutes(app, deps.oauth)
   }
   if (deps.internal) internalRoutes(app, deps.internal, deps.log)
   return app

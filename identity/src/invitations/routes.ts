@@ -2,19 +2,13 @@ import { GuardError, type GuardFastify } from '@guard/shared'
 import type { FastifyRequest } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
-import { authenticateAdmin } from '../admin/authenticate.ts'
 import type { OAuthContext } from '../oauth/context.ts'
-import { OAuthError } from '../oauth/oauth-error.ts'
-import { ADMIN_SCOPE } from '../oauth/scopes.ts'
+import { organizationCaller } from '../organizations/caller.ts'
 import { problemResponses } from '../routes/schemas.ts'
-import { ADMIN_TOKEN_PREFIX } from '../services/admin-tokens/ensure.ts'
-import type { Actor } from '../services/audit/record.ts'
 import { recordAudit } from '../services/audit/record.ts'
-import { findClient } from '../services/clients/client.ts'
 import { invitationInput } from '../services/invitations/create.ts'
 import { invitationView, listInvitations, revokeInvitation } from '../services/invitations/view.ts'
 import { getOrganization } from '../services/organizations/view.ts'
-import { verifyAccessToken } from '../services/tokens/verify-access.ts'
 import { issueInvitation } from './issue.ts'
 
 export const issuedInvitation = z
@@ -35,39 +29,12 @@ const security = [{ bearer: [] }]
  * platform's administrators (admin token, or an admin user's token with the admin scope).
  */
 async function inviter(ctx: OAuthContext, request: FastifyRequest, organizationId: string) {
-  const token = request.headers.authorization?.match(/^Bearer\s+(\S+)\s*$/i)?.[1]
-  if (!token) throw new GuardError('UNAUTHORIZED', 'an access token is required (Authorization: Bearer)')
-  if (token.startsWith(ADMIN_TOKEN_PREFIX)) return { actor: await authenticateAdmin(ctx, request), role: undefined }
-  let verified: Awaited<ReturnType<typeof verifyAccessToken>>
-  try {
-    verified = await verifyAccessToken(ctx.sql, ctx, token)
-  } catch (error) {
-    if (error instanceof OAuthError) throw new GuardError('UNAUTHORIZED', error.description)
-    throw error
-  }
-  const { rows } = await ctx.sql.query<{ email: string; user_role: string; member_role: string | null }>(
-    `SELECT u.email, u.role AS user_role, m.role AS member_role FROM identity.users u
-       LEFT JOIN identity.memberships m ON m.user_id = u.id AND m.organization_id = $2
-      WHERE u.id = $1 AND u.disabled_at IS NULL`,
-    [verified.userId, organizationId],
-  )
-  const user = rows[0]
-  if (!user) throw new GuardError('UNAUTHORIZED', 'the user of this token is disabled or deleted')
-  const actor: Actor = {
-    type: 'user',
-    id: verified.userId,
-    label: user.email,
-    ip: request.ip,
-    userAgent: request.headers['user-agent'],
-  }
-  const firstParty = (await findClient(ctx.sql, verified.clientId))?.firstParty === true
-  if (firstParty && (user.member_role === 'owner' || user.member_role === 'admin')) {
-    return { actor, role: user.member_role }
-  }
-  if (user.user_role === 'admin' && verified.scopes.includes(ADMIN_SCOPE)) return { actor, role: undefined }
-  if (!firstParty) {
+  const caller = await organizationCaller(ctx, request, organizationId)
+  if (caller.platformAdmin) return { actor: caller.actor, role: undefined }
+  if (!caller.firstParty) {
     throw new GuardError('FORBIDDEN', "invitations are managed from Guard's own applications, not third-party ones")
   }
+  if (caller.role === 'owner' || caller.role === 'admin') return { actor: caller.actor, role: caller.role }
   throw new GuardError('FORBIDDEN', 'only owners and admins of the organization may manage its invitations')
 }
 
