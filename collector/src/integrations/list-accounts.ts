@@ -4,6 +4,7 @@ import { organizationScope } from '../services/access/organization.ts'
 import { type AccountRecord, listAccountRecords, monitorLinks } from './accounts.ts'
 import { existingMonitors } from './monitor-adapter.ts'
 import type { ProviderId } from './provider.ts'
+import { providers } from './registry.ts'
 
 export async function listAccounts({
   ctx,
@@ -38,4 +39,4 @@ export async function listAccounts({
 export const accountView =
   <View extends z.ZodObject>(view: View) =>
   ({ config, ...account }: AccountRecord & { monitors?: number }): z.infer<View> =>
-    view.parse({ monitors: 0, ...account, ...config })
+    view.parse({ monitors: 0, ...account, ...config, platformName: providers[account.provider].product.name })

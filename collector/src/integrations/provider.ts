@@ -4,7 +4,8 @@ import { z } from 'zod'
 import type { CollectorEnv } from '../env.ts'
 import type { Secrets } from './secrets.ts'
 
-export type ProviderId = 'cloud-a' | 'selfhost-b' | 'webhost-c'
+export const providerIds = ['cloud-a', 'selfhost-b', 'webhost-c'] as const
+export type ProviderId = (typeof providerIds)[number]
 
 /** What a provider item becomes: a domain checked over https/http, or a tcp service. */
 export const monitorTarget = z.discriminatedUnion('type', [
@@ -70,9 +71,20 @@ export interface ProviderOptions {
   env: CollectorEnv
 }
 
+/**
+ * The product a neutral id stands for. The spec's paths keep the neutral ids; people recognise the
+ * product's own name, so the console, the API's descriptions and the README show this beside it.
+ */
+export interface ProviderProduct {
+  name: string
+  /** What Guard reads from it, in a sentence, without the vendor's marks or logos. */
+  description: string
+}
+
 /** What every platform implements; links, lists and monitor creation are written once over it. */
 export interface IntegrationProvider {
   id: ProviderId
+  product: ProviderProduct
   /** Obtains an access token from the account's secrets. */
   grant(options: ProviderOptions, account: LinkedAccount): Promise<TokenGrant>
   /** Proves the credentials reach what they name, and says what the account is called. */

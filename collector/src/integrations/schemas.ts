@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { domainDetail } from '../services/domains/schemas.ts'
 import { serviceView } from '../services/services/schemas.ts'
-import { monitorableItem } from './provider.ts'
+import { monitorableItem, providerIds } from './provider.ts'
 
 const identifier = (what: string) =>
   z
@@ -63,9 +63,18 @@ export const monitorItemInput = z
   .strict()
   .nullish()
 
+export const integrationPlatform = z.object({
+  id: z.enum(providerIds).describe("The neutral name the platform's paths use (`/api/{id}/…`)"),
+  name: z.string().describe("The product's own name, e.g. Microsoft Azure"),
+  description: z.string().describe('What a link reads from the platform'),
+  path: z.string().describe('Where its links are listed (GET) and created (POST)'),
+  items: z.string().describe('The segment under a link that lists what it hosts, e.g. `{path}/{id}/services`'),
+})
+
 const accountBase = z.object({
   id: z.string(),
   name: z.string(),
+  platformName: z.string().describe("The product the account is linked at (the path's neutral segment stands for it)"),
   secretHint: z.string().describe('The last characters of the stored secret; the secret itself is never returned'),
   monitors: z.number().int().describe('Monitors created from this account that are still linked to it'),
   createdAt: z.string(),

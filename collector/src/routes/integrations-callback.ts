@@ -6,7 +6,7 @@ import { CALLBACK_PATH, completeWebhostCLink } from '../integrations/webhost-c/a
 import { envelope, errorSchema, ok, rateLimitedSchema } from './common.ts'
 
 /**
- * webhost-c's redirect target. The user's browser arrives here without a Guard token: the
+ * webhost-c's (Vercel's) redirect target. The user's browser arrives here without a Guard token: the
  * single-use state is what authenticates the request; like every request without credentials, it
  * counts against the public limit of its client address.
  */
@@ -16,7 +16,7 @@ export function integrationCallbackRoutes(app: GuardFastify, ctx: CollectorConte
     {
       schema: {
         description:
-          'Completes a webhost-c link (OAuth 2.0 redirect). Needs no token: the state from POST /api/webhost-c/accounts, usable once within 10 minutes, authenticates it. A missing, unknown, reused or expired state, or an error from webhost-c, is a 400 and links nothing.',
+          'Completes a Vercel (webhost-c) link (OAuth 2.0 redirect). Needs no token: the state from POST /api/webhost-c/accounts, usable once within 10 minutes, authenticates it. A missing, unknown, reused or expired state, or an error from Vercel, is a 400 and links nothing.',
         security: [],
         querystring: webhostCCallbackQuery,
         response: {

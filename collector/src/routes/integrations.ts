@@ -5,10 +5,12 @@ import { deleteAccount } from '../integrations/delete-account.ts'
 import { linkCloudAAccount, linkSelfhostBInstance } from '../integrations/link-account.ts'
 import { accountView, listAccounts } from '../integrations/list-accounts.ts'
 import { listAccountItems } from '../integrations/list-items.ts'
+import { listPlatforms, platformLabel } from '../integrations/list-platforms.ts'
 import { monitorItem } from '../integrations/monitor-item.ts'
 import { monitorableItem, type ProviderId } from '../integrations/provider.ts'
 import {
   cloudAAccountView,
+  integrationPlatform,
   linkCloudAInput,
   linkSelfhostBInput,
   monitorItemInput,
@@ -73,13 +75,14 @@ function commonRoutes(app: GuardFastify, ctx: CollectorContext, shape: Shape): v
   const accountParams = z.object({ [shape.idParam]: id })
   const itemParams = z.object({ [shape.idParam]: id, [shape.itemParam]: itemParam })
   const accountIdOf = (params: Record<string, string>) => params[shape.idParam]!
+  const platform = platformLabel(shape.provider)
 
   app.get(
     base,
     {
       config: read,
       schema: {
-        description: `Linked ${shape.provider} ${shape.collection}; secrets show only as a masked hint.`,
+        description: `Linked ${platform} ${shape.collection}; secrets show only as a masked hint.`,
         querystring: organizationQuery,
         response: { 200: envelope(z.array(shape.view)), ...errorResponses },
       },
@@ -99,7 +102,7 @@ function commonRoutes(app: GuardFastify, ctx: CollectorContext, shape: Shape): v
     {
       config: write,
       schema: {
-        description: 'Unlinks and forgets the stored secrets; monitors created from it keep running.',
+        description: `Unlinks a ${platform} ${shape.collection.slice(0, -1)} and forgets the stored secrets; monitors created from it keep running.`,
         params: accountParams,
         response: { 200: deleted, ...errorResponses },
       },
@@ -116,7 +119,7 @@ function commonRoutes(app: GuardFastify, ctx: CollectorContext, shape: Shape): v
     {
       config: read,
       schema: {
-        description: `What the linked ${shape.provider} ${shape.collection.slice(0, -1)} hosts that Guard can monitor, read from the platform now.`,
+        description: `What the linked ${platform} ${shape.collection.slice(0, -1)} hosts that Guard can monitor, read from the platform now.`,
         params: accountParams,
         response: { 200: envelope(z.array(monitorableItem)), ...errorResponses, ...providerErrors },
       },
@@ -136,8 +139,7 @@ function commonRoutes(app: GuardFastify, ctx: CollectorContext, shape: Shape): v
     {
       config: write,
       schema: {
-        description:
-          'Creates the matching monitor: a domain for a web endpoint, a tcp service for a host or database. The body is optional.',
+        description: `Creates the matching monitor for an item of ${platform}: a domain for a web endpoint, a tcp service for a host or database. The body is optional.`,
         params: itemParams,
         body: monitorItemInput,
         response: { 201: envelope(monitorItemResult), ...errorResponses, ...providerErrors },
@@ -163,13 +165,26 @@ function commonRoutes(app: GuardFastify, ctx: CollectorContext, shape: Shape): v
 export function integrationRoutes(app: GuardFastify, ctx: CollectorContext): void {
   for (const shape of shapes) commonRoutes(app, ctx, shape)
 
+  const platforms = listPlatforms(shapes)
+  app.get(
+    '/api/integrations',
+    {
+      config: read,
+      schema: {
+        description: `The platforms accounts can be linked at: the product each neutral path segment stands for (${platforms.map((p) => `${p.id} is ${p.name}`).join(', ')}), what a link reads and where its routes are.`,
+        response: { 200: envelope(z.array(integrationPlatform)), ...errorResponses },
+      },
+    },
+    async () => ok(platforms),
+  )
+
   app.post(
     '/api/cloud-a/accounts',
     {
       config: write,
       schema: {
         description:
-          'Links a subscription through a service principal: the credentials are checked against cloud-a (a client-credentials token, then a read of the subscription) before anything is stored.',
+          'Links a Microsoft Azure (cloud-a) subscription through a service principal: the credentials are checked against Azure (a client-credentials token from Microsoft Entra ID, then a read of the subscription) before anything is stored.',
         querystring: organizationQuery,
         body: linkCloudAInput,
         response: { 201: envelope(cloudAAccountView), ...errorResponses, ...providerErrors },
@@ -192,7 +207,7 @@ export function integrationRoutes(app: GuardFastify, ctx: CollectorContext): voi
       config: write,
       schema: {
         description:
-          'Links a self-hosted instance by URL and API key, checked against the instance before it is stored.',
+          'Links a self-hosted Coolify (selfhost-b) instance by URL and API token, checked against the instance before it is stored.',
         querystring: organizationQuery,
         body: linkSelfhostBInput,
         response: { 201: envelope(selfhostBInstanceView), ...errorResponses, ...providerErrors },
@@ -215,7 +230,7 @@ export function integrationRoutes(app: GuardFastify, ctx: CollectorContext): voi
       config: write,
       schema: {
         description:
-          "Starts linking through OAuth 2.0 (authorization code with PKCE): send the user's browser to `authorizationUrl`; webhost-c returns it to GET /api/webhost-c/callback, which completes the link. 503 when the operator has not configured a webhost-c client.",
+          "Starts linking a Vercel (webhost-c) account through OAuth 2.0 (authorization code with PKCE): send the user's browser to `authorizationUrl`; Vercel returns it to GET /api/webhost-c/callback, which completes the link. 503 when the operator has not configured a Vercel integration client.",
         querystring: organizationQuery,
         body: startWebhostCInput,
         response: { 200: envelope(webhostCAuthorization), ...errorResponses, 503: errorSchema },

@@ -107,12 +107,17 @@ async function listAll(
 }
 
 /**
- * cloud-a: a service principal (tenant, client id and secret) gets an OAuth 2.0 client-credentials
+ * cloud-a (Microsoft Azure): a service principal (tenant, client id and secret) gets an OAuth 2.0 client-credentials
  * token from its tenant's token endpoint; the subscription's web apps, virtual machines with
  * public addresses and databases are what Guard lists.
  */
 export const cloudA: IntegrationProvider = {
   id: ID,
+  product: {
+    name: 'Microsoft Azure',
+    description:
+      'An Azure subscription, linked with a service principal (Microsoft Entra ID app registration): its App Service web apps, virtual machines with public IP addresses, and Azure SQL, PostgreSQL and MySQL servers.',
+  },
   async grant(options, account) {
     const answer = await requestToken(
       `${options.env.GUARD_CLOUD_A_TOKEN_URL}/${encodeURIComponent(account.config.tenantId!)}/oauth2/v2.0/token`,

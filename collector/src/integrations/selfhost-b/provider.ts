@@ -32,12 +32,17 @@ function applicationItems(application: z.infer<typeof applications>[number]): Pr
 }
 
 /**
- * selfhost-b: a self-hosted platform at the user's own URL, authenticated with an API key
+ * selfhost-b (Coolify): a self-hosted platform at the user's own URL, authenticated with an API key
  * (Bearer). Its applications (with their public URLs) and its servers (address and SSH port)
  * are what Guard lists.
  */
 export const selfhostB: IntegrationProvider = {
   id: ID,
+  product: {
+    name: 'Coolify',
+    description:
+      'A self-hosted Coolify instance, linked by its address and an API token: its applications (each public URL) and its servers.',
+  },
   async grant(_options, account) {
     return { accessToken: account.secrets.apiKey!, expiresAt: null, cache: false }
   },

@@ -119,6 +119,7 @@ describe('selfhost-b: link with an API key, list, monitor', () => {
     const instance = linked.json().data
     expect(instance).toMatchObject({
       name: 'Home lab',
+      platformName: 'Coolify',
       url: `${fake.url}/platform`,
       secretHint: '••••abcd',
       monitors: 0,
@@ -192,6 +193,24 @@ describe('selfhost-b: link with an API key, list, monitor', () => {
       headers: headers(),
     })
     expect(domain.statusCode).toBe(200)
+  })
+
+  it('names the product behind each neutral path, in the platform list and the OpenAPI descriptions', async () => {
+    const platforms = await app.inject({ method: 'GET', url: '/api/integrations', headers: headers() })
+    expect(platforms.statusCode).toBe(200)
+    expect(
+      platforms.json().data.map(({ id, name, path, items }: Record<string, string>) => ({ id, name, path, items })),
+    ).toEqual([
+      { id: 'cloud-a', name: 'Microsoft Azure', path: '/api/cloud-a/accounts', items: 'services' },
+      { id: 'selfhost-b', name: 'Coolify', path: '/api/selfhost-b/instances', items: 'resources' },
+      { id: 'webhost-c', name: 'Vercel', path: '/api/webhost-c/accounts', items: 'projects' },
+    ])
+    const openapi = (await app.inject({ method: 'GET', url: '/openapi.json' })).json()
+    expect(openapi.paths['/api/selfhost-b/instances'].get.description).toMatch(/^Linked Coolify \(selfhost-b\)/)
+    expect(openapi.paths['/api/cloud-a/accounts'].post.description).toContain('Microsoft Azure (cloud-a)')
+    expect(openapi.paths['/api/webhost-c/accounts/{accountId}/projects'].get.description).toContain(
+      'Vercel (webhost-c)',
+    )
   })
 
   it('needs integrations:read to list and integrations:write to link, and counts links and monitors as writes', async () => {

@@ -54,11 +54,15 @@ function productionHost(project: z.infer<typeof projects>['projects'][number]): 
 }
 
 /**
- * webhost-c: linked through the authorization-code flow with PKCE (see authorize.ts); the
+ * webhost-c (Vercel): linked through the authorization-code flow with PKCE (see authorize.ts); the
  * refresh token is kept sealed and rotated. Projects with a production deployment are listed.
  */
 export const webhostC: IntegrationProvider = {
   id: ID,
+  product: {
+    name: 'Vercel',
+    description: "A Vercel account, linked by approving Guard at Vercel (OAuth): its projects' production deployments.",
+  },
   async grant(options, account) {
     const client = webhostCClient(options.env)
     const refreshToken = account.secrets.refreshToken!
