@@ -111,7 +111,7 @@ describe('device agent end to end', () => {
     const install = spawnGuard(['agent', 'install', '--unit', unit, '--config', join(dir, 'agent.json')], {})
     await install.waitFor(/systemctl enable --now guard-agent/, 60_000)
     const text = await readFile(unit, 'utf8')
-    expect(text).toMatch(/^ExecStart=\S+node --lite-mode --no-expose-wasm --expose-gc \S+\/bin\/guard\.mjs agent$/m)
+    expect(text).toMatch(/^ExecStart=\S+node --lite-mode --no-expose-wasm --expose-gc \S+\/dist\/guard-agent\.mjs$/m)
     expect(text).toContain('User=guard-agent')
     expect(text).toContain('ProtectSystem=strict')
   })

@@ -5,7 +5,7 @@ export { type AgentConfig, type AgentFlags, defaultConfigPath, loadAgentConfig, 
 export { enrollDevice } from './enroll.ts'
 export { type AgentEnv, parseAgentEnv } from './env.ts'
 export { installSystemdUnit, systemdUnit } from './install.ts'
-export { AGENT_NODE_FLAGS, approximateLiteMode, inventoryGarbageCollector } from './node-flags.ts'
+export { AGENT_NODE_FLAGS, agentNodeFlags, approximateLiteMode, inventoryGarbageCollector } from './node-flags.ts'
 export { type RunningAgent, startAgent } from './run-agent.ts'
 export { type SendOutcome, sendHeartbeat } from './send-heartbeat.ts'
 export { Spool } from './spool.ts'

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 
@@ -11,6 +12,16 @@ import { runInNewContext } from 'node:vm'
  * silencing V8's warning about it. `--expose-gc`: see inventoryGarbageCollector.
  */
 export const AGENT_NODE_FLAGS = ['--lite-mode', '--no-expose-wasm', '--expose-gc'] as const
+
+/**
+ * AGENT_NODE_FLAGS as the Node at `execPath` takes them. Node 24's V8 has no `--expose-wasm` any
+ * more (nor the warning it silenced) and refuses to start when given it, so a unit written for
+ * Node 20 would never start there: asked of that Node itself, once, when the unit is written.
+ */
+export function agentNodeFlags(execPath: string = process.execPath): string[] {
+  const wasmFlagKnown = spawnSync(execPath, ['--no-expose-wasm', '-e', ''], { stdio: 'ignore' }).status === 0
+  return AGENT_NODE_FLAGS.filter((flag) => wasmFlagKnown || flag !== '--no-expose-wasm')
+}
 
 /**
  * Lite mode can only be chosen when Node starts. An agent started without it (`guard agent` by

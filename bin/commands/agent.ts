@@ -1,6 +1,7 @@
 import { realpathSync } from 'node:fs'
+import { isSea } from 'node:sea'
 import {
-  AGENT_NODE_FLAGS,
+  agentNodeFlags,
   enrollDevice,
   installSystemdUnit,
   inventoryGarbageCollector,
@@ -23,7 +24,18 @@ const usage = `Usage:
   ${installUsage}
 
 Runs the device agent (posts this machine's metrics to the collector's /agent every interval),
-enrols this machine as a device, or installs the agent as a systemd service.`
+enrols this machine as a device, or installs the agent as a systemd service. The agent shipped
+alone (GET /agent/download: node guard-agent.mjs, or the guard-agent executable) takes the same
+words and options after it.`
+
+/**
+ * How this agent starts: the single executable, or Node with the agent's file, which argv[1] is
+ * (bin/guard.mjs puts dist/guard-agent.mjs there), with the agent's Node flags when `flags`.
+ */
+function thisAgent({ flags }: { flags: boolean }): string[] {
+  if (isSea()) return [process.execPath]
+  return [process.execPath, ...(flags ? agentNodeFlags() : []), realpathSync(process.argv[1] ?? 'guard-agent.mjs')]
+}
 
 /** Runs the device agent, or enrols this machine, or installs the agent as a systemd service. */
 export async function runAgent(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
@@ -96,7 +108,7 @@ async function enroll(args: string[]): Promise<void> {
     throw new UnavailableError(`the collector at ${collector} is not answering (${code}); check --collector`)
   })
   process.stdout.write(
-    `Enrolled device ${deviceId}; its token is in ${configPath} (mode 0600).\nStart the agent: guard agent --config ${configPath}\n`,
+    `Enrolled device ${deviceId}; its token is in ${configPath} (mode 0600).\nStart the agent: ${thisAgent({ flags: false }).join(' ')} --config ${configPath}\n`,
   )
 }
 
@@ -111,16 +123,15 @@ async function install(args: string[]): Promise<void> {
       unit: { type: 'string', default: '/etc/systemd/system/guard-agent.service' },
     },
   })
-  // The agent runs from a bundle in a temporary directory: the CLI node was started with is argv[1].
-  const cli = realpathSync(process.argv[1] ?? 'bin/guard.mjs')
+  const agent = thisAgent({ flags: false }).join(' ')
   const steps = await installSystemdUnit({
     unitPath: values.unit,
-    execStart: [process.execPath, ...AGENT_NODE_FLAGS, cli, 'agent'].join(' '),
+    execStart: thisAgent({ flags: true }).join(' '),
     configPath: values.config,
     user: values.user,
   })
   process.stdout.write(
     `Wrote ${values.unit}. The agent runs as ${values.user} and reads ${values.config}` +
-      ` (run guard agent enroll --config ${values.config} first, as root). Then:\n${steps.map((step) => `  ${step}`).join('\n')}\n`,
+      ` (run ${agent} enroll --config ${values.config} first, as root). Then:\n${steps.map((step) => `  ${step}`).join('\n')}\n`,
   )
 }
