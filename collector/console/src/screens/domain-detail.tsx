@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks'
 import { api, type Envelope } from '../api.ts'
+import { HeartbeatBar, useRecentChecks } from '../components/heartbeat-bar.tsx'
 import {
   HistoryTable,
   IncidentList,
@@ -26,6 +27,9 @@ import {
   type Range,
 } from '../monitors.ts'
 import { useOrg } from '../org.ts'
+
+/** Checks the detail's heartbeat bar holds at most; a narrow screen shows the newest that fit. */
+const BEATS = 90
 
 type ChartPoints = Record<string, Array<{ timestamp: string; responseTime: number; status?: string }>>
 
@@ -72,9 +76,10 @@ export default function DomainDetail({ id }: { id: string }) {
     [current.id, id, range],
   )
   const incidents = useMonitorIncidents(id, current.id)
+  const beats = useRecentChecks([id], BEATS, current.id)
   const reloadAll = useMonitorRefresh(id, detail.data?.checkInterval, {
-    everything: [detail, stats, locations, history, incidents],
-    perCheck: [locations, history, detail],
+    everything: [detail, stats, locations, history, incidents, beats],
+    perCheck: [locations, history, detail, beats],
   })
 
   const domain = detail.data
@@ -100,6 +105,15 @@ export default function DomainDetail({ id }: { id: string }) {
           {domain.failingLocations?.length ? ` (failing at ${domain.failingLocations.join(', ')})` : ''}
         </div>
       ) : null}
+      <div class="card heartbeat-card">
+        <ErrorText error={beats.error} retry={beats.reload} />
+        <HeartbeatBar
+          checks={beats.data?.get(id)?.checks ?? (beats.data ? [] : undefined)}
+          slots={BEATS}
+          label={`Recent checks of ${domain.name}`}
+          variant="wide"
+        />
+      </div>
       <RangePicker value={range} onChange={setRange} />
       <div class="cards">
         <div class="card stat">

@@ -1,19 +1,22 @@
 import { useEffect, useState } from 'preact/hooks'
 import { useLocation } from 'preact-iso'
 import { api, type Envelope } from '../api.ts'
+import { HeartbeatBar, useRecentChecks } from '../components/heartbeat-bar.tsx'
 import { FilterChoice, SearchField, STATE_OPTIONS } from '../components/list-controls.tsx'
 import { MonitorActions } from '../components/monitor.tsx'
 import { Sparkline } from '../components/sparkline.tsx'
 import { Empty, ErrorText, Loading, StateDot } from '../components/status.tsx'
 import { type Column, Table } from '../components/table.tsx'
 import { formatMs, formatPercent } from '../components/time.tsx'
-import { useResource } from '../components/use-api.ts'
+import { usePolling, useResource } from '../components/use-api.ts'
 import { useLive } from '../live.ts'
 import { type DomainItem, displayState, MONITOR_EVENTS, type Page, type TrendEntry } from '../monitors.ts'
 import { useOrg } from '../org.ts'
 
 const PAGE_SIZE = 20
 const DAY_MS = 86_400_000
+/** Checks per heartbeat bar of the list (a phone shows the newest half). */
+const BEATS = 30
 
 /** Reads and writes the list's filters in the address, so a filtered list can be shared and reloaded. */
 function useQueryState(name: string): [string, (value: string) => void] {
@@ -55,11 +58,15 @@ export default function Domains() {
         .then((body) => ({ at: Date.now(), byDomain: new Map(body.data.map((entry) => [entry.domainId, entry])) })),
     [current.id],
   )
+  const beats = useRecentChecks(list.data?.data.map((domain) => domain.id) ?? [], BEATS, current.id)
   const trendTo = trend.data?.at ?? 0
   useLive(MONITOR_EVENTS, () => {
     list.reload()
     trend.reload()
+    beats.reload()
   })
+  // A check that changes no state sends no event: the bars follow new checks by reading again.
+  usePolling(beats.reload, 30)
 
   const columns: Array<Column<DomainItem>> = [
     { header: 'State', cell: (domain) => <StateDot state={displayState(domain.status, domain.enabled)} /> },
@@ -73,6 +80,16 @@ export default function Domains() {
             {domain.status === 'down' && domain.lastError ? domain.lastError.message : domain.url}
           </small>
         </div>
+      ),
+    },
+    {
+      header: 'Recent checks',
+      cell: (domain) => (
+        <HeartbeatBar
+          checks={beats.data?.get(domain.id)?.checks}
+          slots={BEATS}
+          label={`Recent checks of ${domain.name}`}
+        />
       ),
     },
     {

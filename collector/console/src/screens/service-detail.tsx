@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks'
 import { api, type Envelope } from '../api.ts'
+import { HeartbeatBar, useRecentChecks } from '../components/heartbeat-bar.tsx'
 import {
   HistoryTable,
   IncidentList,
@@ -24,6 +25,9 @@ import {
   type ServiceItem,
 } from '../monitors.ts'
 import { useOrg } from '../org.ts'
+
+/** Checks the detail's heartbeat bar holds at most; a narrow screen shows the newest that fit. */
+const BEATS = 90
 
 /**
  * What the latency chart draws: rollup buckets, or, while the range holds few enough checks that
@@ -81,9 +85,10 @@ export default function ServiceDetail({ id }: { id: string }) {
   const [checking, setChecking] = useState(false)
   const [outcome, setOutcome] = useState<CheckOutcome | undefined>(undefined)
   const [checkError, setCheckError] = useState<unknown>(undefined)
+  const beats = useRecentChecks([id], BEATS, current.id)
   const reloadAll = useMonitorRefresh(id, detail.data?.checkInterval, {
-    everything: [detail, latency, history, incidents],
-    perCheck: [history, latency, detail],
+    everything: [detail, latency, history, incidents, beats],
+    perCheck: [history, latency, detail, beats],
   })
 
   const service = detail.data
@@ -140,6 +145,15 @@ export default function ServiceDetail({ id }: { id: string }) {
           {service.lastError.message}
         </div>
       ) : null}
+      <div class="card heartbeat-card">
+        <ErrorText error={beats.error} retry={beats.reload} />
+        <HeartbeatBar
+          checks={beats.data?.get(id)?.checks ?? (beats.data ? [] : undefined)}
+          slots={BEATS}
+          label={`Recent checks of ${service.name}`}
+          variant="wide"
+        />
+      </div>
       <div class="cards">
         <div class="card stat">
           <span class="stat-label">Uptime (last {entries.length} checks)</span>

@@ -1,34 +1,19 @@
 import { useMemo, useState } from 'preact/hooks'
 import { api, type Envelope } from '../api.ts'
+import { HeartbeatBar, latencies, useRecentChecks } from '../components/heartbeat-bar.tsx'
 import { FilterChoice, SearchField, STATE_OPTIONS } from '../components/list-controls.tsx'
 import { MonitorActions } from '../components/monitor.tsx'
 import { Sparkline } from '../components/sparkline.tsx'
 import { Empty, ErrorText, Loading, StateDot } from '../components/status.tsx'
 import { type Column, Table } from '../components/table.tsx'
 import { formatPercent, Time } from '../components/time.tsx'
-import { useResource } from '../components/use-api.ts'
+import { usePolling, useResource } from '../components/use-api.ts'
 import { useLive } from '../live.ts'
-import { displayState, type HistoryEntry, MONITOR_EVENTS, type ServiceItem, STATE_ORDER } from '../monitors.ts'
+import { displayState, MONITOR_EVENTS, type ServiceItem, STATE_ORDER } from '../monitors.ts'
 import { useOrg } from '../org.ts'
 
-interface Recent {
-  values: Array<number | null>
-  uptime: number | null
-}
-
-const DAY_MS = 86_400_000
-
-/** The last 24 hours of a service's checks (its history, newest first) as sparkline values and uptime. */
-async function recentOf(id: string): Promise<Recent> {
-  const body = await api.get<Envelope<HistoryEntry[]>>(`/api/services/${id}/history`, { limit: 200 })
-  const since = Date.now() - DAY_MS
-  const day = body.data.filter((entry) => Date.parse(entry.timestamp) >= since).reverse()
-  const up = day.filter((entry) => entry.status !== 'down').length
-  return {
-    values: day.map((entry) => (entry.status === 'down' ? null : entry.responseTime)),
-    uptime: day.length ? (up / day.length) * 100 : null,
-  }
-}
+/** Checks per heartbeat bar and sparkline of the list (a phone shows the newest half of the bar). */
+const BEATS = 30
 
 const target = (service: ServiceItem) => {
   const { host, port, path } = service.protocolConfig
@@ -49,17 +34,13 @@ export default function Services() {
     () => api.get<Envelope<ServiceItem[]>>('/api/services', { organizationId: current.id }).then((body) => body.data),
     [current.id],
   )
-  const ids = list.data?.map((service) => service.id).join(',') ?? ''
-  const recent = useResource(async () => {
-    const entries = await Promise.all(
-      (list.data ?? []).slice(0, 100).map(async (service) => [service.id, await recentOf(service.id)] as const),
-    )
-    return new Map(entries)
-  }, [ids])
+  const recent = useRecentChecks(list.data?.map((service) => service.id) ?? [], BEATS, current.id)
   useLive(MONITOR_EVENTS, () => {
     list.reload()
     recent.reload()
   })
+  // A check that changes no state sends no event: the bars follow new checks by reading again.
+  usePolling(recent.reload, 30)
 
   const rows = useMemo(() => {
     const needle = search.trim().toLowerCase()
@@ -86,19 +67,32 @@ export default function Services() {
       ),
     },
     {
-      header: 'Last 24 h',
-      secondary: true,
+      header: 'Recent checks',
       cell: (service) => (
-        <Sparkline
-          label={`Response time of ${service.name} over 24 hours`}
-          values={recent.data?.get(service.id)?.values ?? []}
+        <HeartbeatBar
+          checks={recent.data?.get(service.id)?.checks}
+          slots={BEATS}
+          label={`Recent checks of ${service.name}`}
         />
       ),
     },
     {
+      header: 'Response time',
+      secondary: true,
+      cell: (service) => {
+        const checks = recent.data?.get(service.id)?.checks
+        return (
+          <Sparkline
+            label={`Response time of ${service.name} over its last ${checks?.length ?? 0} checks`}
+            values={latencies(checks)}
+          />
+        )
+      },
+    },
+    {
       header: 'Uptime (24 h)',
       align: 'right',
-      cell: (service) => formatPercent(recent.data?.get(service.id)?.uptime ?? null),
+      cell: (service) => formatPercent(recent.data?.get(service.id)?.uptime24h ?? null),
     },
     { header: 'Last check', secondary: true, cell: (service) => <Time value={service.lastCheck} /> },
     {
