@@ -29,6 +29,7 @@ import { metricsRoutes } from './routes/metrics.ts'
 import { monitorRoutes } from './routes/monitors.ts'
 import { notificationRoutes } from './routes/notifications.ts'
 import { openApiRoute, registerOpenApi } from './routes/openapi.ts'
+import { organizationRoutes } from './routes/organization.ts'
 import { recentCheckRoutes } from './routes/recent-checks.ts'
 import { reportRoutes } from './routes/reports.ts'
 import { serviceRoutes } from './routes/services.ts'
@@ -125,6 +126,7 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
     eventStreamRoutes(routes, ctx)
     integrationRoutes(routes, ctx)
     usageRoutes(routes, ctx)
+    organizationRoutes(routes, ctx)
     toolboxRoutes(routes, ctx)
     metricsRoutes(routes, options.metrics ?? createIngestMetrics().registry)
   })
