@@ -7,6 +7,7 @@ import { z } from 'zod'
 import type { CollectorContext } from '../context.ts'
 import { acceptHeartbeat } from '../services/devices/accept-heartbeat.ts'
 import { type AgentDevice, authenticateAgent } from '../services/devices/authenticate-agent.ts'
+import { agentDownloadRoutes } from './agent-download.ts'
 import { envelope, errorSchema, ok, rateLimitedSchema, unauthorizedSchema } from './common.ts'
 
 declare module 'fastify' {
@@ -59,9 +60,11 @@ function minuteLimiter(perMinute: number) {
 /**
  * POST /agent: device heartbeats, authenticated by the device's own token before the body is read.
  * Not counted against the API keys' hourly limits (an agent at 30 s would exhaust them); limited
- * per device and minute instead (GUARD_AGENT_MAX_PER_MINUTE).
+ * per device and minute instead (GUARD_AGENT_MAX_PER_MINUTE). The agent's download and install
+ * script (agent-download.ts) are public routes beside it.
  */
 export async function agentRoutes(app: GuardFastify, ctx: CollectorContext): Promise<void> {
+  agentDownloadRoutes(app, ctx)
   const limit = minuteLimiter(ctx.env.GUARD_AGENT_MAX_PER_MINUTE)
   const bodyLimit = ctx.env.GUARD_AGENT_MAX_BODY_BYTES
   app.decorateRequest('device', undefined)
