@@ -36,7 +36,7 @@ describe('devices and POST /agent', () => {
   const enrol = async (name: string, extra: Record<string, unknown> = {}) => {
     const response = await call('POST', '/api/devices', { name, ...extra })
     expect(response.statusCode).toBe(201)
-    return response.json().data as { id: string; token: string }
+    return response.json().data as { id: string; token: string; thresholds: Record<string, unknown> }
   }
   const beat = (token: string, body: unknown, extraHeaders: Record<string, string> = {}) =>
     app.inject({
@@ -255,8 +255,9 @@ describe('devices and POST /agent', () => {
     expect((await call('GET', `/api/devices/${device.id}`)).json().data.lastSeen).toBeNull()
   })
 
-  it('turns critical only after two heartbeats over the threshold, with one health event', async () => {
-    const device = await enrol('hot', { thresholds: { cpu: { warning: 50, critical: 70 } } })
+  it('turns critical only once a level holds for holdSeconds, and healthy only once it holds below, one event each', async () => {
+    const device = await enrol('hot', { thresholds: { cpu: { warning: 50, critical: 70, holdSeconds: 20 } } })
+    expect(device.thresholds).toMatchObject({ cpu: { holdSeconds: 20 }, memory: { holdSeconds: 300 } })
     const at = (secondsAgo: number) => new Date(Date.now() - secondsAgo * 1000).toISOString()
     const health = async () => (await call('GET', `/api/devices/${device.id}`)).json().data.healthStatus
     const send = async (cpu: number, secondsAgo: number) => {
@@ -264,26 +265,33 @@ describe('devices and POST /agent', () => {
       expect((await beat(device.token, sampleHeartbeat(device.id, { cpu }, { timestamp }))).statusCode).toBe(200)
       await waitUntil(async () => (await storedTimes(device.id)).includes(Date.parse(timestamp)), 'stored')
     }
-    await send(95, 40)
+    // A spike of 10 s, shorter than the hold: nothing.
+    await send(95, 90)
+    await send(96, 80)
+    await send(10, 70)
     expect(await health()).toBe('healthy')
+    await send(95, 60)
+    await send(96, 50)
+    expect(await health()).toBe('healthy')
+    await send(97, 40)
+    await waitUntil(async () => (await health()) === 'critical', 'critical once held for 20 s')
     await send(10, 30)
-    expect(await health()).toBe('healthy')
-    await send(95, 20)
-    await send(96, 10)
-    await waitUntil(async () => (await health()) === 'critical', 'critical after two hot heartbeats')
+    await send(12, 20)
+    expect(await health()).toBe('critical')
+    await send(11, 10)
+    await waitUntil(async () => (await health()) === 'healthy', 'healthy once held below for 20 s')
     await waitUntil(
-      () => events.some((e) => e.type === 'device.health' && e.data.deviceId === device.id),
-      'health event',
+      () => events.filter((e) => e.type === 'device.health' && e.data.deviceId === device.id).length === 2,
+      'two health events',
     )
     const healthEvents = events.filter((e) => e.type === 'device.health' && e.data.deviceId === device.id)
-    expect(healthEvents).toEqual([
+    expect(healthEvents.map((e) => e.data)).toEqual([
       expect.objectContaining({
-        data: expect.objectContaining({
-          previous: 'healthy',
-          current: 'critical',
-          reasons: [expect.objectContaining({ metric: 'cpu', level: 'critical' })],
-        }),
+        previous: 'healthy',
+        current: 'critical',
+        reasons: [{ metric: 'cpu', value: 97, threshold: 70, level: 'critical' }],
       }),
+      expect.objectContaining({ previous: 'critical', current: 'healthy', reasons: [] }),
     ])
   })
 
@@ -325,8 +333,21 @@ describe('devices and POST /agent', () => {
     })
     expect(updated.json().data).toMatchObject({
       name: 'renamed',
-      thresholds: { disk: { warning: 60, critical: 70 }, cpu: { warning: 80, critical: 90 } },
+      thresholds: { disk: { warning: 60, critical: 70, holdSeconds: 300 }, cpu: { warning: 80, critical: 90 } },
     })
+    // A hold changes on its own, and a later change of the levels keeps it.
+    await call('PUT', `/api/devices/${device.id}`, {
+      thresholds: { cpu: { warning: 70, critical: 85, holdSeconds: 0 } },
+    })
+    const kept = await call('PUT', `/api/devices/${device.id}`, { thresholds: { cpu: { warning: 75, critical: 85 } } })
+    expect(kept.json().data.thresholds.cpu).toEqual({ warning: 75, critical: 85, holdSeconds: 0 })
+    expect(
+      (
+        await call('PUT', `/api/devices/${device.id}`, {
+          thresholds: { cpu: { warning: 1, critical: 2, holdSeconds: -1 } },
+        })
+      ).statusCode,
+    ).toBe(400)
     expect(
       (await call('PUT', `/api/devices/${device.id}`, { thresholds: { cpu: { warning: 95, critical: 90 } } }))
         .statusCode,

@@ -1,7 +1,7 @@
 import type { DeviceEvent, DeviceHeartbeat, Sql } from '@guard/shared'
 import type { CollectorEnv } from '../../env.ts'
 import { DEVICE_COLUMNS, DEVICE_FROM, type DeviceRow, thresholdsOf } from './find.ts'
-import { type HealthReason, healthOfSample, sustainHealth } from './health.ts'
+import { HEALTH_METRICS, type HealthHold, holdHealth, startingHold } from './health.ts'
 import { recordDeviceEvent } from './outbox.ts'
 
 /** Seconds of silence after which a device is offline: three of its intervals, never under the minimum. */
@@ -14,7 +14,7 @@ const INVENTORIES = ['system', 'processes', 'applications', 'connections', 'netw
 
 /**
  * Moves each device's state forward with the heartbeats of a batch, in their own time order:
- * online, last seen, sustained health, latest inventories, and one recorded event per change.
+ * online, last seen, health held per metric, latest inventories, and one recorded event per change.
  * Heartbeats not newer than the last one applied (a redelivery, a late copy) change nothing, so
  * applying a batch twice is applying it once. One transaction per batch, rows locked in id order.
  */
@@ -45,12 +45,11 @@ export async function applyHeartbeats(
       `UPDATE monitoring.devices d
           SET is_online = u.is_online, last_seen = u.last_seen, last_heartbeat_at = u.last_heartbeat_at,
               interval_seconds = u.interval_seconds, health_status = u.health_status,
-              health_candidate = u.health_candidate, health_candidate_count = u.health_candidate_count,
-              state_version = u.state_version
+              health_hold = u.health_hold, state_version = u.state_version
          FROM unnest($1::text[], $2::boolean[], $3::timestamptz[], $4::timestamptz[], $5::int[], $6::text[],
-                     $7::text[], $8::int[], $9::int[])
-              AS u(id, is_online, last_seen, last_heartbeat_at, interval_seconds, health_status, health_candidate,
-                   health_candidate_count, state_version)
+                     $7::jsonb[], $8::int[])
+              AS u(id, is_online, last_seen, last_heartbeat_at, interval_seconds, health_status, health_hold,
+                   state_version)
         WHERE d.id = u.id`,
       [
         updates.map((u) => u.id),
@@ -59,8 +58,7 @@ export async function applyHeartbeats(
         updates.map((u) => u.applied.lastHeartbeatAt),
         updates.map((u) => u.applied.intervalSeconds),
         updates.map((u) => u.applied.health.status),
-        updates.map((u) => u.applied.health.candidate),
-        updates.map((u) => u.applied.health.count),
+        updates.map((u) => JSON.stringify(u.applied.health.hold)),
         updates.map((u) => u.applied.version),
       ],
     )
@@ -113,27 +111,28 @@ function applyToDevice(
 
   let health = {
     status: device.health_status,
-    candidate: device.health_candidate,
-    count: device.health_candidate_count,
+    hold: Object.fromEntries(
+      HEALTH_METRICS.map((metric) => [metric, device.health_hold[metric] ?? startingHold(device.health_status)]),
+    ) as HealthHold,
   }
   const thresholds = thresholdsOf(device)
+  const limit = offlineAfterSeconds(intervalSeconds, env) * 1000
+  let previous = device.last_heartbeat_at ? new Date(device.last_heartbeat_at).getTime() : undefined
   for (const heartbeat of fresh) {
-    const sample = healthOfSample(heartbeat.heartbeat.metrics, thresholds)
-    const next = sustainHealth(health, sample.level)
-    if (next.changed) {
+    const at = Date.parse(heartbeat.timestamp)
+    // Heartbeats missing for longer than the offline limit leave a gap the hold cannot span.
+    const restart = previous !== undefined && at - previous > limit
+    previous = at
+    const next = holdHealth(health.hold, heartbeat.heartbeat.metrics, heartbeat.timestamp, thresholds, restart)
+    if (next.status !== health.status) {
       events.push({
         ...base(),
         type: 'device.health',
         occurredAt: heartbeat.timestamp,
-        data: {
-          ...ref,
-          previous: health.status,
-          current: next.status,
-          reasons: sample.reasons satisfies HealthReason[],
-        },
+        data: { ...ref, previous: health.status, current: next.status, reasons: next.reasons },
       })
     }
-    health = { status: next.status, candidate: next.candidate, count: next.count }
+    health = { status: next.status, hold: next.hold }
   }
 
   const inventories: Partial<Record<(typeof INVENTORIES)[number], { value: unknown; at: string }>> = {}

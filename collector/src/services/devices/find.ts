@@ -1,5 +1,6 @@
 import { type DeviceHealth, notFound, type Sql } from '@guard/shared'
 import type { Caller } from '../../context.ts'
+import type { HealthHold } from './health.ts'
 import type { DeviceDetail, DeviceView, Thresholds } from './schemas.ts'
 
 export interface DeviceRow {
@@ -14,13 +15,16 @@ export interface DeviceRow {
   memory_critical: number
   disk_warning: number
   disk_critical: number
+  cpu_hold_seconds: number
+  memory_hold_seconds: number
+  disk_hold_seconds: number
   is_online: boolean
   last_seen: Date | null
   last_heartbeat_at: Date | null
   interval_seconds: number
   health_status: DeviceHealth
-  health_candidate: DeviceHealth | null
-  health_candidate_count: number
+  /** Per metric; a metric missing from it has had no heartbeat since the hold rule came in. */
+  health_hold: Partial<HealthHold>
   state_version: number
   created_at: Date
   updated_at: Date
@@ -42,17 +46,17 @@ export interface SystemSnapshot {
 }
 
 export const DEVICE_COLUMNS = `d.id, d.organization_id, d.name, d.tags, d.token_prefix, d.cpu_warning, d.cpu_critical,
-  d.memory_warning, d.memory_critical, d.disk_warning, d.disk_critical, d.is_online, d.last_seen,
-  d.last_heartbeat_at, d.interval_seconds, d.health_status, d.health_candidate, d.health_candidate_count,
-  d.state_version, d.created_at, d.updated_at, s.system`
+  d.memory_warning, d.memory_critical, d.disk_warning, d.disk_critical, d.cpu_hold_seconds, d.memory_hold_seconds,
+  d.disk_hold_seconds, d.is_online, d.last_seen, d.last_heartbeat_at, d.interval_seconds, d.health_status,
+  d.health_hold, d.state_version, d.created_at, d.updated_at, s.system`
 export const DEVICE_FROM = 'monitoring.devices d LEFT JOIN monitoring.device_snapshots s ON s.device_id = d.id'
 
 const iso = (value: Date | null) => (value === null ? null : new Date(value).toISOString())
 
 export const thresholdsOf = (row: DeviceRow): Thresholds => ({
-  cpu: { warning: row.cpu_warning, critical: row.cpu_critical },
-  memory: { warning: row.memory_warning, critical: row.memory_critical },
-  disk: { warning: row.disk_warning, critical: row.disk_critical },
+  cpu: { warning: row.cpu_warning, critical: row.cpu_critical, holdSeconds: row.cpu_hold_seconds },
+  memory: { warning: row.memory_warning, critical: row.memory_critical, holdSeconds: row.memory_hold_seconds },
+  disk: { warning: row.disk_warning, critical: row.disk_critical, holdSeconds: row.disk_hold_seconds },
 })
 
 export function toDeviceView(row: DeviceRow): DeviceView {

@@ -2,20 +2,28 @@ import { deviceHealth } from '@guard/shared'
 import { z } from 'zod'
 
 const level = z.number().min(1).max(100)
+const holdSeconds = z
+  .number()
+  .int()
+  .min(0)
+  .max(86_400)
+  .describe(
+    'Seconds a level must hold before the health follows it, going up and coming down (default 300; 0 follows every heartbeat)',
+  )
 const threshold = z
-  .object({ warning: level, critical: level })
+  .object({ warning: level, critical: level, holdSeconds: holdSeconds.optional() })
   .strict()
   .refine((value) => value.warning < value.critical, 'warning must be below critical')
 
-/** Usage percentages at which a device turns warning or critical; defaults 80 and 90. */
+/**
+ * Usage percentages at which a device turns warning or critical (defaults 80 and 90), and how long
+ * a level must hold first; a metric given without `holdSeconds` keeps the one it has.
+ */
 export const thresholdsInput = z
   .object({ cpu: threshold.optional(), memory: threshold.optional(), disk: threshold.optional() })
   .strict()
-export const thresholds = z.object({
-  cpu: z.object({ warning: z.number(), critical: z.number() }),
-  memory: z.object({ warning: z.number(), critical: z.number() }),
-  disk: z.object({ warning: z.number(), critical: z.number() }),
-})
+const thresholdView = z.object({ warning: z.number(), critical: z.number(), holdSeconds })
+export const thresholds = z.object({ cpu: thresholdView, memory: thresholdView, disk: thresholdView })
 export type Thresholds = z.infer<typeof thresholds>
 
 const name = z.string().trim().min(1).max(100)

@@ -1,8 +1,12 @@
 import type { Caller, CollectorContext } from '../../context.ts'
 import { findDevice, thresholdsOf, toDeviceDetail } from './find.ts'
+import { HEALTH_METRICS } from './health.ts'
 import { type DeviceDetail, type UpdateDeviceInput, updateDeviceInput } from './schemas.ts'
 
-/** Renames, retags or changes thresholds; the next heartbeat judges health by the new thresholds. */
+/**
+ * Renames, retags or changes thresholds and their holds; the next heartbeat judges health by the
+ * new ones. A metric given without `holdSeconds` keeps its hold.
+ */
 export async function updateDevice(
   ctx: CollectorContext,
   caller: Caller,
@@ -11,11 +15,15 @@ export async function updateDevice(
 ): Promise<DeviceDetail> {
   const input = updateDeviceInput.parse(body)
   const current = await findDevice(ctx.sql, caller, id)
-  const thresholds = { ...thresholdsOf(current), ...input.thresholds }
+  const stored = thresholdsOf(current)
+  const thresholds = Object.fromEntries(
+    HEALTH_METRICS.map((metric) => [metric, { ...stored[metric], ...input.thresholds?.[metric] }]),
+  ) as typeof stored
   await ctx.sql.query(
     `UPDATE monitoring.devices
         SET name = $3, tags = $4, cpu_warning = $5, cpu_critical = $6, memory_warning = $7,
-            memory_critical = $8, disk_warning = $9, disk_critical = $10, updated_at = now()
+            memory_critical = $8, disk_warning = $9, disk_critical = $10, cpu_hold_seconds = $11,
+            memory_hold_seconds = $12, disk_hold_seconds = $13, updated_at = now()
       WHERE id = $1 AND organization_id = $2`,
     [
       id,
@@ -28,6 +36,9 @@ export async function updateDevice(
       thresholds.memory.critical,
       thresholds.disk.warning,
       thresholds.disk.critical,
+      thresholds.cpu.holdSeconds,
+      thresholds.memory.holdSeconds,
+      thresholds.disk.holdSeconds,
     ],
   )
   return toDeviceDetail(await findDevice(ctx.sql, caller, id))
