@@ -81,4 +81,17 @@ export const routes: RouteEntry[] = [
     nav: true,
   },
   { path: '/toolbox', title: 'Toolbox', component: lazy(() => import('./screens/toolbox.tsx')), nav: true },
+  { path: '/settings', title: 'Settings', component: lazy(() => import('./screens/settings.tsx')), nav: true },
+  {
+    path: '/settings/members',
+    title: 'Members',
+    component: lazy(() => import('./screens/settings-members.tsx')),
+    nav: false,
+  },
+  {
+    path: '/settings/profile',
+    title: 'Profile',
+    component: lazy(() => import('./screens/settings-profile.tsx')),
+    nav: false,
+  },
 ]
