@@ -19,8 +19,12 @@ interface RecentChecks {
   checks: Array<{ status: string; location: string }>
 }
 
-/** The background colour a bar is painted with, as the browser computed it. */
-const colourOf = (bar: Locator) => bar.evaluate((element) => getComputedStyle(element).backgroundColor)
+/** The background colour a bar is painted with, as the browser computed it (this file has no DOM types). */
+const colourOf = (bar: Locator) =>
+  bar.evaluate((element) => {
+    const view = globalThis as unknown as { getComputedStyle(node: typeof element): { backgroundColor: string } }
+    return view.getComputedStyle(element).backgroundColor
+  })
 
 describe.skipIf(!CHROMIUM)('heartbeat bars and the overview, from real checks of a site that goes down', () => {
   let guard: ConsoleGuard
@@ -168,7 +172,7 @@ describe.skipIf(!CHROMIUM)('heartbeat bars and the overview, from real checks of
     // The overview reads at 390 px too: nothing makes the page scroll sideways.
     await page.goto(guard.collectorUrl)
     await page.getByRole('list', { name: 'Down now' }).getByRole('link', { name: 'Heartbeat site' }).waitFor()
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+    expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390)
     await shot(page, 'overview-390')
   }, 60_000)
 })
