@@ -35,29 +35,32 @@ describe('isStoreUnavailable', () => {
     }
   })
 
-  it.skipIf(!postgres)('a transaction whose server stops between two statements fails, and the process lives', async () => {
-    const store = await openRelationalStore({ databaseUrl: postgres!.url, dataDir: tmpdir() })
-    const uncaught: unknown[] = []
-    const onUncaught = (error: unknown) => uncaught.push(error)
-    process.on('uncaughtException', onUncaught)
-    try {
-      const failure = await failureOf(
-        store.transaction(async (tx) => {
-          await tx.query('SELECT 1')
-          await postgres!.stopKeepingData()
-          // The connection died while checked out, between statements: that is where pg emits 'error'.
-          await new Promise((resolve) => setTimeout(resolve, 100))
-          await tx.query('SELECT 2')
-        }),
-      )
-      expect(failure).toBeInstanceOf(Error)
-      expect(uncaught).toEqual([])
-    } finally {
-      process.off('uncaughtException', onUncaught)
-      await postgres!.start()
-      await store.close()
-    }
-  })
+  it.skipIf(!postgres)(
+    'a transaction whose server stops between two statements fails, and the process lives',
+    async () => {
+      const store = await openRelationalStore({ databaseUrl: postgres!.url, dataDir: tmpdir() })
+      const uncaught: unknown[] = []
+      const onUncaught = (error: unknown) => uncaught.push(error)
+      process.on('uncaughtException', onUncaught)
+      try {
+        const failure = await failureOf(
+          store.transaction(async (tx) => {
+            await tx.query('SELECT 1')
+            await postgres!.stopKeepingData()
+            // The connection died while checked out, between statements: that is where pg emits 'error'.
+            await new Promise((resolve) => setTimeout(resolve, 100))
+            await tx.query('SELECT 2')
+          }),
+        )
+        expect(failure).toBeInstanceOf(Error)
+        expect(uncaught).toEqual([])
+      } finally {
+        process.off('uncaughtException', onUncaught)
+        await postgres!.start()
+        await store.close()
+      }
+    },
+  )
 
   it('calls any failure to connect unavailable, and a missing file no more than that', async () => {
     for (const code of ['ENOENT', 'EACCES', 'ECONNREFUSED', 'ENOTSOCK']) {
