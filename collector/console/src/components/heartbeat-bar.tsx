@@ -50,14 +50,14 @@ export function useRecentChecks(
   )
 }
 
-/** A check's latencies for a sparkline, with a gap where the target did not answer. */
+/** Checks' latencies for a sparkline, with a gap where the target did not answer. */
 export const latencies = (checks: RecentCheck[] | undefined): Array<number | null> =>
   (checks ?? []).map((check) => (check.status === 'down' ? null : check.responseTime))
 
 const WORD: Record<string, string> = { up: 'Up', degraded: 'Degraded', down: 'Down' }
 
 /** What a bar's tooltip says: when, where, how long, and why it was not up. */
-export function describeCheck(check: RecentCheck): string {
+function describeCheck(check: RecentCheck): string {
   const reason = check.error ?? (check.statusCode ? `HTTP ${check.statusCode}` : '')
   return [
     formatDateTime(check.timestamp),
@@ -75,7 +75,7 @@ function summaryOf(label: string, checks: RecentCheck[]): string {
   return `${label}: last ${checks.length} checks, ${counts.join(', ')}; newest: ${describeCheck(checks[checks.length - 1]!)}`
 }
 
-/** A wide bar's narrowest bar and gap, in CSS pixels (screens.css `.heartbeat-wide`). */
+/** A wide bar's narrowest bar and gap, in CSS pixels (styles.css `.heartbeat-wide`). */
 const WIDE_MIN_BAR = 6
 const WIDE_GAP = 2
 
