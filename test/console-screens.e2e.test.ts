@@ -179,12 +179,12 @@ describe.skipIf(!CHROMIUM)('the console screens, signed in, in headless Chromium
     await page.getByRole('button', { name: 'Enrol a device' }).click()
     await page.getByLabel('Name').fill('db-1')
     await page.getByRole('button', { name: 'Enrol', exact: true }).click()
-    const token = page.getByLabel('Agent token', { exact: true })
+    const token = page.getByRole('region', { name: 'Agent token', exact: true }).locator('pre')
     await token.waitFor()
-    expect(await token.inputValue()).toMatch(/^gdt_/)
-    expect(await page.getByLabel('Install command', { exact: true }).inputValue()).toMatch(
-      /^guard agent enroll --collector http/,
-    )
+    expect(await token.textContent()).toMatch(/^gdt_/)
+    expect(
+      await page.getByRole('region', { name: 'Install command', exact: true }).locator('pre').textContent(),
+    ).toMatch(/"collectorUrl": "http/)
     await check('devices-enrol')
     await page.getByRole('button', { name: 'Done' }).click()
     await expect.poll(() => page.getByRole('row', { name: /db-1/ }).count()).toBe(1)
@@ -321,7 +321,7 @@ describe.skipIf(!CHROMIUM)('the console screens, signed in, in headless Chromium
     await expect.poll(() => row.count()).toBe(0)
   })
 
-  it('links a selfhost-b instance, lists what it hosts and monitors one of them', async () => {
+  it('links a Coolify (selfhost-b) instance, lists what it hosts and monitors one of them', async () => {
     // A stand-in for a self-hosted platform on 127.0.0.1, answering its REST API for one key.
     const platform = createServer((request, response) => {
       const answer = (status: number, json: unknown) => {
@@ -341,12 +341,12 @@ describe.skipIf(!CHROMIUM)('the console screens, signed in, in headless Chromium
     const url = `http://127.0.0.1:${(platform.address() as AddressInfo).port}`
     try {
       await open('/integrations')
-      for (const name of ['cloud-a', 'selfhost-b', 'webhost-c'])
+      for (const name of ['Microsoft Azure', 'Coolify', 'Vercel'])
         await page.getByRole('heading', { name, exact: true }).waitFor()
       await expect.poll(() => page.getByText('Nothing linked.').count()).toBe(3)
       await check('integrations')
 
-      const card = page.locator('section.integration', { has: page.getByRole('heading', { name: 'selfhost-b' }) })
+      const card = page.locator('section.integration', { has: page.getByRole('heading', { name: 'Coolify' }) })
       await card.getByRole('button', { name: 'Link' }).click()
       await card.getByLabel('Name', { exact: true }).fill('Home lab')
       await card.getByLabel('Address').fill(url)

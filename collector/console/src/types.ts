@@ -33,7 +33,8 @@ export interface DeviceDetail extends Device {
   uptimeSeconds: number | null
   heartbeatInterval: number
   tokenPrefix: string
-  thresholds: Record<ThresholdKind, { warning: number; critical: number }>
+  /** holdSeconds: how long a level must last before the health follows it, up and down. */
+  thresholds: Record<ThresholdKind, { warning: number; critical: number; holdSeconds: number }>
   updatedAt: string
 }
 

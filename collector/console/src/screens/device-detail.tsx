@@ -14,7 +14,7 @@ import { useLive } from '../live.ts'
 import type { DeviceDetail as Device, ThresholdKind } from '../types.ts'
 import { healthTone } from '../types.ts'
 import { useAction } from '../use-action.ts'
-import { AgentInstructions } from './devices.tsx'
+import { AgentInstructions, DeviceState, isWaiting } from './devices.tsx'
 import './screens.css'
 
 interface Metric {
@@ -173,8 +173,8 @@ export default function DeviceDetail() {
       </p>
       <header class="page-head">
         <h1>{d.name}</h1>
-        <StateDot state={d.isOnline ? 'online' : 'offline'} />
-        {d.lastSeen ? <Badge tone={healthTone[d.healthStatus] ?? 'neutral'}>{d.healthStatus}</Badge> : null}
+        <DeviceState device={d} />
+        {isWaiting(d) ? null : <Badge tone={healthTone[d.healthStatus] ?? 'neutral'}>{d.healthStatus}</Badge>}
         <div class="actions">
           <button type="button" onClick={() => setEditing(true)}>
             Settings
@@ -204,9 +204,16 @@ export default function DeviceDetail() {
           <code>{d.tokenPrefix}…</code>
         </Fact>
       </dl>
-      {d.lastSeen === null ? (
-        <Empty title="The agent has not reported yet">
-          <p>Start the agent on the machine with this device's token; its metrics appear here within a minute.</p>
+      {isWaiting(d) ? (
+        <Empty title="Waiting for first heartbeat">
+          <p>
+            Start the agent on the machine with the commands shown when this device was enrolled; its metrics appear
+            here within a minute. Lost them? A new token comes with the commands for this device (no second device is
+            created).
+          </p>
+          <button type="button" onClick={() => setConfirm('regenerate')} disabled={action.busy}>
+            New token and commands
+          </button>
         </Empty>
       ) : null}
 
@@ -300,7 +307,11 @@ function DeviceSettings({
     Object.fromEntries(
       THRESHOLD_KINDS.map(([kind]) => [
         kind,
-        { warning: String(device.thresholds[kind].warning), critical: String(device.thresholds[kind].critical) },
+        {
+          warning: String(device.thresholds[kind].warning),
+          critical: String(device.thresholds[kind].critical),
+          holdSeconds: String(device.thresholds[kind].holdSeconds),
+        },
       ]),
     ),
   )
@@ -314,21 +325,31 @@ function DeviceSettings({
       thresholds: Object.fromEntries(
         THRESHOLD_KINDS.map(([kind]) => [
           kind,
-          { warning: Number(levels[kind]?.warning), critical: Number(levels[kind]?.critical) },
+          {
+            warning: Number(levels[kind]?.warning),
+            critical: Number(levels[kind]?.critical),
+            holdSeconds: Number(levels[kind]?.holdSeconds),
+          },
         ]),
       ),
     })
     onSaved()
   }
-  const level = (kind: ThresholdKind, which: 'warning' | 'critical', label: string) => (
-    <Field label={label}>
-      {(id) => (
+  const level = (
+    kind: ThresholdKind,
+    which: 'warning' | 'critical' | 'holdSeconds',
+    label: string,
+    range: { min: number; max: number; hint?: string },
+  ) => (
+    <Field label={label} hint={range.hint}>
+      {(id, describedBy) => (
         <input
           id={id}
           type="number"
-          min={1}
-          max={100}
+          min={range.min}
+          max={range.max}
           required
+          aria-describedby={describedBy}
           value={levels[kind]?.[which] ?? ''}
           onInput={(e) => setLevels({ ...levels, [kind]: { ...levels[kind]!, [which]: e.currentTarget.value } })}
         />
@@ -351,8 +372,13 @@ function DeviceSettings({
         <fieldset key={kind}>
           <legend>{label} usage (%)</legend>
           <div class="row">
-            {level(kind, 'warning', `${label} warning at`)}
-            {level(kind, 'critical', `${label} critical at`)}
+            {level(kind, 'warning', `${label} warning at`, { min: 1, max: 100 })}
+            {level(kind, 'critical', `${label} critical at`, { min: 1, max: 100 })}
+            {level(kind, 'holdSeconds', `${label} held for (seconds)`, {
+              min: 0,
+              max: 86_400,
+              hint: 'A level must last this long before health follows it, up or down',
+            })}
           </div>
         </fieldset>
       ))}

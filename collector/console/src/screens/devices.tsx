@@ -1,8 +1,8 @@
 import { useMemo, useState } from 'preact/hooks'
 import { api, type Envelope } from '../api.ts'
+import { CopyBlock } from '../components/copy-block.tsx'
 import { Dialog } from '../components/dialog.tsx'
 import { Field, Form } from '../components/form.tsx'
-import { Secret } from '../components/secret.tsx'
 import { Badge, Empty, ErrorText, Loading, StateDot } from '../components/status.tsx'
 import { Table } from '../components/table.tsx'
 import { Time } from '../components/time.tsx'
@@ -12,6 +12,7 @@ import { useOrg } from '../org.ts'
 import type { Device, DeviceDetail } from '../types.ts'
 import { healthTone } from '../types.ts'
 import './screens.css'
+import './devices.css'
 import { FilterChoice, SearchField } from '../components/list-controls.tsx'
 
 interface DeviceStats {
@@ -30,9 +31,18 @@ const DEVICE_STATES = [
   ['all', 'All states'],
   ['online', 'Online'],
   ['offline', 'Offline'],
+  ['waiting', 'Waiting for first heartbeat'],
   ['warning', 'Warning'],
   ['critical', 'Critical'],
 ] as const
+
+/** A device that has never reported is waiting, not offline: nothing has failed yet. */
+export const isWaiting = (device: Device) => device.lastSeen === null
+
+export function DeviceState({ device }: { device: Device }) {
+  if (isWaiting(device)) return <StateDot state="pending" label="Waiting for first heartbeat" />
+  return <StateDot state={device.isOnline ? 'online' : 'offline'} />
+}
 
 export default function Devices() {
   const { current } = useOrg()
@@ -46,7 +56,7 @@ export default function Devices() {
     [current.id],
   )
   const [search, setSearch] = useState('')
-  const [state, setState] = useState<'all' | 'online' | 'offline' | 'warning' | 'critical'>('all')
+  const [state, setState] = useState<(typeof DEVICE_STATES)[number][0]>('all')
   const [enrolling, setEnrolling] = useState(false)
 
   useLive(DEVICE_EVENTS, () => {
@@ -58,7 +68,8 @@ export default function Devices() {
     const needle = search.trim().toLowerCase()
     return (devices.data ?? []).filter((device) => {
       if (state === 'online' && !device.isOnline) return false
-      if (state === 'offline' && device.isOnline) return false
+      if (state === 'offline' && (device.isOnline || isWaiting(device))) return false
+      if (state === 'waiting' && !isWaiting(device)) return false
       if ((state === 'warning' || state === 'critical') && device.healthStatus !== state) return false
       if (!needle) return true
       return [device.name, device.hostname ?? '', device.platform ?? '', ...device.tags].some((text) =>
@@ -66,6 +77,9 @@ export default function Devices() {
       )
     })
   }, [devices.data, search, state])
+  // The API counts a device that never reported as offline; here it is waiting, apart.
+  const waiting = devices.data?.filter(isWaiting).length
+  const offline = stats.data && waiting !== undefined ? Math.max(stats.data.offline - waiting, 0) : undefined
 
   return (
     <section class="screen">
@@ -83,7 +97,8 @@ export default function Devices() {
           [
             ['Total', stats.data?.total],
             ['Online', stats.data?.online],
-            ['Offline', stats.data?.offline],
+            ['Offline', offline],
+            ['Waiting', waiting],
             ['Warning', stats.data?.warning],
             ['Critical', stats.data?.critical],
             ['Active incidents', stats.data?.activeIncidents],
@@ -143,14 +158,14 @@ export default function Devices() {
                 </>
               ),
             },
-            { header: 'State', cell: (device) => <StateDot state={device.isOnline ? 'online' : 'offline'} /> },
+            { header: 'State', cell: (device) => <DeviceState device={device} /> },
             {
               header: 'Health',
               cell: (device) =>
-                device.lastSeen ? (
-                  <Badge tone={healthTone[device.healthStatus] ?? 'neutral'}>{device.healthStatus}</Badge>
+                isWaiting(device) ? (
+                  <span class="muted">—</span>
                 ) : (
-                  <span class="muted">Waiting for the agent</span>
+                  <Badge tone={healthTone[device.healthStatus] ?? 'neutral'}>{device.healthStatus}</Badge>
                 ),
             },
             { header: 'Host', secondary: true, cell: (device) => device.hostname ?? <span class="muted">—</span> },
@@ -174,6 +189,12 @@ export default function Devices() {
 
 type Enrolled = DeviceDetail & { token: string }
 
+const tagList = (text: string) =>
+  text
+    .split(',')
+    .map((tag) => tag.trim())
+    .filter(Boolean)
+
 function EnrolDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const [name, setName] = useState('')
   const [tags, setTags] = useState('')
@@ -186,14 +207,7 @@ function EnrolDialog({ open, onClose }: { open: boolean; onClose: () => void }) 
   }
 
   const submit = async () => {
-    const body = {
-      name: name.trim(),
-      tags: tags
-        .split(',')
-        .map((tag) => tag.trim())
-        .filter(Boolean),
-    }
-    const answer = await api.post<Envelope<Enrolled>>('/api/devices', body)
+    const answer = await api.post<Envelope<Enrolled>>('/api/devices', { name: name.trim(), tags: tagList(tags) })
     setEnrolled(answer.data)
   }
 
@@ -202,55 +216,114 @@ function EnrolDialog({ open, onClose }: { open: boolean; onClose: () => void }) 
       {enrolled ? (
         <AgentInstructions device={enrolled} token={enrolled.token} onDone={close} />
       ) : (
-        <Form onSubmit={submit} submitLabel="Enrol" busyLabel="Enrolling…" onCancel={close}>
-          <Field label="Name" hint="How the device appears in Guard, e.g. web-1">
-            {(id, describedBy) => (
-              <input
-                id={id}
-                aria-describedby={describedBy}
-                required
-                maxLength={100}
-                value={name}
-                onInput={(event) => setName(event.currentTarget.value)}
-              />
-            )}
-          </Field>
-          <Field label="Tags" hint="Optional, separated by commas">
-            {(id, describedBy) => (
-              <input
-                id={id}
-                aria-describedby={describedBy}
-                value={tags}
-                onInput={(event) => setTags(event.currentTarget.value)}
-              />
-            )}
-          </Field>
-        </Form>
+        <>
+          <Form onSubmit={submit} submitLabel="Enrol" busyLabel="Enrolling…" onCancel={close} once>
+            <Field label="Name" hint="How the device appears in Guard, e.g. web-1">
+              {(id, describedBy) => (
+                <input
+                  id={id}
+                  aria-describedby={describedBy}
+                  required
+                  maxLength={100}
+                  value={name}
+                  onInput={(event) => setName(event.currentTarget.value)}
+                />
+              )}
+            </Field>
+            <Field label="Tags" hint="Optional, separated by commas">
+              {(id, describedBy) => (
+                <input
+                  id={id}
+                  aria-describedby={describedBy}
+                  value={tags}
+                  onInput={(event) => setTags(event.currentTarget.value)}
+                />
+              )}
+            </Field>
+          </Form>
+          <section class="enrol-alternative" aria-labelledby="enrol-from-machine">
+            <h3 id="enrol-from-machine">Or enrol from the machine itself</h3>
+            <p class="muted">
+              Instead of <strong>Enrol</strong> above, not as well: this creates the device from the machine, with an
+              API key that may write devices (see <a href="/keys">Keys</a>), and installs the agent as a service.
+            </p>
+            <CopyBlock label="Enrol command" value={enrolFromMachine(location.origin, name.trim(), tagList(tags))} />
+          </section>
+        </>
       )}
     </Dialog>
   )
 }
 
-/** The one-time token and the commands that start the agent with it; shown after enrolment and token regeneration. */
+/** Where the commands put the agent's configuration: `guard agent install`'s default. */
+const CONFIG = '/etc/guard/agent.json'
+
+/**
+ * The unit, its user and the start, as `guard agent install` lists them. The directory is made
+ * traversable first: the agent runs as its own user and must reach its config (mode 0600) inside.
+ */
+const serviceSteps = (configure: string[]) => [
+  'sudo install -d -m 755 /etc/guard',
+  ...configure,
+  'sudo npx guard agent install',
+  'id guard-agent >/dev/null 2>&1 || sudo useradd --system --no-create-home --shell /usr/sbin/nologin guard-agent',
+  `sudo chown guard-agent:guard-agent ${CONFIG}`,
+  'sudo systemctl daemon-reload',
+  'sudo systemctl enable --now guard-agent',
+]
+
+/** Enrols the machine it runs on as a new device (POST /api/devices with the API key), then installs the agent. */
+export function enrolFromMachine(collector: string, name: string, tags: string[]): string {
+  return [
+    "GUARD_API_KEY='paste an API key with devices:write here'",
+    ...serviceSteps([
+      [
+        `sudo npx guard agent enroll --collector ${collector} --key "$GUARD_API_KEY"`,
+        `--name ${name ? shellWord(name) : '"$(hostname)"'}`,
+        ...tags.map((tag) => `--tag ${shellWord(tag)}`),
+        `--config ${CONFIG}`,
+      ].join(' '),
+    ]),
+  ].join('\n')
+}
+
+/** Runs the agent in the foreground as this device, to try it. */
+export function runCommand(collector: string, device: Pick<Device, 'id'>, token: string): string {
+  return [
+    `GUARD_COLLECTOR_URL=${collector}`,
+    `GUARD_DEVICE_ID=${device.id}`,
+    `GUARD_DEVICE_TOKEN=${token}`,
+    'npx guard agent',
+  ].join(' \\\n')
+}
+
+/** Writes this device's configuration (no new device) and installs the agent as a service. */
+export function installCommand(collector: string, device: Pick<Device, 'id'>, token: string): string {
+  const config = JSON.stringify({ collectorUrl: collector, deviceId: device.id, token }, null, 2)
+  return serviceSteps([`sudo install -m 600 /dev/stdin ${CONFIG} <<'EOF'\n${config}\nEOF`]).join('\n')
+}
+
+/**
+ * The one-time token and the commands that start the agent as this device; shown after enrolment
+ * and token regeneration. Every command reports as this device: none creates another.
+ */
 export function AgentInstructions({ device, token, onDone }: { device: Device; token: string; onDone: () => void }) {
   const collector = location.origin
-  const run = `GUARD_COLLECTOR_URL=${collector} GUARD_DEVICE_ID=${device.id} GUARD_DEVICE_TOKEN=${token} guard agent`
-  const enroll = `guard agent enroll --collector ${collector} --key <API key> --name ${shellWord(device.name)}`
   return (
     <div class="one-time">
       <p>
         This agent token is shown <strong>once</strong>. Copy it now; Guard keeps only its hash. Regenerate it from the
         device's page if it is lost.
       </p>
-      <Secret label="Agent token" value={token} />
-      <h3>Start the agent with this token</h3>
-      <Secret label="Command" value={run} />
-      <h3>Or enrol from the machine itself</h3>
+      <CopyBlock label="Agent token" value={token} />
+      <h3>Install the agent on {device.name}</h3>
       <p class="muted">
-        With an API key that may write devices, this creates a new device and writes the agent's configuration (mode
-        0600); then <code>sudo guard agent install</code> runs it as a service.
+        On the machine, from a Guard checkout: writes this device's configuration (mode 0600) and runs the agent as a
+        service. It reports as {device.name}; it does not enrol another device.
       </p>
-      <Secret label="Install command" value={enroll} />
+      <CopyBlock label="Install command" value={installCommand(collector, device, token)} />
+      <h3>Or try it in a terminal first</h3>
+      <CopyBlock label="Run command" value={runCommand(collector, device, token)} />
       <div class="form-actions">
         <button type="button" class="primary" onClick={onDone}>
           Done

@@ -29,10 +29,15 @@ interface Item {
   monitor: { type: 'domain' | 'service'; id: string } | null
 }
 
+/** What GET /api/integrations says of a platform: the product behind the neutral id. */
+interface Platform {
+  id: Provider['id']
+  name: string
+  description: string
+}
+
 interface Provider {
   id: 'cloud-a' | 'selfhost-b' | 'webhost-c'
-  title: string
-  about: string
   collection: 'accounts' | 'instances'
   items: 'services' | 'resources' | 'projects'
 }
@@ -40,28 +45,23 @@ interface Provider {
 const PROVIDERS: Provider[] = [
   {
     id: 'cloud-a',
-    title: 'cloud-a',
-    about: 'A cloud subscription, linked with a service principal (tenant, client id and secret).',
     collection: 'accounts',
     items: 'services',
   },
   {
     id: 'selfhost-b',
-    title: 'selfhost-b',
-    about: 'A self-hosted instance, linked by its address and an API key.',
     collection: 'instances',
     items: 'resources',
   },
   {
     id: 'webhost-c',
-    title: 'webhost-c',
-    about: 'A web hosting account, linked by signing in there (OAuth).',
     collection: 'accounts',
     items: 'projects',
   },
 ]
 
 export default function Integrations() {
+  const platforms = useResource(() => api.get<Envelope<Platform[]>>('/api/integrations').then((b) => b.data), [])
   return (
     <section class="screen">
       <header class="page-head">
@@ -70,14 +70,21 @@ export default function Integrations() {
       <p class="muted">
         Link a platform account, then pick what it hosts: Guard creates the matching domain or service monitor.
       </p>
+      {platforms.error ? <ErrorText error={platforms.error} retry={platforms.reload} /> : null}
       {PROVIDERS.map((provider) => (
-        <ProviderCard key={provider.id} provider={provider} />
+        <ProviderCard
+          key={provider.id}
+          provider={provider}
+          platform={platforms.data?.find((platform) => platform.id === provider.id)}
+        />
       ))}
     </section>
   )
 }
 
-function ProviderCard({ provider }: { provider: Provider }) {
+function ProviderCard({ provider, platform }: { provider: Provider; platform: Platform | undefined }) {
+  // Until the API has named it (or when it cannot), the neutral id its paths use.
+  const title = platform?.name ?? provider.id
   const { current } = useOrg()
   const base = `/api/${provider.id}/${provider.collection}`
   const accounts = useResource(
@@ -102,17 +109,21 @@ function ProviderCard({ provider }: { provider: Provider }) {
   return (
     <section class="card integration" aria-labelledby={`provider-${provider.id}`}>
       <header class="page-head">
-        <h2 id={`provider-${provider.id}`}>{provider.title}</h2>
+        <h2 id={`provider-${provider.id}`}>{title}</h2>
         <div class="actions">
           <button type="button" onClick={() => setLinking(!linking)} aria-expanded={linking}>
             {linking ? 'Cancel' : provider.id === 'webhost-c' ? 'Connect an account' : 'Link'}
           </button>
         </div>
       </header>
-      <p class="muted">{provider.about}</p>
+      {platform ? <p>{platform.description}</p> : null}
+      <p class="muted">
+        API: <code>/api/{provider.id}/…</code>
+      </p>
       {linking ? (
         <LinkForm
           provider={provider}
+          title={title}
           base={base}
           onLinked={() => {
             setLinking(false)
@@ -174,7 +185,17 @@ function ProviderCard({ provider }: { provider: Provider }) {
   )
 }
 
-function LinkForm({ provider, base, onLinked }: { provider: Provider; base: string; onLinked: () => void }) {
+function LinkForm({
+  provider,
+  title,
+  base,
+  onLinked,
+}: {
+  provider: Provider
+  title: string
+  base: string
+  onLinked: () => void
+}) {
   const { current } = useOrg()
   const [values, setValues] = useState<Record<string, string>>({})
   const target = `${base}?organizationId=${encodeURIComponent(current.id)}`
@@ -200,8 +221,8 @@ function LinkForm({ provider, base, onLinked }: { provider: Provider; base: stri
       location.assign(answer.data.authorizationUrl)
     }
     return (
-      <Form onSubmit={start} submitLabel="Continue to webhost-c" busyLabel="Starting…">
-        <p>You sign in at webhost-c and approve the link; it sends you back here.</p>
+      <Form onSubmit={start} submitLabel={`Continue to ${title}`} busyLabel="Starting…">
+        <p>You sign in at {title} and approve the link; it sends you back here.</p>
       </Form>
     )
   }
