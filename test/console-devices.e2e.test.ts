@@ -55,7 +55,9 @@ describe.skipIf(!CHROMIUM)('the console: device enrolment and integration names,
     // Before anything exists, the alternative that creates the device from the machine itself.
     const fromMachine = block('Enrol command')
     await page.getByLabel('Name').fill('db-1')
-    await expect.poll(() => fromMachine.pre.textContent()).toMatch(/agent enroll --collector http\S+ .*--name db-1/)
+    await expect
+      .poll(() => fromMachine.pre.textContent())
+      .toMatch(/\/agent\/install\.sh \| sudo sh -s -- --key "\$GUARD_API_KEY" --name db-1$/)
     await page.getByRole('button', { name: 'Enrol', exact: true }).click()
 
     const install = block('Install command')

@@ -244,8 +244,9 @@ function EnrolDialog({ open, onClose }: { open: boolean; onClose: () => void }) 
           <section class="enrol-alternative" aria-labelledby="enrol-from-machine">
             <h3 id="enrol-from-machine">Or enrol from the machine itself</h3>
             <p class="muted">
-              Instead of <strong>Enrol</strong> above, not as well: this creates the device from the machine, with an
-              API key that may write devices (see <a href="/keys">Keys</a>), and installs the agent as a service.
+              Instead of <strong>Enrol</strong> above, not as well: on the machine (Node 20 or newer, systemd), this
+              creates the device with an API key that may write devices (see <a href="/keys">API keys</a>) and runs the
+              agent as a service.
             </p>
             <CopyBlock label="Enrol command" value={enrolFromMachine(location.origin, name.trim(), tagList(tags))} />
           </section>
@@ -255,52 +256,53 @@ function EnrolDialog({ open, onClose }: { open: boolean; onClose: () => void }) 
   )
 }
 
-/** Where the commands put the agent's configuration: `guard agent install`'s default. */
+/** Where the agent reads its configuration: `guard agent install`'s default, and the install script's. */
 const CONFIG = '/etc/guard/agent.json'
 
 /**
- * The unit, its user and the start, as `guard agent install` lists them. The directory is made
- * traversable first: the agent runs as its own user and must reach its config (mode 0600) inside.
+ * The collector's one-command install (README "Shipping the agent"): it downloads the agent,
+ * refuses it unless its checksum matches, installs and starts the service, and enrols only when
+ * the machine has no configuration yet.
  */
-const serviceSteps = (configure: string[]) => [
-  'sudo install -d -m 755 /etc/guard',
-  ...configure,
-  'sudo npx guard agent install',
-  'id guard-agent >/dev/null 2>&1 || sudo useradd --system --no-create-home --shell /usr/sbin/nologin guard-agent',
-  `sudo chown guard-agent:guard-agent ${CONFIG}`,
-  'sudo systemctl daemon-reload',
-  'sudo systemctl enable --now guard-agent',
-]
+const installScript = (collector: string, options: string[] = []) =>
+  `curl -fsSL ${collector}/agent/install.sh | sudo sh${options.length > 0 ? ` -s -- ${options.join(' ')}` : ''}`
 
-/** Enrols the machine it runs on as a new device (POST /api/devices with the API key), then installs the agent. */
+/** Enrols the machine it runs on as a new device (with an API key), then installs the agent. */
 export function enrolFromMachine(collector: string, name: string, tags: string[]): string {
   return [
     "GUARD_API_KEY='paste an API key with devices:write here'",
-    ...serviceSteps([
-      [
-        `sudo npx guard agent enroll --collector ${collector} --key "$GUARD_API_KEY"`,
-        `--name ${name ? shellWord(name) : '"$(hostname)"'}`,
-        ...tags.map((tag) => `--tag ${shellWord(tag)}`),
-        `--config ${CONFIG}`,
-      ].join(' '),
+    installScript(collector, [
+      '--key "$GUARD_API_KEY"',
+      `--name ${name ? shellWord(name) : '"$(hostname)"'}`,
+      ...tags.map((tag) => `--tag ${shellWord(tag)}`),
     ]),
   ].join('\n')
 }
 
-/** Runs the agent in the foreground as this device, to try it. */
+/** Runs the agent in the foreground as this device, to try it: the shipped file needs only Node. */
 export function runCommand(collector: string, device: Pick<Device, 'id'>, token: string): string {
   return [
-    `GUARD_COLLECTOR_URL=${collector}`,
-    `GUARD_DEVICE_ID=${device.id}`,
-    `GUARD_DEVICE_TOKEN=${token}`,
-    'npx guard agent',
-  ].join(' \\\n')
+    `curl -fsSL -o guard-agent.mjs ${collector}/agent/download`,
+    [
+      `GUARD_COLLECTOR_URL=${collector}`,
+      `GUARD_DEVICE_ID=${device.id}`,
+      `GUARD_DEVICE_TOKEN=${token}`,
+      'node guard-agent.mjs',
+    ].join(' \\\n'),
+  ].join('\n')
 }
 
-/** Writes this device's configuration (no new device) and installs the agent as a service. */
+/**
+ * Writes this device's configuration, so the install script finds it and enrols nothing, then
+ * installs the agent as a service reporting as this device.
+ */
 export function installCommand(collector: string, device: Pick<Device, 'id'>, token: string): string {
   const config = JSON.stringify({ collectorUrl: collector, deviceId: device.id, token }, null, 2)
-  return serviceSteps([`sudo install -m 600 /dev/stdin ${CONFIG} <<'EOF'\n${config}\nEOF`]).join('\n')
+  return [
+    'sudo install -d -m 755 /etc/guard',
+    `sudo install -m 600 /dev/stdin ${CONFIG} <<'EOF'\n${config}\nEOF`,
+    installScript(collector),
+  ].join('\n')
 }
 
 /**
@@ -318,8 +320,9 @@ export function AgentInstructions({ device, token, onDone }: { device: Device; t
       <CopyBlock label="Agent token" value={token} />
       <h3>Install the agent on {device.name}</h3>
       <p class="muted">
-        On the machine, from a Guard checkout: writes this device's configuration (mode 0600) and runs the agent as a
-        service. It reports as {device.name}; it does not enrol another device.
+        On the machine (Node 20 or newer, systemd): writes this device's configuration (mode 0600), then the collector's
+        install script downloads the agent, checks its checksum and runs it as a service. It reports as {device.name}
+        and enrols no other device.
       </p>
       <CopyBlock label="Install command" value={installCommand(collector, device, token)} />
       <h3>Or try it in a terminal first</h3>
