@@ -321,8 +321,8 @@ export function AgentInstructions({ device, token, onDone }: { device: Device; t
       <h3>Install the agent on {device.name}</h3>
       <p class="muted">
         On the machine (Node 20 or newer, systemd): writes this device's configuration (mode 0600), then the collector's
-        install script downloads the agent, checks its checksum and runs it as a service. It reports as {device.name}
-        and enrols no other device.
+        install script downloads the agent, checks its checksum and runs it as a service. The agent reports as{' '}
+        {device.name}; no other device is enrolled.
       </p>
       <CopyBlock label="Install command" value={installCommand(collector, device, token)} />
       <h3>Or try it in a terminal first</h3>
