@@ -166,6 +166,8 @@ const table: Array<{
   { method: 'GET', path: '/api/notifications/deliveries', url: '/api/notifications/deliveries', own: true },
   { method: 'POST', path: '/api/notifications/test', url: '/api/notifications/test', own: true },
   { method: 'GET', path: '/api/notifications/stream', url: '/api/notifications/stream?maxSeconds=1', own: true },
+  // The same static list of platforms for every caller: nothing of an organization's in it.
+  { method: 'GET', path: '/api/integrations', url: '/api/integrations', own: true },
   ...(
     [
       ['cloud-a', 'accounts', 'accountId', 'services', 'serviceId', ':cloudA'],
