@@ -20,6 +20,7 @@ import { deviceRoutes } from './routes/devices.ts'
 import { domainRoutes } from './routes/domains.ts'
 import { eventStreamRoutes } from './routes/events-stream.ts'
 import { healthRoutes } from './routes/health.ts'
+import { heartbeatRoutes } from './routes/heartbeats.ts'
 import { incidentRoutes } from './routes/incidents.ts'
 import { integrationRoutes } from './routes/integrations.ts'
 import { integrationCallbackRoutes } from './routes/integrations-callback.ts'
@@ -30,6 +31,7 @@ import { monitorRoutes } from './routes/monitors.ts'
 import { notificationRoutes } from './routes/notifications.ts'
 import { openApiRoute, registerOpenApi } from './routes/openapi.ts'
 import { organizationRoutes } from './routes/organization.ts'
+import { pingRoutes } from './routes/ping.ts'
 import { recentCheckRoutes } from './routes/recent-checks.ts'
 import { reportRoutes } from './routes/reports.ts'
 import { serviceRoutes } from './routes/services.ts'
@@ -95,6 +97,7 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
   openApiRoute(app)
   integrationCallbackRoutes(app.withTypeProvider<ZodTypeProvider>(), ctx)
   await agentRoutes(app, ctx)
+  await pingRoutes(app, ctx)
   await deadLetterRoutes(app, ctx)
   publicStatusPageRoutes(app, ctx)
   statusPageHtmlRoutes(app, ctx)
@@ -112,6 +115,7 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
     const routes = secured.withTypeProvider<ZodTypeProvider>()
     domainRoutes(routes, ctx)
     serviceRoutes(routes, ctx)
+    heartbeatRoutes(routes, ctx)
     deviceRoutes(routes, ctx)
     monitorRoutes(routes, ctx)
     recentCheckRoutes(routes, ctx)

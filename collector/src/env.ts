@@ -52,6 +52,10 @@ export const collectorEnvSchema = z.object({
   GUARD_DEVICE_OFFLINE_MIN_SECONDS: z.coerce.number().int().min(1).max(86_400).default(90),
   /** node-cron schedule (with seconds) of the offline detection job; one replica runs it at a time. */
   GUARD_DEVICE_OFFLINE_CRON: z.string().min(1).default('*/15 * * * * *'),
+  /** node-cron schedule (with seconds) of the heartbeat deadline job (missed and too long runs); one replica runs it. */
+  GUARD_HEARTBEAT_DEADLINE_CRON: z.string().min(1).default('*/2 * * * * *'),
+  /** Pings one heartbeat's token may send per minute before it gets 429 (per replica). */
+  GUARD_PING_MAX_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(60),
   /** Largest `POST /agent` body in bytes, after gzip decompression. */
   GUARD_AGENT_MAX_BODY_BYTES: z.coerce
     .number()

@@ -27,6 +27,7 @@ import {
   HEARTBEAT_DURABLE,
   type HeartbeatIngestStats,
 } from './ingest/consume-device-heartbeats.ts'
+import { consumeHeartbeatPings, type PingIngestStats } from './ingest/consume-heartbeat-pings.ts'
 import { consumeHeartbeats } from './ingest/consume-heartbeats.ts'
 import { consumeResults, INGEST_DURABLE, type IngestStats, RESULTS_STREAM } from './ingest/consume-results.ts'
 import { createIngestMetrics } from './ingest/metrics.ts'
@@ -34,6 +35,7 @@ import { startReactions } from './ingest/reactions.ts'
 import { createIngestWatch } from './ingest/watch.ts'
 import { checkSealingKey } from './integrations/accounts.ts'
 import { scheduleDeviceOfflineJob } from './jobs/device-offline.ts'
+import { scheduleHeartbeatDeadlineJob } from './jobs/heartbeat-deadlines.ts'
 import { scheduleSummarySweep } from './jobs/summary-refresher.ts'
 import { ensureBootstrapApiKey } from './services/api-keys/ensure-bootstrap.ts'
 import { identityServiceCheck } from './services/identity/service-check.ts'
@@ -112,6 +114,8 @@ export async function startCollector(deps: CollectorDeps): Promise<RunningCollec
   const invalidations = await followReadInvalidations(ctx)
   const deviceHeartbeats: HeartbeatIngestStats = { stored: 0, duplicates: 0, deadLettered: 0, batches: 0 }
   const deviceConsumer = await consumeDeviceHeartbeats(ctx, deviceHeartbeats)
+  const pings: PingIngestStats = { stored: 0, deadLettered: 0, batches: 0 }
+  const pingConsumer = await consumeHeartbeatPings(ctx, pings)
   const deadLetters = await consumeDeadLetters(ctx, metrics)
   const ingestWatch = createIngestWatch(
     ctx,
@@ -132,6 +136,7 @@ export async function startCollector(deps: CollectorDeps): Promise<RunningCollec
     deps.env.GUARD_INGEST_STALL_MS,
   )
   const offlineJob = scheduleDeviceOfflineJob(ctx)
+  const deadlineJob = scheduleHeartbeatDeadlineJob(ctx)
   const summarySweep = scheduleSummarySweep(ctx)
 
   // Asks identity once now, so a GUARD_SECRET_KEY that differs from identity's is logged at start,
@@ -180,9 +185,10 @@ export async function startCollector(deps: CollectorDeps): Promise<RunningCollec
     async close() {
       await app.close()
       await offlineJob.stop()
+      await deadlineJob.stop()
       await summarySweep.stop()
       ingestWatch.stop()
-      await Promise.all([consumer.stop(), deviceConsumer.stop(), deadLetters.stop()])
+      await Promise.all([consumer.stop(), deviceConsumer.stop(), pingConsumer.stop(), deadLetters.stop()])
       await reactions.stop()
       await probeHeartbeats.stop()
       await invalidations.stop()

@@ -133,6 +133,7 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
   let app: Awaited<ReturnType<typeof buildCollectorApp>>
   let domainId: string
   let serviceId: string
+  let heartbeatId: string
   let accounts: Awaited<ReturnType<typeof seedIntegrationAccounts>>
   let incidentId: string
   let windowId: string
@@ -144,6 +145,7 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
   const snapshot = async () => {
     const tables = [
       'monitors',
+      'heartbeats',
       'api_keys',
       'devices',
       'device_snapshots',
@@ -194,6 +196,14 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
         payload: { name: 'keep', protocol: 'tcp', protocolConfig: { host: 'keep.example', port: 22 } },
       })
     ).json().data.id
+    heartbeatId = (
+      await app.inject({
+        method: 'POST',
+        url: '/api/heartbeats',
+        headers: headers(),
+        payload: { name: 'keep', every: 3600 },
+      })
+    ).json().data.id
     accounts = await seedIntegrationAccounts(harness.ctx, DEFAULT_ORGANIZATION.id, 'keep')
   })
   beforeAll(async () => {
@@ -229,7 +239,7 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
 
   const routes: Array<{
     name: string
-    method: 'POST' | 'PUT'
+    method: 'POST' | 'PUT' | 'PATCH'
     url: () => string
     token?: () => string
     bodies: () => fc.Arbitrary<unknown>
@@ -318,6 +328,40 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
             locations: badHttpOptions.locations,
             checkInterval: badInterval,
             timeout: badTimeout,
+          },
+        ),
+    },
+    {
+      name: 'POST /api/heartbeats',
+      method: 'POST',
+      url: () => '/api/heartbeats',
+      bodies: () =>
+        invalidBodies(
+          { name: 'h', every: 60 },
+          {
+            name: fc.oneof(notAString, oversized),
+            every: fc.oneof(fc.integer({ max: 4 }), fc.integer({ min: 31_536_001 }), fc.constantFrom('60', true, 1.5)),
+            cron: fc.oneof(fc.constantFrom('* * * * *', '61 * * * *', 'not a cron at all', ''), notAString),
+            timezone: fc.oneof(fc.constantFrom('Mars/Olympus', ''), notAString),
+            grace: fc.oneof(fc.integer({ max: -1 }), fc.constantFrom('60', true, 1.5)),
+            maxDuration: fc.oneof(fc.integer({ max: 0 }), fc.constantFrom('60', true, 1.5)),
+            tags: fc.constantFrom('x', [''], [1]),
+          },
+        ),
+    },
+    {
+      name: 'PATCH /api/heartbeats/{id}',
+      method: 'PATCH',
+      url: () => `/api/heartbeats/${heartbeatId}`,
+      bodies: () =>
+        invalidBodies(
+          { name: 'ok' },
+          {
+            name: fc.oneof(notAString, oversized),
+            every: fc.oneof(fc.integer({ max: 4 }), fc.constantFrom('60', true, 1.5)),
+            cron: fc.constantFrom('61 * * * *', 'not a cron at all', ''),
+            grace: fc.oneof(fc.integer({ max: -1 }), fc.constantFrom('60', true, 1.5)),
+            enabled: fc.constantFrom('yes', 1, null),
           },
         ),
     },
@@ -803,6 +847,8 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
       ['PUT', `/api/domains/${domainId}`],
       ['POST', '/api/services'],
       ['PUT', `/api/services/${serviceId}`],
+      ['POST', '/api/heartbeats'],
+      ['PATCH', `/api/heartbeats/${heartbeatId}`],
       ['POST', '/api/cloud-a/accounts'],
       ['POST', '/api/selfhost-b/instances'],
       ['POST', '/api/webhost-c/accounts'],
@@ -872,6 +918,10 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
       ['DELETE', `/api/domains/${'x'.repeat(65)}`],
       ['DELETE', '/api/services/does-not-exist'],
       ['POST', '/api/services/does-not-exist/check'],
+      ['DELETE', '/api/heartbeats/does-not-exist'],
+      ['POST', '/api/heartbeats/does-not-exist/regenerate-token'],
+      ['GET', '/ping/does-not-exist-token-0000'],
+      ['POST', '/ping/does-not-exist-token-0000/start'],
       ['DELETE', '/api/cloud-a/accounts/does-not-exist'],
       ['DELETE', `/api/selfhost-b/instances/${'x'.repeat(65)}`],
       ['GET', '/api/webhost-c/accounts/does-not-exist/projects'],

@@ -52,15 +52,18 @@ describe('membership roles in the collector', () => {
     // nor on the MCP endpoint, which verifies tokens itself (the users here are a test seam).
     // Chat conversations are the user's own, whatever their role, and the toolbox only reads
     // (toolbox:read): the empty body is what is refused. The console's sign-out ends a browser
-    // session, which a Bearer caller has not: it is sent home.
+    // session, which a Bearer caller has not: it is sent home. A heartbeat's ping takes no credential
+    // but its token, and these are no token.
     const expected = (url: string) =>
       ['/agent', '/mcp', '/api/mcp'].includes(url)
         ? 401
-        : url === '/api/chat/conversations' || url.startsWith('/api/toolbox/')
-          ? 400
-          : url === '/auth/logout'
-            ? 303
-            : 403
+        : url.startsWith('/ping/')
+          ? 404
+          : url === '/api/chat/conversations' || url.startsWith('/api/toolbox/')
+            ? 400
+            : url === '/auth/logout'
+              ? 303
+              : 403
     expect(answers).toEqual(writes.map((route) => `${route.method} ${route.url} ${expected(route.url)}`))
   })
 

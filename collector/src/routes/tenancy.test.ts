@@ -12,7 +12,7 @@ import { resultFor } from './test-helpers.ts'
 
 type Harness = Awaited<ReturnType<typeof collectorForTest>>
 const ORG = DEFAULT_ORGANIZATION.id
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'OPTIONS'
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS'
 
 /**
  * Every route of the collector, called by members of another organization against this
@@ -74,6 +74,24 @@ const table: Array<{
   { method: 'POST', path: '/api/services/{id}/check', url: '/api/services/:service/check' },
   { method: 'GET', path: '/api/services/{id}/history', url: '/api/services/:service/history' },
   { method: 'GET', path: '/api/services/{id}/latency', url: '/api/services/:service/latency' },
+  { method: 'GET', path: '/api/heartbeats', url: `/api/heartbeats?organizationId=${ORG}` },
+  {
+    method: 'POST',
+    path: '/api/heartbeats',
+    url: `/api/heartbeats?organizationId=${ORG}`,
+    body: { name: 'h', every: 60 },
+  },
+  { method: 'POST', path: '/api/heartbeats', url: '/api/heartbeats', body: { name: 'h', every: 60 }, own: true },
+  { method: 'GET', path: '/api/heartbeats/{id}', url: '/api/heartbeats/:heartbeat' },
+  { method: 'PATCH', path: '/api/heartbeats/{id}', url: '/api/heartbeats/:heartbeat', body: { name: 'hijacked' } },
+  { method: 'DELETE', path: '/api/heartbeats/{id}', url: '/api/heartbeats/:heartbeat' },
+  { method: 'POST', path: '/api/heartbeats/{id}/regenerate-token', url: '/api/heartbeats/:heartbeat/regenerate-token' },
+  { method: 'GET', path: '/api/heartbeats/{id}/pings', url: '/api/heartbeats/:heartbeat/pings' },
+  // Pings carry no credentials but the token: a token that is not ours is simply not found.
+  { method: 'GET', path: '/ping/{token}', url: '/ping/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' },
+  { method: 'POST', path: '/ping/{token}', url: '/ping/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' },
+  { method: 'GET', path: '/ping/{token}/{action}', url: '/ping/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/fail' },
+  { method: 'POST', path: '/ping/{token}/{action}', url: '/ping/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/3' },
   { method: 'GET', path: '/api/usage', url: `/api/usage?organizationId=${ORG}` },
   { method: 'GET', path: '/api/usage', url: '/api/usage', own: true },
   {
@@ -359,6 +377,7 @@ describe('tenancy: another organization never sees or changes our data', () => {
   let ours: {
     domain: string
     service: string
+    heartbeat: string
     key: string
     incident: string
     window: string
@@ -397,6 +416,15 @@ describe('tenancy: another organization never sees or changes our data', () => {
         payload: { name: 'Secret service', protocol: 'tcp', protocolConfig: { host: 'secret-host.example', port: 22 } },
       })
     ).json().data.id
+    const heartbeatMonitor = (
+      await app.inject({
+        method: 'POST',
+        url: '/api/heartbeats',
+        headers,
+        payload: { name: 'Secret heartbeat', every: 3600 },
+      })
+    ).json().data as { id: string; pingUrl: string }
+    await app.inject({ method: 'POST', url: new URL(heartbeatMonitor.pingUrl).pathname, payload: 'secret-ping-body' })
     const results = [resultFor(domain, ORG, 'fra', 60, 'up', 42), resultFor(service, ORG, 'fra', 60, 'up', 7)]
     await storeResults(harness.ctx.timeseries, results)
     await applyResultsToState(harness.ctx.sql, results)
@@ -509,6 +537,7 @@ describe('tenancy: another organization never sees or changes our data', () => {
     ours = {
       domain,
       service,
+      heartbeat: heartbeatMonitor.id,
       key: key.id,
       incident,
       window,
@@ -541,6 +570,10 @@ describe('tenancy: another organization never sees or changes our data', () => {
         'secret-listener',
         domain,
         service,
+        heartbeatMonitor.id,
+        heartbeatMonitor.pingUrl.split('/').at(-1)!,
+        'Secret heartbeat',
+        'secret-ping-body',
         key.id,
         'Secret domain',
         'secret-domain',
@@ -575,6 +608,7 @@ describe('tenancy: another organization never sees or changes our data', () => {
         text
           .replace(':domain', ours.domain)
           .replace(':service', ours.service)
+          .replace(':heartbeat', ours.heartbeat)
           .replace(':key', ours.key)
           .replace(':incident', ours.incident)
           .replace(':window', ours.window)
@@ -604,6 +638,8 @@ describe('tenancy: another organization never sees or changes our data', () => {
     expect(domain.json().data).toMatchObject({ name: 'Secret domain', status: 'up' })
     const service = await app.inject({ method: 'GET', url: `/api/services/${ours.service}`, headers })
     expect(service.json().data).toMatchObject({ name: 'Secret service' })
+    const heartbeat = await app.inject({ method: 'GET', url: `/api/heartbeats/${ours.heartbeat}`, headers })
+    expect(heartbeat.json().data).toMatchObject({ name: 'Secret heartbeat' })
     const { rows } = await harness.ctx.sql.query('SELECT 1 FROM monitoring.api_keys WHERE id = $1', [ours.key])
     expect(rows).toHaveLength(1)
     const incident = await app.inject({ method: 'GET', url: `/api/incidents/${ours.incident}`, headers })

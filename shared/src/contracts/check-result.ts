@@ -51,6 +51,14 @@ export const errorKind = z.enum([
   'packet_loss',
   'unreachable',
   'credentials_unavailable',
+  /** Heartbeat monitors: no ping by the expected time plus grace. */
+  'missed',
+  /** Heartbeat monitors: the job pinged `/fail`. */
+  'failed',
+  /** Heartbeat monitors: the job ended with a nonzero exit code. */
+  'exit_code',
+  /** Heartbeat monitors: a run started and did not end within its maximum duration. */
+  'too_long',
   'unknown',
 ])
 export type ErrorKind = z.infer<typeof errorKind>
@@ -62,7 +70,8 @@ export const checkResultV1 = z.object({
   monitorId: z.string().min(1),
   organizationId: z.string().min(1),
   location: z.string().regex(/^[a-z0-9-]{2,32}$/),
-  kind: z.enum(['http', 'tcp', 'dns', 'tls', 'icmp']),
+  /** `heartbeat`: not a probe's check but a heartbeat monitor's ping or missed deadline (location `heartbeat`). */
+  kind: z.enum(['http', 'tcp', 'dns', 'tls', 'icmp', 'heartbeat']),
   status: checkStatus,
   startedAt: z.iso.datetime(),
   responseTimeMs: millis,

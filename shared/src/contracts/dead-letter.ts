@@ -5,7 +5,7 @@ import { parseWellFormedJson } from '../text/well-formed.ts'
 /** Where a consumer puts a message it can never store, so the stream behind it keeps moving. */
 export const DEAD_LETTERS_STREAM = 'DEADLETTERS'
 
-export const deadLetterSource = z.enum(['results', 'devices', 'events'])
+export const deadLetterSource = z.enum(['results', 'devices', 'events', 'pings'])
 export type DeadLetterSource = z.infer<typeof deadLetterSource>
 
 export const deadLetterReason = z

@@ -11,7 +11,7 @@ import { eventEnvelope, eventId } from './event-envelope.ts'
  */
 const isoTime = z.iso.datetime()
 const id = eventId
-export const monitorKind = z.enum(['domain', 'service'])
+export const monitorKind = z.enum(['domain', 'service', 'heartbeat'])
 export const incidentSeverity = z.enum(['low', 'medium', 'high', 'critical'])
 export const incidentStatus = z.enum(['open', 'acknowledged', 'investigating', 'identified', 'monitoring', 'resolved'])
 export const incidentCause = z.enum(['down', 'certificate', 'device-offline', 'device-health', 'manual'])
@@ -71,7 +71,7 @@ export const incidentEventData = z.object({
   severity: incidentSeverity,
   cause: incidentCause,
   monitorId: id.optional(),
-  monitorKind: z.enum(['domain', 'service', 'device']).optional(),
+  monitorKind: z.enum(['domain', 'service', 'heartbeat', 'device']).optional(),
   detectedAt: isoTime,
   resolvedAt: isoTime.optional(),
   /** What happened, in a sentence (the incident update's message). */

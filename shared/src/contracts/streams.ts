@@ -2,6 +2,7 @@ import type { StreamSpec } from '../bus/types.ts'
 import { DEVICES_STREAM } from './agent-heartbeat.ts'
 import { DEAD_LETTERS_STREAM } from './dead-letter.ts'
 import { EVENTS_STREAM } from './device-events.ts'
+import { PINGS_STREAM } from './heartbeat-ping.ts'
 
 /** JetStream's default duplicate window: a probe retrying a publish within it is dropped. */
 const TWO_MINUTES = 120_000
@@ -17,6 +18,8 @@ export const guardStreams: StreamSpec[] = [
   { name: DEVICES_STREAM, subjects: ['devices.>'], duplicateWindowMs: TEN_MINUTES },
   // State-change events of every kind (`events.device.*`, `events.monitor.*`, …), one stream.
   { name: EVENTS_STREAM, subjects: ['events.>'], duplicateWindowMs: TEN_MINUTES },
+  // Heartbeat monitors' pings: on the bus before the sender gets its 200, like device heartbeats.
+  { name: PINGS_STREAM, subjects: ['pings.>'], duplicateWindowMs: TWO_MINUTES },
   // Messages a consumer could never store, kept apart with the reason until an operator replays or drops them.
   { name: DEAD_LETTERS_STREAM, subjects: ['deadletter.>'], duplicateWindowMs: TEN_MINUTES },
 ]

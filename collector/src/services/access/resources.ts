@@ -5,6 +5,7 @@
 export const RESOURCES = [
   'domains',
   'services',
+  'heartbeats',
   'devices',
   'metrics',
   'incidents',

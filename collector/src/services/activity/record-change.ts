@@ -1,10 +1,11 @@
 import type { Sql } from '@guard/shared'
 import { truncateText } from '@guard/shared'
 
-export type ChangedKind = 'domain' | 'service' | 'device' | 'status-page'
+export type ChangedKind = 'domain' | 'service' | 'heartbeat' | 'device' | 'status-page'
 const LABEL: Record<ChangedKind, string> = {
   domain: 'Domain',
   service: 'Service',
+  heartbeat: 'Heartbeat',
   device: 'Device',
   'status-page': 'Status page',
 }

@@ -13,11 +13,11 @@ export const activityItem = z.object({
   id: z.string(),
   type: z.string().meta({
     description:
-      'the event type: monitor.down, incident.opened, device.offline, …, or a change: domain|service|device|status-page .created|.deleted',
+      'the event type: monitor.down, incident.opened, device.offline, …, or a change: domain|service|heartbeat|device|status-page .created|.deleted',
   }),
   time: z.string(),
   subject: z.object({
-    kind: z.enum(['domain', 'service', 'device', 'incident', 'status-page', 'unknown']),
+    kind: z.enum(['domain', 'service', 'heartbeat', 'device', 'incident', 'status-page', 'unknown']),
     id: z.string().nullable(),
     name: z.string().nullable().meta({ description: 'null once the subject is deleted' }),
   }),
@@ -37,7 +37,7 @@ interface Row {
   summary: string
   subject_id: string | null
   occurred_at: Date
-  monitor_kind: 'domain' | 'service' | null
+  monitor_kind: 'domain' | 'service' | 'heartbeat' | null
   monitor_name: string | null
   device_name: string | null
   incident_title: string | null
@@ -49,7 +49,7 @@ interface Row {
 function kindOf(row: Row): z.infer<typeof activityItem>['subject']['kind'] {
   const prefix = row.type.slice(0, row.type.indexOf('.'))
   if (prefix === 'incident' || prefix === 'device' || prefix === 'status-page') return prefix
-  if (prefix === 'domain' || prefix === 'service') return prefix
+  if (prefix === 'domain' || prefix === 'service' || prefix === 'heartbeat') return prefix
   return row.monitor_kind ?? 'unknown'
 }
 

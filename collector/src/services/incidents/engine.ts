@@ -38,7 +38,7 @@ const duration = (ms: number) => {
 interface Trigger {
   organizationId: string
   monitorId: string
-  monitorKind: 'domain' | 'service' | 'device'
+  monitorKind: 'domain' | 'service' | 'heartbeat' | 'device'
   cause: IncidentCause
   at: Date
   title: string
