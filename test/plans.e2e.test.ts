@@ -121,7 +121,7 @@ describe.skipIf(!postgres)('plans: limits from the catalog, enforced on every mo
       plan: 'free',
       planName: 'Free',
       limits: { monitors: 5, minIntervalSeconds: 300, locations: 1, statusPages: 1, retentionDays: 7 },
-      usage: { monitors: 0, domains: 0, services: 0, minIntervalSeconds: null, locations: 0 },
+      usage: { monitors: 0, domains: 0, services: 0, heartbeats: 0, minIntervalSeconds: null, locations: 0 },
     })
   })
 
@@ -174,7 +174,14 @@ describe.skipIf(!postgres)('plans: limits from the catalog, enforced on every mo
       expect(refused.body.message).toMatch(/Free plan \(free\) allows 5 monitors; the organization has 5 already/)
     }
     const usage = (await call('GET', '/api/usage')).body.data.usage
-    expect(usage).toEqual({ monitors: 5, domains: 3, services: 2, minIntervalSeconds: 300, locations: 1 })
+    expect(usage).toEqual({
+      monitors: 5,
+      domains: 3,
+      services: 2,
+      heartbeats: 0,
+      minIntervalSeconds: 300,
+      locations: 1,
+    })
   })
 
   it('the PLAN_LIMIT body is the one the OpenAPI document gives for 403', async () => {

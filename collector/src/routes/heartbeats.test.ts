@@ -1,4 +1,4 @@
-import type { Stoppable } from '@guard/shared'
+import { DEFAULT_ORGANIZATION, type Stoppable } from '@guard/shared'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildCollectorApp } from '../app.ts'
 import { consumeHeartbeatPings } from '../ingest/consume-heartbeat-pings.ts'
@@ -160,6 +160,27 @@ describe('heartbeats API and pings', () => {
       'success',
     ])
     expect(log.find((entry) => entry.type === 'exit')?.method).toBe('HEAD')
+  })
+
+  it('counts heartbeats toward the plan’s monitor limit, and shows them in the usage', async () => {
+    const { rows } = await harness.ctx.sql.query<{ count: number }>(
+      'SELECT count(*)::int AS count FROM monitoring.monitors WHERE organization_id = $1',
+      [DEFAULT_ORGANIZATION.id],
+    )
+    const plans = harness.ctx.plans
+    const plan = { id: 'tiny', name: 'Tiny', limits: { monitors: rows[0]!.count + 1 } }
+    harness.ctx.plans = { ...plans, planOf: async (organizationId: string) => ({ organizationId, plan }) }
+    try {
+      expect((await call('POST', '/api/heartbeats', { name: 'Fits', every: 60 })).statusCode).toBe(201)
+      const refused = await call('POST', '/api/heartbeats', { name: 'One too many', every: 60 })
+      expect(refused.statusCode).toBe(403)
+      expect(refused.json().error).toBe('PLAN_LIMIT')
+      const usage = (await call('GET', '/api/usage')).json().data.usage
+      expect(usage).toMatchObject({ monitors: rows[0]!.count + 1 })
+      expect(usage.heartbeats).toBeGreaterThan(0)
+    } finally {
+      harness.ctx.plans = plans
+    }
   })
 
   it('answers an unknown and a regenerated token alike with 404, and limits each token per minute', async () => {

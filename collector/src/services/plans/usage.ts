@@ -13,10 +13,14 @@ export const usageView = z
     planName: z.string().nullable(),
     limits: planLimits.nullable().describe("the plan's limits; a limit left out is not limited"),
     usage: z.object({
-      monitors: z.int().describe('domains and services together, what the `monitors` limit counts'),
+      monitors: z.int().describe('domains, services and heartbeats together, what the `monitors` limit counts'),
       domains: z.int(),
       services: z.int(),
-      minIntervalSeconds: z.int().nullable().describe('the shortest checkInterval in use; null without monitors'),
+      heartbeats: z.int(),
+      minIntervalSeconds: z
+        .int()
+        .nullable()
+        .describe('the shortest checkInterval of a domain or service; null without them (heartbeats run no checks)'),
       locations: z.int().describe("the most locations any monitor runs from ('*' counts every known location)"),
     }),
   })
@@ -26,7 +30,7 @@ export const usageView = z
       plan: 'free',
       planName: 'Free',
       limits: { monitors: 5, minIntervalSeconds: 300, locations: 1, statusPages: 1, retentionDays: 7 },
-      usage: { monitors: 3, domains: 2, services: 1, minIntervalSeconds: 300, locations: 1 },
+      usage: { monitors: 3, domains: 2, services: 1, heartbeats: 0, minIntervalSeconds: 300, locations: 1 },
     },
   })
 
@@ -57,14 +61,17 @@ async function countUsage(ctx: CollectorContext, organizationId: string): Promis
   const { rows } = await ctx.sql.query<{
     domains: number
     services: number
+    heartbeats: number
     min_interval: number | null
     most_locations: number | null
     any_location: boolean | null
   }>(
     `SELECT count(*) FILTER (WHERE kind = 'domain')::int AS domains,
             count(*) FILTER (WHERE kind = 'service')::int AS services,
-            min(check_interval)::int AS min_interval,
-            max(cardinality(locations)) FILTER (WHERE NOT '*' = ANY (locations))::int AS most_locations,
+            count(*) FILTER (WHERE kind = 'heartbeat')::int AS heartbeats,
+            -- Heartbeats are checked by no probe: their period and pseudo-location limit nothing.
+            (min(check_interval) FILTER (WHERE kind <> 'heartbeat'))::int AS min_interval,
+            max(cardinality(locations)) FILTER (WHERE kind <> 'heartbeat' AND NOT '*' = ANY (locations))::int AS most_locations,
             bool_or('*' = ANY (locations)) AS any_location
        FROM monitoring.monitors WHERE organization_id = $1`,
     [organizationId],
@@ -72,9 +79,10 @@ async function countUsage(ctx: CollectorContext, organizationId: string): Promis
   const row = rows[0]!
   const everywhere = row.any_location ? await countLocations(ctx.sql, ['*']) : 0
   return {
-    monitors: row.domains + row.services,
+    monitors: row.domains + row.services + row.heartbeats,
     domains: row.domains,
     services: row.services,
+    heartbeats: row.heartbeats,
     minIntervalSeconds: row.min_interval,
     locations: Math.max(row.most_locations ?? 0, everywhere),
   }
