@@ -1,3 +1,4 @@
+import { AxeBuilder } from '@axe-core/playwright'
 import type { Browser, Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { eventually } from './support/collector-client.ts'
@@ -175,4 +176,73 @@ describe.skipIf(!CHROMIUM)('heartbeat bars and the overview, from real checks of
     expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390)
     await shot(page, 'overview-390')
   }, 60_000)
+
+  it('every screen and the sign-in page, at 1280 and 390 px in light and dark: no axe finding, nothing wider than a phone', async () => {
+    const screens = [
+      '/',
+      '/domains',
+      `/domains/${ids.domain}`,
+      '/services',
+      `/services/${ids.service}`,
+      '/devices',
+      '/incidents',
+      '/status-pages',
+      '/notifications',
+      '/keys',
+      '/integrations',
+      '/toolbox',
+      '/settings',
+      '/settings/members',
+      '/settings/profile',
+    ]
+    const findings: string[] = []
+    // Every rule at 1280 px in light; in dark only contrast, the one thing the other palette can
+    // break; at 390 px the layout, which must never scroll sideways. Screenshots of all four.
+    const check = async (target: Page, name: string, rules: 'every' | 'contrast' | 'layout') => {
+      if (rules === 'layout') {
+        const width = await target.evaluate<number>('document.documentElement.scrollWidth')
+        if (width > 390) findings.push(`${name}: ${width} px wide, scrolls sideways`)
+      } else {
+        const axe = new AxeBuilder({ page: target })
+        if (rules === 'contrast') axe.withRules(['color-contrast'])
+        const result = await axe.analyze()
+        for (const violation of result.violations) {
+          findings.push(
+            `${name}: ${violation.id} (${violation.impact}) ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+          )
+        }
+      }
+      await saveScreenshot(target, `console/gallery/${name}`)
+    }
+    for (const [size, viewport] of [
+      ['1280', { width: 1280, height: 900 }],
+      ['390', { width: 390, height: 844 }],
+    ] as const) {
+      for (const colorScheme of ['light', 'dark'] as const) {
+        const rules = size === '390' ? 'layout' : colorScheme === 'light' ? 'every' : 'contrast'
+        const context = await browser.newContext({ viewport, colorScheme })
+        const visitor = await context.newPage()
+        await visitor.goto(guard.collectorUrl)
+        await visitor.getByRole('button', { name: 'Sign in' }).click()
+        await visitor.getByLabel('Email').waitFor()
+        await check(visitor, `sign-in-${size}-${colorScheme}`, rules)
+        await visitor.getByLabel('Email').fill(guard.admin.email)
+        await visitor.getByLabel('Password').fill(guard.admin.password)
+        await visitor.getByRole('button', { name: 'Sign in' }).click()
+        await visitor.waitForURL((url) => url.href.startsWith(guard.collectorUrl))
+        for (const path of screens) {
+          await visitor.goto(`${guard.collectorUrl}${path}`)
+          await visitor.locator('#main h1').first().waitFor({ timeout: 15_000 })
+          await expect.poll(() => visitor.locator('.loading').count(), { timeout: 15_000 }).toBe(0)
+          const name =
+            path === '/'
+              ? 'overview'
+              : path.slice(1).replaceAll('/', '-').replace(ids.domain, 'id').replace(ids.service, 'id')
+          await check(visitor, `${name}-${size}-${colorScheme}`, rules)
+        }
+        await context.close()
+      }
+    }
+    expect(findings).toEqual([])
+  }, 240_000)
 })

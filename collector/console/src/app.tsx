@@ -1,3 +1,4 @@
+import { LOGO_SVG, PRODUCT_NAME } from '@guard/shared/brand'
 import { useEffect, useMemo, useState } from 'preact/hooks'
 import { ErrorBoundary, LocationProvider, Route, Router, useLocation } from 'preact-iso'
 import { api, apiScope, type Envelope } from './api.ts'
@@ -158,7 +159,8 @@ function Shell({ session }: { session: Session }) {
             ☰
           </button>
           <a class="brand" href="/">
-            Guard
+            <span dangerouslySetInnerHTML={{ __html: LOGO_SVG }} />
+            {PRODUCT_NAME}
           </a>
           <div class="topbar-right">
             <LiveIndicator />
