@@ -8,7 +8,7 @@ import { type FixtureServer, startFixtureServer } from './support/fixture-server
 import { type GuardProcess, spawnGuard } from './support/spawn-guard.ts'
 
 const MONITORS = 20
-const KILLS = 5
+const KILLS = 3
 
 /** Result ids in the embedded RESULTS stream: every one of them the probe was told is stored. */
 async function idsInStream(dataDir: string): Promise<Set<string>> {
