@@ -14,6 +14,8 @@ Commands:
   agent [enroll|install]     the device agent; enrol this machine; install it as a systemd service
   monitor test --location CODE --url URL
                              run one check now from a probe of CODE; stores nothing
+  heartbeat --url PING_URL -- COMMAND
+                             run a job and ping its heartbeat monitor: start, then the exit code
   dead-letters list|replay|drop
                              messages the collector could never store, and what to do with them
   bench [NAME]               run bench/NAME/run.ts, or every benchmark; each prints JSON
@@ -104,6 +106,9 @@ export const commands: Record<string, Command> = {
   },
   monitor: {
     run: async (args) => (await import('./commands/monitor.ts')).runMonitorCommand(args),
+  },
+  heartbeat: {
+    run: async (args) => (await import('./commands/heartbeat.ts')).runHeartbeat(args),
   },
   'dead-letters': {
     run: async (args) => (await import('./commands/dead-letters.ts')).runDeadLettersCommand(args),
