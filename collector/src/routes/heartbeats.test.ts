@@ -162,6 +162,25 @@ describe('heartbeats API and pings', () => {
     expect(log.find((entry) => entry.type === 'exit')?.method).toBe('HEAD')
   })
 
+  it('shows a heartbeat on a public status page as a component with its state', async () => {
+    const heartbeat = (await call('POST', '/api/heartbeats', { name: 'Backups', every: 3600 })).json().data as View
+    expect((await app.inject({ method: 'POST', url: pathOf(heartbeat) })).statusCode).toBe(200)
+    await eventually(async () => ((await view(heartbeat.id)).status === 'up' ? true : undefined), 'up')
+    const page = (await call('POST', '/api/status-pages', { name: 'Jobs', slug: 'jobs-page', isPublic: true })).json()
+      .data as { id: string }
+    const added = await call('POST', `/api/status-pages/${page.id}/heartbeats`, {
+      heartbeatId: heartbeat.id,
+      displayName: 'Nightly backups',
+    })
+    expect(added.statusCode).toBe(201)
+    expect(added.json().data.components).toMatchObject([{ kind: 'heartbeat', subjectId: heartbeat.id }])
+    expect((await call('POST', `/api/status-pages/${page.id}/heartbeats`, { heartbeatId: 'nope' })).statusCode).toBe(
+      404,
+    )
+    const visitor = await app.inject({ method: 'GET', url: '/api/status-pages/jobs-page/public' })
+    expect(visitor.json().data.components).toMatchObject([{ name: 'Nightly backups', kind: 'heartbeat', status: 'up' }])
+  })
+
   it('counts heartbeats toward the plan’s monitor limit, and shows them in the usage', async () => {
     const { rows } = await harness.ctx.sql.query<{ count: number }>(
       'SELECT count(*)::int AS count FROM monitoring.monitors WHERE organization_id = $1',

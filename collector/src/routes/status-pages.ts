@@ -22,6 +22,7 @@ import { logoOrigin, renderStatusPageHtml } from '../services/status-pages/rende
 import {
   addDeviceInput,
   addDomainInput,
+  addHeartbeatInput,
   addServiceInput,
   createStatusPageInput,
   orderComponentsInput,
@@ -96,6 +97,7 @@ export function statusPageRoutes(app: GuardFastify, ctx: CollectorContext): void
   for (const [kind, body] of [
     ['domain', addDomainInput],
     ['service', addServiceInput],
+    ['heartbeat', addHeartbeatInput],
     ['device', addDeviceInput],
   ] as const) {
     app.post(

@@ -283,6 +283,12 @@ const table: Array<{
     body: { deviceId: ':device' },
   },
   {
+    method: 'POST',
+    path: '/api/status-pages/{id}/heartbeats',
+    url: '/api/status-pages/:page/heartbeats',
+    body: { heartbeatId: ':heartbeat' },
+  },
+  {
     method: 'DELETE',
     path: '/api/status-pages/{id}/components/{componentId}',
     url: '/api/status-pages/:page/components/:component',

@@ -4,15 +4,22 @@ import { findStatusPage, toStatusPageDetail } from './find.ts'
 import {
   addDeviceInput,
   addDomainInput,
+  addHeartbeatInput,
   addServiceInput,
   type ComponentKind,
   type StatusPageDetail,
 } from './schemas.ts'
 
-const inputs = { domain: addDomainInput, service: addServiceInput, device: addDeviceInput }
+const inputs = {
+  domain: addDomainInput,
+  service: addServiceInput,
+  heartbeat: addHeartbeatInput,
+  device: addDeviceInput,
+}
+const NOUN = { domain: 'Domain', service: 'Service', heartbeat: 'Heartbeat', device: 'Device' } as const
 
 /**
- * Puts a domain, service or device of the page's own organization at the end of the page. Another
+ * Puts a domain, service, heartbeat or device of the page's own organization at the end of the page. Another
  * organization's monitor is "not found", exactly like one that does not exist.
  */
 export async function addStatusPageComponent(
@@ -25,10 +32,11 @@ export async function addStatusPageComponent(
   const input = inputs[kind].parse(body) as {
     domainId?: string
     serviceId?: string
+    heartbeatId?: string
     deviceId?: string
     displayName?: string
   }
-  const subjectId = (input.domainId ?? input.serviceId ?? input.deviceId) as string
+  const subjectId = (input.domainId ?? input.serviceId ?? input.heartbeatId ?? input.deviceId) as string
   const page = await findStatusPage(ctx.sql, caller, pageId)
   const subject =
     kind === 'device'
@@ -41,7 +49,7 @@ export async function addStatusPageComponent(
           [subjectId, kind, page.organization_id],
         )
   const name = subject.rows[0]?.name
-  if (name === undefined) throw notFound(kind === 'device' ? 'Device' : kind === 'domain' ? 'Domain' : 'Service')
+  if (name === undefined) throw notFound(NOUN[kind])
   const inserted = await ctx.sql.query(
     `INSERT INTO monitoring.status_page_components (id, page_id, kind, subject_id, display_name, position)
      SELECT $1, $2, $3, $4, $5, coalesce(max(position) + 1, 0)

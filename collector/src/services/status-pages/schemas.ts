@@ -76,13 +76,14 @@ export const updateStatusPageInput = z
   .strict()
 export type UpdateStatusPageInput = z.input<typeof updateStatusPageInput>
 
-export const COMPONENT_KINDS = ['domain', 'service', 'device'] as const
+export const COMPONENT_KINDS = ['domain', 'service', 'heartbeat', 'device'] as const
 export type ComponentKind = (typeof COMPONENT_KINDS)[number]
 
 const displayName = z.string().trim().min(1).max(100).optional()
 export const addDomainInput = z.object({ domainId: z.string().min(1).max(64), displayName }).strict()
 export const addServiceInput = z.object({ serviceId: z.string().min(1).max(64), displayName }).strict()
 export const addDeviceInput = z.object({ deviceId: z.string().min(1).max(64), displayName }).strict()
+export const addHeartbeatInput = z.object({ heartbeatId: z.string().min(1).max(64), displayName }).strict()
 
 export const orderComponentsInput = z
   .object({ componentIds: z.array(z.string().min(1).max(64)).min(1).max(500) })
