@@ -193,6 +193,8 @@ describe('monitoring MCP endpoint', () => {
     const incidents = await call(client, 'list_incidents', {})
     const devices = await call(client, 'get_devices_status', { organizationId: ORG })
     expect(devices.structuredContent).toEqual({ devices: [], total: 0, online: 0, offline: 0 })
+    const heartbeats = await call(client, 'get_heartbeats_status', { organizationId: ORG })
+    expect(heartbeats.structuredContent).toEqual({ heartbeats: [], total: 0, up: 0, down: 0 })
     for (const result of [dashboard, domains, incidents, devices]) {
       expect(text(result)).not.toMatch(/Secret|secret-domain|Other org/)
     }
@@ -226,6 +228,8 @@ describe('monitoring MCP endpoint', () => {
       })
       const devices = await call(client, 'get_devices_status', { organizationId: ORG })
       expect(devices.structuredContent).toMatchObject({ total: 0 })
+      const heartbeats = await call(client, 'get_heartbeats_status', { organizationId: ORG })
+      expect(heartbeats.structuredContent).toMatchObject({ total: 0, up: 0, down: 0 })
       const dnsAnswer = await call(client, 'scan_dns', { domain: 'shop.test' })
       expect(dnsAnswer.structuredContent).toEqual({
         domain: 'shop.test',
@@ -244,7 +248,13 @@ describe('monitoring MCP endpoint', () => {
   it("never answers with another organization's data: naming it is a tool error", async () => {
     for (const token of [harness.apiKey, await tokens.userJwt(), await tokens.assistantToken()]) {
       const client = await connect(token)
-      for (const name of ['get_dashboard_stats', 'list_incidents', 'get_domains_status', 'get_devices_status']) {
+      for (const name of [
+        'get_dashboard_stats',
+        'list_incidents',
+        'get_domains_status',
+        'get_devices_status',
+        'get_heartbeats_status',
+      ]) {
         const result = await call(client, name, { organizationId: OTHER })
         expect(result.isError, name).toBe(true)
         expect(text(result)).toMatch(/FORBIDDEN: You are not a member of that organization/)

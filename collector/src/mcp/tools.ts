@@ -9,10 +9,12 @@ import { listAssistantIncidents } from '../services/assistant/list-incidents.ts'
 import { readAssistantDashboard } from '../services/assistant/read-dashboard.ts'
 import { readDevicesStatus } from '../services/assistant/read-devices-status.ts'
 import { readDomainsStatus } from '../services/assistant/read-domains-status.ts'
+import { readHeartbeatsStatus } from '../services/assistant/read-heartbeats-status.ts'
 import {
   devicesInput,
   devicesStatusResult,
   domainsStatusResult,
+  heartbeatsStatusResult,
   incidentsInput,
   incidentsResult,
   organizationFilter,
@@ -73,7 +75,7 @@ function signedIn(tool: ToolContext) {
   return tool.auth.principal
 }
 
-/** The six tools: each one adapter over the services the REST routes use. */
+/** The tools: each one adapter over the services the REST routes use. */
 export const guardTools = [
   tool({
     name: 'get_dashboard_stats',
@@ -188,6 +190,23 @@ export const guardTools = [
         .join('')}`,
     run: (input, tool) =>
       readDevicesStatus({ ctx: tool.ctx, audience: audienceOf(member(tool), input.organizationId) }),
+  }),
+  tool({
+    name: 'get_heartbeats_status',
+    title: 'Heartbeats status',
+    description:
+      "An organization's heartbeat monitors (cron jobs, backups, workers that ping Guard): up or down, why (missed, failed, exit_code, too_long), last ping and next expected time. Without sign-in: the heartbeats its public status pages show.",
+    input: organizationFilter,
+    output: heartbeatsStatusResult,
+    scope: 'read',
+    annotations: READ_ONLY,
+    summary: (result) =>
+      `${result.up}/${result.total} heartbeats up, ${result.down} down.${result.heartbeats
+        .filter((heartbeat) => heartbeat.status === 'down')
+        .map((heartbeat) => `\n- down (${heartbeat.reason ?? 'unknown'}): ${heartbeat.name}`)
+        .join('')}`,
+    run: (input, tool) =>
+      readHeartbeatsStatus({ ctx: tool.ctx, audience: audienceOf(member(tool), input.organizationId) }),
   }),
 ]
 

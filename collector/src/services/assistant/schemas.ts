@@ -76,3 +76,22 @@ export const devicesStatusResult = z.object({
   offline: z.number().int(),
 })
 export type DevicesStatusResult = z.infer<typeof devicesStatusResult>
+
+export const assistantHeartbeat = z.object({
+  id: z.string().nullable().describe('null for a heartbeat read from a public status page'),
+  name: z.string(),
+  status: componentStatus,
+  reason: z
+    .string()
+    .nullable()
+    .describe('While down: missed, failed, exit_code or too_long (the errorKind of the run that took it down)'),
+  lastPingAt: z.string().nullable(),
+  nextExpectedAt: z.string().nullable().describe('When the next ping is due; down after this plus the grace time'),
+})
+export const heartbeatsStatusResult = z.object({
+  heartbeats: z.array(assistantHeartbeat),
+  total: z.number().int(),
+  up: z.number().int(),
+  down: z.number().int(),
+})
+export type HeartbeatsStatusResult = z.infer<typeof heartbeatsStatusResult>
