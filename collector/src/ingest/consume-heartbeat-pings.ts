@@ -55,6 +55,9 @@ export async function consumeHeartbeatPings(ctx: CollectorContext, stats: PingIn
           })
         }
       }
+      const redelivered = new Set(
+        valid.filter((entry) => entry.message.deliveryCount > 1).map((entry) => entry.ping.id),
+      )
       let stored: Awaited<ReturnType<typeof isolateDataErrors<(typeof valid)[number], number>>>
       try {
         stored = await isolateDataErrors(valid, async (part) => {
@@ -62,7 +65,10 @@ export async function consumeHeartbeatPings(ctx: CollectorContext, stats: PingIn
             ctx.sql,
             part.map((entry) => entry.ping),
             async ({ results, stored }) => {
-              await Promise.all([publishHeartbeatResults(ctx, results), storePings(ctx.timeseries, stored)])
+              await Promise.all([
+                publishHeartbeatResults(ctx, results),
+                storePings(ctx.timeseries, stored, redelivered),
+              ])
             },
           )
           return applied.stored.length

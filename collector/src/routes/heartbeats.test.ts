@@ -72,6 +72,7 @@ describe('heartbeats API and pings', () => {
     expect(changed.statusCode).toBe(200)
     expect(changed.json().data).toMatchObject({ every: 300, cron: null, name: 'Hourly', maxDuration: 3600 })
 
+    expect((await app.inject({ method: 'GET', url: pathOf(heartbeat) })).statusCode).toBe(200)
     expect((await call('DELETE', `/api/heartbeats/${heartbeat.id}`)).statusCode).toBe(200)
     expect((await call('GET', `/api/heartbeats/${heartbeat.id}`)).statusCode).toBe(404)
     expect((await app.inject({ method: 'GET', url: pathOf(heartbeat) })).statusCode).toBe(404)

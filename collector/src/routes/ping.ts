@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import type { CollectorContext } from '../context.ts'
 import { acceptPing, unknownPing } from '../services/heartbeats/accept-ping.ts'
+import { createTokenLookup } from '../services/heartbeats/token-lookup.ts'
 import { envelope, errorSchema, ok, rateLimitedSchema } from './common.ts'
 
 /** Bodies past the 100 kB kept are still read (then cut), so a job that posts a long log still pings. */
@@ -60,6 +61,7 @@ function actionOf(action: string | undefined): { type: PingType; exitCode?: numb
  */
 export async function pingRoutes(app: GuardFastify, ctx: CollectorContext): Promise<void> {
   const limit = minuteLimiter(ctx.env.GUARD_PING_MAX_PER_MINUTE)
+  const lookup = createTokenLookup(ctx)
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers()
     scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: READ_BODY_BYTES }, (_request, body, done) =>
@@ -80,7 +82,7 @@ export async function pingRoutes(app: GuardFastify, ctx: CollectorContext): Prom
         })
       }
       const action = actionOf(request.params.action)
-      await acceptPing(ctx, {
+      await acceptPing(ctx, lookup, {
         token: request.params.token,
         ...action,
         rid: request.query.rid,

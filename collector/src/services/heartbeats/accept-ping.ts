@@ -8,7 +8,8 @@ import {
   type PingType,
 } from '@guard/shared'
 import type { CollectorContext } from '../../context.ts'
-import { hashPingToken, PING_TOKEN_PATTERN } from './token.ts'
+import { PING_TOKEN_PATTERN } from './token.ts'
+import type { PingTarget } from './token-lookup.ts'
 
 export interface PingRequest {
   token: string
@@ -39,24 +40,19 @@ function keptBody(body: Buffer | string | undefined): string | undefined {
  */
 export async function acceptPing(
   ctx: CollectorContext,
+  lookup: (token: string) => Promise<PingTarget | undefined>,
   request: PingRequest,
   now = new Date(),
 ): Promise<HeartbeatPing> {
   if (!PING_TOKEN_PATTERN.test(request.token)) throw unknownPing()
-  const { rows } = await ctx.sql.query<{ monitor_id: string; organization_id: string }>(
-    `SELECT h.monitor_id, m.organization_id
-       FROM monitoring.heartbeats h JOIN monitoring.monitors m ON m.id = h.monitor_id
-      WHERE h.token_hash = $1`,
-    [hashPingToken(request.token)],
-  )
-  const heartbeat = rows[0]
+  const heartbeat = await lookup(request.token)
   if (!heartbeat) throw unknownPing()
   const body = keptBody(request.body)
   const ping: HeartbeatPing = {
     v: 1,
     id: newId(),
-    monitorId: heartbeat.monitor_id,
-    organizationId: heartbeat.organization_id,
+    monitorId: heartbeat.monitorId,
+    organizationId: heartbeat.organizationId,
     type: request.type,
     ...(request.exitCode !== undefined ? { exitCode: request.exitCode } : {}),
     ...(request.rid ? { rid: request.rid } : {}),
@@ -69,7 +65,7 @@ export async function acceptPing(
   try {
     await ctx.bus.publish(heartbeatPingSubject, encodeHeartbeatPing(ping), { msgId: ping.id })
   } catch (error) {
-    ctx.log.warn({ err: error, heartbeatId: heartbeat.monitor_id }, 'ping not stored on the bus')
+    ctx.log.warn({ err: error, heartbeatId: heartbeat.monitorId }, 'ping not stored on the bus')
     throw new GuardError('SERVICE_UNAVAILABLE', 'Ping not stored; retry')
   }
   return ping

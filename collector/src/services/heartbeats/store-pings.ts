@@ -17,31 +17,36 @@ const COLUMNS = [
 ] as const
 
 /**
- * One insert per batch into heartbeat_pings; pings already stored (a redelivery) are left out. The
- * table would collapse them anyway (ReplacingMergeTree keyed by id), but the run log reads it raw.
+ * One insert per batch into heartbeat_pings; pings already stored (a redelivery) are left out, since
+ * the ping counts are read without FINAL. Only `redelivered` ids are asked about: a ping delivered
+ * for the first time cannot have been stored yet.
  */
 export async function storePings(
   timeseries: TimeSeriesStore,
   pings: Array<{ ping: HeartbeatPing; durationMs: number | undefined }>,
+  redelivered: ReadonlySet<string>,
 ): Promise<void> {
   if (pings.length === 0) return
-  const times = pings.map(({ ping }) => Date.parse(ping.receivedAt))
+  const asked = pings.filter(({ ping }) => redelivered.has(ping.id))
+  const times = asked.map(({ ping }) => Date.parse(ping.receivedAt))
   const known = new Set(
-    (
-      await selectRows<{ id: string }>(
-        timeseries,
-        `SELECT id FROM heartbeat_pings
+    asked.length === 0
+      ? []
+      : (
+          await selectRows<{ id: string }>(
+            timeseries,
+            `SELECT id FROM heartbeat_pings
           WHERE monitor_id IN {monitors:Array(String)}
             AND received_at BETWEEN fromUnixTimestamp64Milli({from:Int64}) AND fromUnixTimestamp64Milli({to:Int64})
             AND id IN {ids:Array(String)}`,
-        {
-          monitors: [...new Set(pings.map(({ ping }) => ping.monitorId))],
-          from: Math.min(...times),
-          to: Math.max(...times),
-          ids: pings.map(({ ping }) => ping.id),
-        },
-      )
-    ).map((row) => row.id),
+            {
+              monitors: [...new Set(asked.map(({ ping }) => ping.monitorId))],
+              from: Math.min(...times),
+              to: Math.max(...times),
+              ids: asked.map(({ ping }) => ping.id),
+            },
+          )
+        ).map((row) => row.id),
   )
   const fresh = pings.filter(({ ping }) => !known.has(ping.id))
   if (fresh.length === 0) return
