@@ -46,6 +46,7 @@ export const routes: RouteEntry[] = [
     component: lazy(() => import('./screens/service-detail.tsx')),
     nav: false,
   },
+  { path: '/heartbeats', title: 'Heartbeats', component: lazy(() => import('./screens/heartbeats.tsx')), nav: true },
   { path: '/devices', title: 'Devices', component: lazy(() => import('./screens/devices.tsx')), nav: true },
   { path: '/devices/:id', title: 'Device', component: lazy(() => import('./screens/device-detail.tsx')), nav: false },
   { path: '/incidents', title: 'Incidents', component: lazy(() => import('./screens/incidents.tsx')), nav: true },
