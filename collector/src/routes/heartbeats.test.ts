@@ -203,6 +203,40 @@ describe('heartbeats API and pings', () => {
     }
   })
 
+  it('loses no ping it answered 200 in a burst from many tokens, and refuses the rest of a token with 429', async () => {
+    const burst = await Promise.all(
+      Array.from(
+        { length: 20 },
+        async (_, index) =>
+          (await call('POST', '/api/heartbeats', { name: `Burst ${index}`, every: 3600 })).json().data as View,
+      ),
+    )
+    // 50 pings per token at once: 40 fit this app's limit per minute, 10 are refused (more fit when
+    // the burst straddles a minute).
+    const answers = await Promise.all(
+      burst.flatMap((heartbeat) =>
+        Array.from({ length: 50 }, () => app.inject({ method: 'POST', url: pathOf(heartbeat), payload: 'x' })),
+      ),
+    )
+    const accepted = answers.filter((answer) => answer.statusCode === 200).length
+    const refused = answers.filter((answer) => answer.statusCode === 429)
+    expect(accepted + refused.length).toBe(1000)
+    expect(accepted).toBeGreaterThanOrEqual(800)
+    expect(refused.length).toBeGreaterThan(0)
+    expect(refused.every((answer) => Number(answer.headers['retry-after']) >= 1)).toBe(true)
+    const count = async () => {
+      const result = await harness.ctx.timeseries.client.query({
+        query: 'SELECT count() AS n FROM heartbeat_pings FINAL WHERE monitor_id IN {ids:Array(String)}',
+        query_params: { ids: burst.map((heartbeat) => heartbeat.id) },
+        format: 'JSONEachRow',
+      })
+      return Number((await result.json<{ n: string }>())[0]?.n)
+    }
+    expect(await eventually(async () => ((await count()) >= accepted ? count() : undefined), 'every ping stored')).toBe(
+      accepted,
+    )
+  })
+
   it('answers an unknown and a regenerated token alike with 404, and limits each token per minute', async () => {
     const heartbeat = (await call('POST', '/api/heartbeats', { name: 'Cron', every: 3600 })).json().data as View
     const old = pathOf(heartbeat)
