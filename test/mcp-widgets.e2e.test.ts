@@ -16,6 +16,7 @@ const SAMPLES: Record<WidgetName, Record<string, unknown>> = {
     domains: { total: 12, up: 11, down: 1, uptime: 99.42 },
     devices: { total: 4, online: 3, offline: 1 },
     services: { total: 6, up: 6, down: 0 },
+    heartbeats: { total: 3, up: 2, down: 1 },
     incidents: { active: 2, critical: 1 },
   },
   incidents: {

@@ -81,14 +81,14 @@ export const guardTools = [
     name: 'get_dashboard_stats',
     title: 'Dashboard statistics',
     description:
-      "Counts of domains (up, down, 24-hour uptime), devices (online, offline), services (up, down) and open incidents, over the caller's organizations or the one named. Without sign-in: what the public status pages show.",
+      "Counts of domains (up, down, 24-hour uptime), devices (online, offline), services and heartbeats (up, down) and open incidents, over the caller's organizations or the one named. Without sign-in: what the public status pages show.",
     input: organizationFilter,
     output: dashboardStats,
     scope: 'read',
     annotations: READ_ONLY,
     widget: 'dashboard',
     summary: (stats) =>
-      `Domains ${stats.domains.up}/${stats.domains.total} up (${percentText(stats.domains.uptime)} uptime), services ${stats.services.up}/${stats.services.total} up, devices ${stats.devices.online}/${stats.devices.total} online, ${stats.incidents.active} open incidents (${stats.incidents.critical} critical).`,
+      `Domains ${stats.domains.up}/${stats.domains.total} up (${percentText(stats.domains.uptime)} uptime), services ${stats.services.up}/${stats.services.total} up, heartbeats ${stats.heartbeats.up}/${stats.heartbeats.total} up, devices ${stats.devices.online}/${stats.devices.total} online, ${stats.incidents.active} open incidents (${stats.incidents.critical} critical).`,
     run: (input, tool) =>
       readAssistantDashboard({ ctx: tool.ctx, audience: audienceOf(member(tool), input.organizationId) }),
   }),

@@ -150,6 +150,9 @@ describe('heartbeats API and pings', () => {
       return entries.length >= 8 ? entries : undefined
     }, 'the run log')
     expect(log.at(-1)).toMatchObject({ type: 'success', body: 'backup done: 12 GB', method: 'POST' })
+    const dashboard = (await call('GET', '/api/dashboard/stats')).json().data
+    expect(dashboard.heartbeats.up).toBeGreaterThanOrEqual(1)
+    expect(dashboard.heartbeats.total).toBeGreaterThanOrEqual(dashboard.heartbeats.up + dashboard.heartbeats.down)
     expect(log.map((entry) => entry.type)).toEqual([
       'success',
       'start',

@@ -40,6 +40,11 @@ export async function readAssistantDashboard({
       up: sum((stats) => stats.services.up),
       down: sum((stats) => stats.services.down),
     },
+    heartbeats: {
+      total: sum((stats) => stats.heartbeats.total),
+      up: sum((stats) => stats.heartbeats.up),
+      down: sum((stats) => stats.heartbeats.down),
+    },
     incidents: { active: sum((stats) => stats.incidents.active), critical: sum((stats) => stats.incidents.critical) },
   }
 }
@@ -54,6 +59,7 @@ async function publicDashboard(ctx: CollectorContext, organizationId: string | u
   }
   const domains = counts('domain')
   const services = counts('service')
+  const heartbeats = counts('heartbeat')
   const devices = counts('device')
   const uptimes = of('domain')
     .map(latestUptime)
@@ -63,6 +69,7 @@ async function publicDashboard(ctx: CollectorContext, organizationId: string | u
     domains: { ...domains, uptime: weightedMean(uptimes.map((uptime) => [uptime, 1])) },
     devices: { total: devices.total, online: devices.up, offline: devices.total - devices.up },
     services,
+    heartbeats,
     incidents: {
       active: active.length,
       critical: active.filter((incident) => incident.severity === 'critical').length,

@@ -15,6 +15,7 @@ export const dashboardStats = z.object({
   }),
   devices: z.object({ total: z.number().int(), online: z.number().int(), offline: z.number().int() }),
   services: z.object({ total: z.number().int(), up: z.number().int(), down: z.number().int() }),
+  heartbeats: z.object({ total: z.number().int(), up: z.number().int(), down: z.number().int() }),
   incidents: z.object({ active: z.number().int(), critical: z.number().int() }),
 })
 export type DashboardStats = z.infer<typeof dashboardStats>
@@ -35,16 +36,24 @@ export async function readDashboardStats(
       services: number
       services_up: number
       services_down: number
+      heartbeats: number
+      heartbeats_up: number
+      heartbeats_down: number
       devices: number
       online: number
       active: number
       critical: number
     }>(
-      `SELECT s.services, s.services_up, s.services_down, d.devices, d.online, i.active, i.critical
-         FROM (SELECT count(*)::int AS services, (count(*) FILTER (WHERE st.status = 'up'))::int AS services_up,
-                      (count(*) FILTER (WHERE st.status = 'down'))::int AS services_down
+      `SELECT s.services, s.services_up, s.services_down, s.heartbeats, s.heartbeats_up, s.heartbeats_down,
+              d.devices, d.online, i.active, i.critical
+         FROM (SELECT (count(*) FILTER (WHERE m.kind = 'service'))::int AS services,
+                      (count(*) FILTER (WHERE m.kind = 'service' AND st.status = 'up'))::int AS services_up,
+                      (count(*) FILTER (WHERE m.kind = 'service' AND st.status = 'down'))::int AS services_down,
+                      (count(*) FILTER (WHERE m.kind = 'heartbeat'))::int AS heartbeats,
+                      (count(*) FILTER (WHERE m.kind = 'heartbeat' AND st.status = 'up'))::int AS heartbeats_up,
+                      (count(*) FILTER (WHERE m.kind = 'heartbeat' AND st.status = 'down'))::int AS heartbeats_down
                  FROM monitoring.monitors m LEFT JOIN monitoring.monitor_state st ON st.monitor_id = m.id
-                WHERE m.organization_id = $1 AND m.kind = 'service') AS s,
+                WHERE m.organization_id = $1 AND m.kind IN ('service', 'heartbeat')) AS s,
               (SELECT count(*)::int AS devices, (count(*) FILTER (WHERE is_online))::int AS online
                  FROM monitoring.devices WHERE organization_id = $1) AS d,
               (SELECT count(*)::int AS active, (count(*) FILTER (WHERE severity = 'critical'))::int AS critical
@@ -56,6 +65,9 @@ export async function readDashboardStats(
     services: 0,
     services_up: 0,
     services_down: 0,
+    heartbeats: 0,
+    heartbeats_up: 0,
+    heartbeats_down: 0,
     devices: 0,
     online: 0,
     active: 0,
@@ -65,6 +77,7 @@ export async function readDashboardStats(
     domains: { total: domains.total, up: domains.up, down: domains.down, uptime: domains.avgUptime },
     devices: { total: row.devices, online: row.online, offline: row.devices - row.online },
     services: { total: row.services, up: row.services_up, down: row.services_down },
+    heartbeats: { total: row.heartbeats, up: row.heartbeats_up, down: row.heartbeats_down },
     incidents: { active: row.active, critical: row.critical },
   }
 }
