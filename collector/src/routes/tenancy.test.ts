@@ -27,6 +27,13 @@ const table: Array<{
   own?: true
   /** Statuses other than 403 and 404 that still mean "refused". */
   refused?: number[]
+  /** A public file, the same bytes for everyone: compared with what an anonymous caller gets. */
+  sameForAll?: true
+  /**
+   * Identity answers it, asked with the caller's own token for the caller's own organization
+   * (organization.test.ts): this test runs no identity, so 503 is the answer, and it reveals nothing.
+   */
+  delegated?: true
 }> = [
   { method: 'GET', path: '/api/domains', url: `/api/domains?organization=${ORG}` },
   { method: 'GET', path: '/api/domains', url: `/api/domains?offset=0&organization=${ORG}` },
@@ -235,6 +242,69 @@ const table: Array<{
   { method: 'GET', path: '/api/devices/{deviceId}/processes', url: '/api/devices/:device/processes' },
   { method: 'GET', path: '/api/devices/{deviceId}/applications', url: '/api/devices/:device/applications' },
   { method: 'GET', path: '/api/devices/{deviceId}/network', url: '/api/devices/:device/network' },
+  // The agent's file and its install script are public, the same for everyone: nothing of ours.
+  { method: 'GET', path: '/agent/download', url: '/agent/download', own: true, sameForAll: true },
+  { method: 'GET', path: '/agent/download.sha256', url: '/agent/download.sha256', own: true, sameForAll: true },
+  { method: 'GET', path: '/agent/install.sh', url: '/agent/install.sh', own: true, sameForAll: true },
+  // The caller's own organization and account, as identity sees them with the caller's own token:
+  // another organization's are never named, so there is nothing of ours to reach.
+  { method: 'GET', path: '/api/organization', url: '/api/organization', own: true, delegated: true },
+  {
+    method: 'PATCH',
+    path: '/api/organization',
+    url: '/api/organization',
+    body: { name: 'hijacked' },
+    own: true,
+    delegated: true,
+  },
+  { method: 'GET', path: '/api/organization/members', url: '/api/organization/members', own: true, delegated: true },
+  {
+    method: 'PATCH',
+    path: '/api/organization/members/{userId}',
+    url: '/api/organization/members/:user',
+    body: { role: 'viewer' },
+    own: true,
+    delegated: true,
+  },
+  {
+    method: 'DELETE',
+    path: '/api/organization/members/{userId}',
+    url: '/api/organization/members/:user',
+    own: true,
+    delegated: true,
+  },
+  {
+    method: 'GET',
+    path: '/api/organization/invitations',
+    url: '/api/organization/invitations',
+    own: true,
+    delegated: true,
+  },
+  {
+    method: 'POST',
+    path: '/api/organization/invitations',
+    url: '/api/organization/invitations',
+    body: { email: 'x@example.org', role: 'member' },
+    own: true,
+    delegated: true,
+  },
+  {
+    method: 'DELETE',
+    path: '/api/organization/invitations/{id}',
+    url: '/api/organization/invitations/x',
+    own: true,
+    delegated: true,
+  },
+  { method: 'GET', path: '/api/account/sessions', url: '/api/account/sessions', own: true, delegated: true },
+  { method: 'DELETE', path: '/api/account/sessions/{id}', url: '/api/account/sessions/x', own: true, delegated: true },
+  {
+    method: 'POST',
+    path: '/api/account/password',
+    url: '/api/account/password',
+    body: { currentPassword: 'not-the-password', newPassword: 'a-new-password-long-enough' },
+    own: true,
+    delegated: true,
+  },
   // Users and API keys are not device tokens: the agent route refuses them outright.
   { method: 'POST', path: '/agent', url: '/agent', body: { device_id: ':device' }, refused: [401] },
   // Every organization's dead letters: for the platform operator only (identity's admin credential).
@@ -634,9 +704,15 @@ describe('tenancy: another organization never sees or changes our data', () => {
         headers: { authorization: `Bearer ${principal === 'user' ? 'user:stranger' : strangerKey}` },
         ...(row.body ? { payload: JSON.parse(fill(JSON.stringify(row.body))) } : {}),
       })
-      for (const secret of ours.secrets) expect(response.body).not.toContain(secret)
+      if (row.sameForAll) {
+        const anonymous = await app.inject({ method: row.method, url: row.url })
+        expect(response.body).toBe(anonymous.body)
+      } else {
+        for (const secret of ours.secrets) expect(response.body).not.toContain(secret)
+      }
       if (!row.own) expect([403, 404, ...(row.refused ?? [])]).toContain(response.statusCode)
-      expect(response.statusCode).toBeLessThan(500)
+      if (row.delegated) expect([403, 503]).toContain(response.statusCode)
+      else expect(response.statusCode).toBeLessThan(500)
     })
   }
 
