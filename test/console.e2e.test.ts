@@ -198,8 +198,9 @@ describe.skipIf(!CHROMIUM)('the web console end to end', () => {
     await page.getByRole('button', { name: 'Enrol a device' }).click()
     await page.getByLabel('Name', { exact: true }).fill('console-box')
     await page.getByRole('button', { name: 'Enrol', exact: true }).click()
-    const token = await page.getByLabel('Agent token', { exact: true }).inputValue()
-    const command = await page.getByLabel('Command', { exact: true }).inputValue()
+    const block = (name: string) => page.getByRole('region', { name, exact: true }).locator('pre')
+    const token = ((await block('Agent token').textContent()) ?? '').trim()
+    const command = (await block('Run command').textContent()) ?? ''
     const deviceId = command.match(/GUARD_DEVICE_ID=(\S+)/)![1]!
     agent = spawnGuard(['agent'], {
       GUARD_COLLECTOR_URL: guard.collectorUrl,
