@@ -150,6 +150,21 @@ describe('heartbeats API and pings', () => {
       return entries.length >= 8 ? entries : undefined
     }, 'the run log')
     expect(log.at(-1)).toMatchObject({ type: 'success', body: 'backup done: 12 GB', method: 'POST' })
+    // A run timed from its start to its end (run-1's end had no open run left: too long closed it).
+    expect((await ping('/start?rid=run-2')).statusCode).toBe(200)
+    expect((await ping('?rid=run-2')).statusCode).toBe(200)
+    const report = await eventually(async () => {
+      const answer = (await call('GET', '/api/reports/heartbeats?range=24h')).json().data
+      const row = answer.heartbeats.find((entry: { id: string }) => entry.id === heartbeat.id)
+      return row?.runs >= 10 ? row : undefined
+    }, 'the report')
+    // 8 ended runs, the missed window and the run too long; missed, fail, exit 3 and too long failed.
+    expect(report).toMatchObject({ schedule: 'every 60 s', runs: 10, failures: 4, incidents: 0 })
+    expect(report.avgRunSeconds).toBeGreaterThanOrEqual(0)
+    const csv = await app.inject({ method: 'GET', url: '/api/reports/heartbeats?format=csv', headers: headers() })
+    expect(csv.body.split('\n')[0]).toBe(
+      'id,name,schedule,runs,failures,uptime,avgRunSeconds,p95RunSeconds,incidents,downtimeSeconds',
+    )
     const dashboard = (await call('GET', '/api/dashboard/stats')).json().data
     expect(dashboard.heartbeats.up).toBeGreaterThanOrEqual(1)
     expect(dashboard.heartbeats.total).toBeGreaterThanOrEqual(dashboard.heartbeats.up + dashboard.heartbeats.down)

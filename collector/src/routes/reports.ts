@@ -6,6 +6,7 @@ import type { CollectorContext } from '../context.ts'
 import { callerOf } from '../plugins/authenticate.ts'
 import { deviceReport, deviceReportRow, reportDevices } from '../services/reports/devices.ts'
 import { domainReport, domainReportRow, reportDomains, reportQuery } from '../services/reports/domains.ts'
+import { heartbeatReport, heartbeatReportRow, reportHeartbeats } from '../services/reports/heartbeats.ts'
 import { incidentReport, incidentReportRow, reportIncidents } from '../services/reports/incidents.ts'
 import { envelope, errorResponses, ok } from './common.ts'
 
@@ -43,6 +44,30 @@ export function reportRoutes(app: GuardFastify, ctx: CollectorContext): void {
         `domains-report-${report.range}`,
         Object.keys(domainReportRow.shape),
         report.domains.map(({ locations: _locations, ...row }) => row),
+      )
+    },
+  )
+
+  app.get(
+    '/api/reports/heartbeats',
+    {
+      config: read,
+      schema: {
+        description:
+          'Per heartbeat monitor over the range: runs (ended runs and missed windows), failures, uptime, average and p95 run duration (runs with a start ping), incidents, downtime; totals. `format=csv` or `Accept: text/csv` answers one CSV row per heartbeat.',
+        querystring: reportQuery,
+        produces: ['application/json', 'text/csv'],
+        response: { 200: z.union([envelope(heartbeatReport), z.string()]), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const report = await reportHeartbeats(ctx, callerOf(request), request.query)
+      if (!wantsCsv(request, request.query.format)) return ok(report)
+      return sendCsv(
+        reply,
+        `heartbeats-report-${report.range}`,
+        Object.keys(heartbeatReportRow.shape),
+        report.heartbeats,
       )
     },
   )

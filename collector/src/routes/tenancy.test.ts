@@ -394,6 +394,8 @@ const table: Array<{
   { method: 'GET', path: '/api/reports/domains', url: '/api/reports/domains?format=csv', own: true },
   { method: 'GET', path: '/api/reports/devices', url: `/api/reports/devices?organizationId=${ORG}&range=7d` },
   { method: 'GET', path: '/api/reports/devices', url: '/api/reports/devices?format=csv', own: true },
+  { method: 'GET', path: '/api/reports/heartbeats', url: `/api/reports/heartbeats?organizationId=${ORG}&range=7d` },
+  { method: 'GET', path: '/api/reports/heartbeats', url: '/api/reports/heartbeats?format=csv', own: true },
   {
     method: 'GET',
     path: '/api/dashboard/recent-activity',
