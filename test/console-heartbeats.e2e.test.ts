@@ -53,7 +53,7 @@ describe.skipIf(!CHROMIUM)('console: heartbeat monitors', () => {
     const row = page.getByRole('row', { name: /Nightly backup/ })
     await row.waitFor()
     expect(await row.textContent()).toContain('Unknown')
-    expect((await fetch(pingUrl, { method: 'POST' })).status).toBe(200)
+    expect((await fetch(pingUrl, { method: 'POST', body: 'dumped 3 tables' })).status).toBe(200)
     await expect
       .poll(
         async () => {
@@ -64,5 +64,11 @@ describe.skipIf(!CHROMIUM)('console: heartbeat monitors', () => {
       )
       .toContain('Up')
     await saveScreenshot(page, 'console/heartbeats-list')
+    await page.getByRole('button', { name: 'Run log of Nightly backup' }).click()
+    const log = page.getByRole('dialog', { name: 'Run log of Nightly backup' })
+    await log.getByRole('row', { name: /Success/ }).waitFor()
+    expect(await log.textContent()).toContain('dumped 3 tables')
+    expect(await seriousViolations(page)).toEqual([])
+    await saveScreenshot(page, 'console/heartbeats-run-log')
   }, 90_000)
 })

@@ -90,6 +90,7 @@ export default function Heartbeats() {
   const list = useResource(() => api.get<Envelope<Heartbeat[]>>('/api/heartbeats').then((b) => b.data), [current.id])
   const [creating, setCreating] = useState(false)
   const [showing, setShowing] = useState<Heartbeat | undefined>(undefined)
+  const [logOf, setLogOf] = useState<Heartbeat | undefined>(undefined)
   const [deleting, setDeleting] = useState<Heartbeat | undefined>(undefined)
   const action = useAction()
 
@@ -163,6 +164,14 @@ export default function Heartbeats() {
                   <button
                     type="button"
                     class="link"
+                    aria-label={`Run log of ${heartbeat.name}`}
+                    onClick={() => setLogOf(heartbeat)}
+                  >
+                    Run log
+                  </button>{' '}
+                  <button
+                    type="button"
+                    class="link"
                     aria-label={`Delete ${heartbeat.name}`}
                     onClick={() => setDeleting(heartbeat)}
                     disabled={action.busy}
@@ -185,6 +194,9 @@ export default function Heartbeats() {
       <Dialog open={showing !== undefined} title={`Ping ${showing?.name ?? ''}`} onClose={() => setShowing(undefined)}>
         {showing ? <Snippets heartbeat={showing} /> : null}
       </Dialog>
+      <Dialog open={logOf !== undefined} title={`Run log of ${logOf?.name ?? ''}`} onClose={() => setLogOf(undefined)}>
+        {logOf ? <RunLog heartbeat={logOf} /> : null}
+      </Dialog>
       <Confirm
         open={deleting !== undefined}
         title={`Delete ${deleting?.name ?? 'this heartbeat'}?`}
@@ -194,6 +206,63 @@ export default function Heartbeats() {
         onClose={() => setDeleting(undefined)}
       />
     </section>
+  )
+}
+
+interface Ping {
+  id: string
+  type: 'success' | 'start' | 'fail' | 'exit'
+  exitCode: number | null
+  receivedAt: string
+  durationMs: number | null
+  sourceIp: string
+  body: string
+}
+
+const PING_TEXT: Record<Ping['type'], string> = { success: 'Success', start: 'Started', fail: 'Failed', exit: 'Exit' }
+
+/** The newest pings, each with what it said, how long its run took, where it came from and its body. */
+function RunLog({ heartbeat }: { heartbeat: Heartbeat }) {
+  const pings = useResource(
+    () =>
+      api
+        .get<Envelope<Ping[]>>(`/api/heartbeats/${encodeURIComponent(heartbeat.id)}/pings`, { limit: 50 })
+        .then((body) => body.data),
+    [heartbeat.id],
+  )
+  if (pings.error) return <ErrorText error={pings.error} retry={pings.reload} />
+  if (!pings.data) return <Loading label="Loading the run log…" />
+  if (pings.data.length === 0) return <Empty title="No pings yet" />
+  return (
+    <Table
+      caption={`Run log of ${heartbeat.name}`}
+      rows={pings.data}
+      rowKey={(ping) => ping.id}
+      columns={[
+        { header: 'Time', cell: (ping) => <Time value={ping.receivedAt} /> },
+        {
+          header: 'Ping',
+          cell: (ping) => (ping.type === 'exit' ? `Exit code ${ping.exitCode}` : PING_TEXT[ping.type]),
+        },
+        {
+          header: 'Run time',
+          cell: (ping) => (ping.durationMs === null ? '' : `${(ping.durationMs / 1000).toFixed(1)} s`),
+        },
+        { header: 'From', secondary: true, cell: (ping) => <code>{ping.sourceIp}</code> },
+        {
+          header: 'Body',
+          cell: (ping) =>
+            ping.body ? (
+              <details>
+                <summary>{ping.body.length > 40 ? `${ping.body.slice(0, 40)}…` : ping.body}</summary>
+                <pre>{ping.body}</pre>
+              </details>
+            ) : (
+              ''
+            ),
+        },
+      ]}
+    />
   )
 }
 
