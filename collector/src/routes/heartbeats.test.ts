@@ -1,8 +1,9 @@
-import { DEFAULT_ORGANIZATION, type Stoppable } from '@guard/shared'
+import { DEFAULT_ORGANIZATION, type HeartbeatPing, type Stoppable } from '@guard/shared'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildCollectorApp } from '../app.ts'
 import { consumeHeartbeatPings } from '../ingest/consume-heartbeat-pings.ts'
 import { consumeResults } from '../ingest/consume-results.ts'
+import { applyPings } from '../services/heartbeats/apply-pings.ts'
 import { detectHeartbeatDeadlines } from '../services/heartbeats/detect-deadlines.ts'
 import { collectorForTest } from '../test-support.ts'
 
@@ -253,6 +254,26 @@ describe('heartbeats API and pings', () => {
     expect(await eventually(async () => ((await count()) >= accepted ? count() : undefined), 'every ping stored')).toBe(
       accepted,
     )
+  })
+
+  it('logs a ping older than the state (another replica’s clock) without letting it change the state', async () => {
+    const { id } = (await call('POST', '/api/heartbeats', { name: 'Skewed', every: 3600 })).json().data as View
+    const ping = (type: 'success' | 'fail', at: number): HeartbeatPing => ({
+      v: 1,
+      id: `skew-${type}-${at}`,
+      monitorId: id,
+      organizationId: DEFAULT_ORGANIZATION.id,
+      type,
+      receivedAt: new Date(at).toISOString(),
+      method: 'POST',
+      sourceIp: '127.0.0.1',
+    })
+    const now = Date.now()
+    const first = await applyPings(harness.ctx.sql, [ping('success', now)], async () => {})
+    expect(first.results.map((result) => result.status)).toEqual(['up'])
+    const older = await applyPings(harness.ctx.sql, [ping('fail', now - 5)], async () => {})
+    expect(older.results).toEqual([])
+    expect(older.stored.map((entry) => entry.ping.type)).toEqual(['fail'])
   })
 
   it('answers an unknown and a regenerated token alike with 404, and limits each token per minute', async () => {

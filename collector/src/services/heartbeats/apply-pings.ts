@@ -37,8 +37,8 @@ function outcomeOf(ping: HeartbeatPing): Pick<Parameters<typeof heartbeatResult>
  *
  * A start opens a run (per `rid`); an end (success, fail, exit code) closes it with its duration,
  * expects the next run from its time and gives a result. Pings older than the newest one applied
- * are taken as applied already (a redelivery after the commit). A disabled heartbeat keeps its pings
- * in the log but decides nothing.
+ * change no state (a redelivery after the commit was applied already). A disabled heartbeat keeps
+ * its pings in the log but decides nothing.
  */
 export async function applyPings(
   sql: Sql,
@@ -62,7 +62,13 @@ export async function applyPings(
       const state = states.get(ping.monitorId)
       if (!state) continue
       const at = Date.parse(ping.receivedAt)
-      if (state.last_ping_ms !== null && at < state.last_ping_ms) continue
+      // Older than what the state holds: a redelivery (the log's insert drops it then), or a ping
+      // another replica's clock dated a little earlier. Either way it goes in the log and changes
+      // no state.
+      if (state.last_ping_ms !== null && at < state.last_ping_ms) {
+        applied.stored.push({ ping, durationMs: undefined })
+        continue
+      }
       state.changed = true
       state.last_ping_ms = at
       const rid = ping.rid ?? ''
