@@ -20,6 +20,7 @@ export function isoWeek(at: Date): string {
 interface Figures {
   domains: number
   services: number
+  heartbeats: number
   opened: number
   resolved: number
   stillOpen: number
@@ -31,6 +32,7 @@ async function weekFigures(ctx: CollectorContext, organizationId: string, since:
   const { rows } = await ctx.sql.query<Record<keyof Figures, string | number | null>>(
     `SELECT (SELECT count(*) FROM monitoring.monitors WHERE organization_id = $1 AND kind = 'domain') AS domains,
             (SELECT count(*) FROM monitoring.monitors WHERE organization_id = $1 AND kind = 'service') AS services,
+            (SELECT count(*) FROM monitoring.monitors WHERE organization_id = $1 AND kind = 'heartbeat') AS heartbeats,
             count(*) FILTER (WHERE detected_at >= $2) AS opened,
             count(*) FILTER (WHERE resolved_at >= $2) AS resolved,
             count(*) FILTER (WHERE resolved_at IS NULL) AS "stillOpen",
@@ -72,7 +74,7 @@ export async function sendWeeklyReports(ctx: CollectorContext, now = new Date())
       figures.set(recipient.organization_id, week)
     }
     const text = [
-      `Monitors: ${week.domains} domains, ${week.services} services.`,
+      `Monitors: ${week.domains} domains, ${week.services} services, ${week.heartbeats} heartbeats.`,
       `Incidents this week: ${week.opened} opened (${week.critical} critical), ${week.resolved} resolved, ${week.stillOpen} still open.`,
       `Downtime: ${Math.round(week.downtimeSeconds / 60)} minutes in total.`,
     ].join(' ')
