@@ -18,7 +18,7 @@ const deadLettersEnv = z.object({
   GUARD_ADMIN_TOKEN: z.string().min(1).optional(),
 })
 
-export const deadLettersUsage = `Usage: guard dead-letters list [--source results|devices|events] [--limit N]
+export const deadLettersUsage = `Usage: guard dead-letters list [--source results|devices|events|pings] [--limit N]
        guard dead-letters replay ID
        guard dead-letters drop ID
 
