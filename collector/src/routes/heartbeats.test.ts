@@ -276,6 +276,19 @@ describe('heartbeats API and pings', () => {
     expect(older.stored.map((entry) => entry.ping.type)).toEqual(['fail'])
   })
 
+  it('declares a missed window once when two replicas run the deadline job at the same moment', async () => {
+    const { id, nextExpectedAt } = (
+      await call('POST', '/api/heartbeats', { name: 'Twice', every: 3600, grace: 0 })
+    ).json().data as View
+    const late = new Date(Date.parse(nextExpectedAt) + 1000)
+    const [one, two] = await Promise.all([
+      detectHeartbeatDeadlines(harness.ctx, late),
+      detectHeartbeatDeadlines(harness.ctx, late),
+    ])
+    const mine = [...one, ...two].filter((result) => result.monitorId === id)
+    expect(mine.map((result) => result.errorKind)).toEqual(['missed'])
+  })
+
   it('answers an unknown and a regenerated token alike with 404, and limits each token per minute', async () => {
     const heartbeat = (await call('POST', '/api/heartbeats', { name: 'Cron', every: 3600 })).json().data as View
     const old = pathOf(heartbeat)
