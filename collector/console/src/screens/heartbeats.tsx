@@ -53,7 +53,7 @@ function preview(kind: 'every' | 'cron', every: string, cron: string, timezone: 
 }
 
 /** Copy-paste ways to ping: a shell line, a crontab entry, a systemd unit pair, a Kubernetes CronJob. */
-export function snippetsOf(heartbeat: Pick<Heartbeat, 'pingUrl' | 'cron' | 'every' | 'name'>) {
+function snippetsOf(heartbeat: Pick<Heartbeat, 'pingUrl' | 'cron' | 'every' | 'name'>) {
   const url = heartbeat.pingUrl
   const schedule = heartbeat.cron ?? '0 * * * *'
   const slug =

@@ -3,9 +3,9 @@ import type { Caller, CollectorContext } from '../../context.ts'
 import { organizationScope } from '../access/organization.ts'
 import { recordChange } from '../activity/record-change.ts'
 import { enforcePlan } from '../plans/enforce.ts'
-import { findHeartbeat, scheduleOf } from './find.ts'
+import { findHeartbeat } from './find.ts'
 import { monitorRowFields } from './monitor-row.ts'
-import { nextExpected } from './schedule.ts'
+import { type HeartbeatSchedule, nextExpected } from './schedule.ts'
 import { type CreateHeartbeatInput, createHeartbeatInput, type HeartbeatRecord } from './schemas.ts'
 import { generatePingToken } from './token.ts'
 
@@ -28,7 +28,8 @@ export async function createHeartbeat({
   const { organizationId: requested, ...fields } = body
   const input = createHeartbeatInput.parse(fields)
   const organizationId = organizationScope(caller, requested)
-  const schedule = input.cron !== undefined ? { cron: input.cron, timezone: input.timezone } : { every: input.every! }
+  const schedule: HeartbeatSchedule =
+    input.cron !== undefined ? { cron: input.cron, timezone: input.timezone } : { every: input.every! }
   const token = generatePingToken(ctx.credentialKey)
   const id = newId()
   const row = monitorRowFields(schedule, now)
@@ -67,10 +68,7 @@ export async function createHeartbeat({
           input.timezone,
           input.grace,
           input.maxDuration ?? null,
-          nextExpected(
-            scheduleOf({ every: input.every ?? null, cron: input.cron ?? null, timezone: input.timezone }),
-            now,
-          ),
+          nextExpected(schedule, now),
         ],
       )
       await recordChange(tx, { organizationId, kind: 'heartbeat', action: 'created', id, name: input.name })

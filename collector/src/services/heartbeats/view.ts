@@ -1,4 +1,4 @@
-import type { PingType } from '@guard/shared'
+import { pingType } from '@guard/shared'
 import type { CollectorContext } from '../../context.ts'
 import { consoleBaseUrl } from '../../env.ts'
 import { lastErrorOf } from '../domains/metrics.ts'
@@ -10,6 +10,11 @@ import type { HeartbeatRecord, HeartbeatView } from './schemas.ts'
 /** The public URL a job pings; the collector's root serves it, as it serves the console. */
 export const pingUrlOf = (ctx: Pick<CollectorContext, 'env'>, token: string) =>
   `${consoleBaseUrl(ctx.env).replace(/\/+$/, '')}/ping/${token}`
+
+const lastPingOf = (heartbeat: HeartbeatRecord) => {
+  const type = pingType.safeParse(heartbeat.lastPingType)
+  return heartbeat.lastPingAt && type.success ? { at: heartbeat.lastPingAt, type: type.data } : null
+}
 
 /** Heartbeats as the API shows them: the record with its state, ping URL and next expected times. */
 export async function viewHeartbeats(
@@ -38,10 +43,7 @@ export async function viewHeartbeats(
       pingUrl: pingUrlOf(ctx, heartbeat.token),
       nextExpectedAt: heartbeat.nextDueAt,
       nextExpectedTimes: nextExpectedTimes(scheduleOf(heartbeat), now, 5).map((time) => time.toISOString()),
-      lastPing:
-        heartbeat.lastPingAt && heartbeat.lastPingType
-          ? { at: heartbeat.lastPingAt, type: heartbeat.lastPingType as PingType }
-          : null,
+      lastPing: lastPingOf(heartbeat),
       runningSince: heartbeat.runningSince,
       ...(lastError ? { lastError: { kind: lastError.kind, message: lastError.message, at: lastError.at } } : {}),
       createdAt: heartbeat.createdAt,
