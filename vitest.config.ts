@@ -6,9 +6,14 @@ export default defineConfig({
     exclude: ['**/node_modules/**', '**/dist/**'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // chDB allows one data directory per process: a fork per test file keeps each file's engine its own.
+    // chDB and PGlite load native and WASM engines that threads cannot share: forks, one per core.
     pool: 'forks',
     maxWorkers: 2,
+    // A fork runs file after file with the modules it already loaded: importing the collector's,
+    // identity's and shared's sources again for every file cost 670 s of the suite's CPU (58 s
+    // now). Tests share one chDB per process through their own databases (openTestTimeSeriesStore)
+    // and start Guard's processes apart, so nothing a file leaves behind is another file's state.
+    isolate: false,
     // The collector serves the web console's build; it is built once here, before any test starts Guard.
     globalSetup: ['test/support/console-build-setup.ts'],
   },
