@@ -27,7 +27,7 @@ export function scheduleDeviceOfflineJob(ctx: CollectorContext) {
       name: 'device-offline',
       noOverlap: true,
       distributed: true,
-      runCoordinator: postgresRunCoordinator(ctx.sql),
+      runCoordinator: postgresRunCoordinator(ctx.sql, ctx.log),
       distributedLease: 60_000,
       suppressMissedWarning: true,
     },
