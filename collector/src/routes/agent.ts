@@ -9,6 +9,7 @@ import { acceptHeartbeat } from '../services/devices/accept-heartbeat.ts'
 import { type AgentDevice, authenticateAgent } from '../services/devices/authenticate-agent.ts'
 import { agentDownloadRoutes } from './agent-download.ts'
 import { envelope, errorSchema, ok, rateLimitedSchema, unauthorizedSchema } from './common.ts'
+import { minuteLimiter } from './minute-limiter.ts'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -29,32 +30,6 @@ function sizeLimit(limit: number) {
       callback(null, chunk)
     },
   })
-}
-
-/**
- * Per device and minute, in this replica's memory: a runaway agent is stopped without a database
- * write per heartbeat. Behind N replicas a device may send up to N times the limit.
- */
-function minuteLimiter(perMinute: number) {
-  let window = 0
-  let counts = new Map<string, number>()
-  return (deviceId: string, now = Date.now()) => {
-    const current = Math.floor(now / 60_000)
-    if (current !== window) {
-      window = current
-      counts = new Map()
-    }
-    const count = (counts.get(deviceId) ?? 0) + 1
-    counts.set(deviceId, count)
-    const reset = (current + 1) * 60
-    return {
-      allowed: count <= perMinute,
-      limit: perMinute,
-      remaining: Math.max(0, perMinute - count),
-      reset,
-      retryAfter: reset - Math.floor(now / 1000),
-    }
-  }
 }
 
 /**

@@ -5,35 +5,10 @@ import type { CollectorContext } from '../context.ts'
 import { acceptPing, unknownPing } from '../services/heartbeats/accept-ping.ts'
 import { createTokenLookup } from '../services/heartbeats/token-lookup.ts'
 import { envelope, errorSchema, ok, rateLimitedSchema } from './common.ts'
+import { minuteLimiter } from './minute-limiter.ts'
 
 /** Bodies past the 100 kB kept are still read (then cut), so a job that posts a long log still pings. */
 const READ_BODY_BYTES = 1024 * 1024
-
-/**
- * Per token and minute, in this replica's memory: a runaway loop is stopped before any database
- * read. Counted by the raw token, so unknown tokens cost nothing either.
- */
-function minuteLimiter(perMinute: number) {
-  let window = 0
-  let counts = new Map<string, number>()
-  return (token: string, now = Date.now()) => {
-    const current = Math.floor(now / 60_000)
-    if (current !== window) {
-      window = current
-      counts = new Map()
-    }
-    const count = (counts.get(token) ?? 0) + 1
-    counts.set(token, count)
-    const reset = (current + 1) * 60
-    return {
-      allowed: count <= perMinute,
-      limit: perMinute,
-      remaining: Math.max(0, perMinute - count),
-      reset,
-      retryAfter: Math.max(1, reset - Math.floor(now / 1000)),
-    }
-  }
-}
 
 const token = z.string().min(1).max(200)
 const query = z.object({ rid: z.string().max(100).optional() })
@@ -60,6 +35,7 @@ function actionOf(action: string | undefined): { type: PingType; exitCode?: numb
  * Each answers 200 only once the ping is on the bus; an unknown or regenerated token is a plain 404.
  */
 export async function pingRoutes(app: GuardFastify, ctx: CollectorContext): Promise<void> {
+  // Counted by the raw token, before any lookup: unknown tokens cost no database read either.
   const limit = minuteLimiter(ctx.env.GUARD_PING_MAX_PER_MINUTE)
   const lookup = createTokenLookup(ctx)
   await app.register(async (scope) => {
