@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { parseWellFormedJson } from '../text/well-formed.ts'
+import { protocolKinds } from './protocols/index.ts'
 
 /** What a probe publishes on `results.<location>` for every check it runs. */
 export const checkStatus = z.enum(['up', 'down', 'degraded'])
@@ -13,6 +14,8 @@ export const timingPhases = z.object({
   tlsMs: millis.optional(),
   firstByteMs: millis.optional(),
   transferMs: millis.optional(),
+  /** Databases: from the authenticated connection to the query's answer. */
+  queryMs: millis.optional(),
 })
 
 export const certificateInfo = z.object({
@@ -59,6 +62,24 @@ export const errorKind = z.enum([
   'exit_code',
   /** Heartbeat monitors: a run started and did not end within its maximum duration. */
   'too_long',
+  /** gRPC: the health service answered, with a status other than SERVING. */
+  'not_serving',
+  /** UDP, WebSocket, MQTT: no reply or message matched what was expected. */
+  'reply_mismatch',
+  /** WebSocket: the server closed with another code than expected. */
+  'close_code',
+  /** Mail, databases, MQTT, SSH: the server refused the credentials. */
+  'auth_failed',
+  /** The server spoke, but not the protocol (a wrong banner, greeting or reply code). */
+  'protocol_error',
+  /** Databases: the query failed. */
+  'query_failed',
+  /** Databases: the query ran, and its row count or value was not the one asserted. */
+  'assertion_failed',
+  /** HTTP: a `conditions` entry did not hold; `error` names it. */
+  'condition_failed',
+  /** SSH: the host key's fingerprint is not the pinned one. */
+  'host_key_changed',
   'unknown',
 ])
 export type ErrorKind = z.infer<typeof errorKind>
@@ -71,7 +92,7 @@ export const checkResultV1 = z.object({
   organizationId: z.string().min(1),
   location: z.string().regex(/^[a-z0-9-]{2,32}$/),
   /** `heartbeat`: not a probe's check but a heartbeat monitor's ping or missed deadline (location `heartbeat`). */
-  kind: z.enum(['http', 'tcp', 'dns', 'tls', 'icmp', 'heartbeat']),
+  kind: z.enum(['http', 'tcp', 'dns', 'tls', 'icmp', ...protocolKinds, 'heartbeat']),
   status: checkStatus,
   startedAt: z.iso.datetime(),
   responseTimeMs: millis,

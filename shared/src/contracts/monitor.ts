@@ -2,6 +2,8 @@ import { isIP } from 'node:net'
 import { JSONPath } from 'jsonpath-plus'
 import { z } from 'zod'
 import { parseWellFormedJson } from '../text/well-formed.ts'
+import { protocolTargets } from './protocols/index.ts'
+import { compilableRegex, targetHost, targetPort } from './target-fields.ts'
 
 /**
  * A monitor's schedule as probes read it from the KV bucket `monitors` (key = monitor id).
@@ -10,26 +12,8 @@ import { parseWellFormedJson } from '../text/well-formed.ts'
  * Options beyond the first v1 fields are optional without defaults, so a message written by an
  * earlier version still decodes and re-encodes byte for byte; probes apply the defaults.
  */
-const hostname = z
-  .string()
-  .min(1)
-  .max(253)
-  .refine((value) => isIP(value) !== 0 || /^[A-Za-z0-9_]([A-Za-z0-9_.-]*[A-Za-z0-9_.])?$/.test(value), {
-    message: 'must be a hostname or an IP address',
-  })
-const port = z.number().int().min(1).max(65_535)
-
-const compilableRegex = z.string().refine(
-  (source) => {
-    try {
-      new RegExp(source)
-      return true
-    } catch {
-      return false
-    }
-  },
-  { message: 'must be a valid regular expression' },
-)
+const hostname = targetHost
+const port = targetPort
 
 /** A status code (`200`) or an inclusive range (`"200-299"`). */
 export const expectedStatus = z.union([
@@ -211,7 +195,14 @@ export const icmpTarget = z.object({
   count: z.number().int().min(1).max(10).optional(),
 })
 
-export const monitorTarget = z.discriminatedUnion('kind', [httpTarget, tcpTarget, dnsTarget, tlsTarget, icmpTarget])
+export const monitorTarget = z.discriminatedUnion('kind', [
+  httpTarget,
+  tcpTarget,
+  dnsTarget,
+  tlsTarget,
+  icmpTarget,
+  ...protocolTargets,
+])
 export type MonitorTarget = z.infer<typeof monitorTarget>
 export type HttpTarget = z.infer<typeof httpTarget>
 export type TcpTarget = z.infer<typeof tcpTarget>

@@ -1,5 +1,8 @@
 import { decryptSecret, derivePurposeKey, encryptSecret } from '../crypto/index.ts'
 import { type HttpAuth, type HttpTarget, httpAuth } from './monitor.ts'
+import { CredentialsUnavailableError } from './protocols/define.ts'
+
+export { CredentialsUnavailableError }
 
 /**
  * Credentials travel to probes sealed when the collector and the probes share
@@ -13,10 +16,6 @@ export function sealTargetAuth(target: HttpTarget, key: Buffer | undefined): Htt
   if (!key || !target.auth) return target
   const { auth, ...rest } = target
   return { ...rest, sealedAuth: encryptSecret(key, JSON.stringify(auth)) }
-}
-
-export class CredentialsUnavailableError extends Error {
-  override name = 'CredentialsUnavailableError'
 }
 
 /** The target with its credentials opened; throws CredentialsUnavailableError without the right key. */
