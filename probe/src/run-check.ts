@@ -5,15 +5,16 @@ import {
   type MonitorTarget,
   newId,
   openTargetAuth,
+  openTargetSecrets,
 } from '@guard/shared'
 import type { CheckOutcome, TargetCheck } from './checker.ts'
 import { checkOnThisThread } from './checkers/index.ts'
 
 /** The target with sealed credentials opened, or why it cannot be checked. */
 function openTarget(target: MonitorTarget, credentialsKey: Buffer | undefined): MonitorTarget | CheckOutcome {
-  if (target.kind !== 'http') return target
   try {
-    return openTargetAuth(target, credentialsKey)
+    if (target.kind === 'http') return openTargetAuth(target, credentialsKey)
+    return openTargetSecrets(target, credentialsKey)
   } catch (error) {
     if (!(error instanceof CredentialsUnavailableError)) throw error
     return { status: 'down', responseTimeMs: 0, error: error.message, errorKind: 'credentials_unavailable' }

@@ -1,25 +1,28 @@
 import type { MonitorTarget } from '@guard/shared'
-import type { CheckContext, CheckOutcome, TargetCheck } from '../checker.ts'
+import type { CheckContext, Checker, CheckOutcome, TargetCheck } from '../checker.ts'
 import { dnsChecker } from './dns/check.ts'
 import { httpChecker } from './http/check.ts'
 import { icmpChecker } from './icmp/check.ts'
 import { tcpChecker } from './tcp/check.ts'
 import { tlsChecker } from './tls/check.ts'
 
+type Kind = MonitorTarget['kind']
+
+/** One checker per kind; a kind without one does not compile. */
+const checkers: { [K in Kind]: Checker<K> } = {
+  http: httpChecker,
+  tcp: tcpChecker,
+  dns: dnsChecker,
+  tls: tlsChecker,
+  icmp: icmpChecker,
+}
+
 /** Hands the target to the checker of its kind. */
-export function checkTarget(target: MonitorTarget, context: CheckContext): Promise<CheckOutcome> {
-  switch (target.kind) {
-    case 'http':
-      return httpChecker.check(target, context)
-    case 'tcp':
-      return tcpChecker.check(target, context)
-    case 'dns':
-      return dnsChecker.check(target, context)
-    case 'tls':
-      return tlsChecker.check(target, context)
-    case 'icmp':
-      return icmpChecker.check(target, context)
-  }
+export function checkTarget<K extends Kind>(
+  target: Extract<MonitorTarget, { kind: K }>,
+  context: CheckContext,
+): Promise<CheckOutcome> {
+  return (checkers[target.kind as K] as Checker<K>).check(target, context)
 }
 
 /** Checks on the calling thread, under a timeout that starts now. */

@@ -61,16 +61,18 @@ interface SecretCarrier {
 }
 
 /** The target with its `secrets` sealed under the probe credentials key, when there is one. */
-export function sealTargetSecrets<Target extends SecretCarrier>(target: Target, key: Buffer | undefined): Target {
-  if (!key || !target.secrets) return target
-  const { secrets, ...rest } = target
+export function sealTargetSecrets<Target extends object>(target: Target, key: Buffer | undefined): Target {
+  const carrier: SecretCarrier = target
+  if (!key || !carrier.secrets) return target
+  const { secrets, ...rest } = carrier
   return { ...rest, sealedSecrets: encryptSecret(key, JSON.stringify(secrets)) } as Target
 }
 
 /** The target with its secrets opened; throws CredentialsUnavailableError without the right key. */
-export function openTargetSecrets<Target extends SecretCarrier>(target: Target, key: Buffer | undefined): Target {
-  if (!target.sealedSecrets) return target
-  const { sealedSecrets: sealed, ...rest } = target
+export function openTargetSecrets<Target extends object>(target: Target, key: Buffer | undefined): Target {
+  const carrier: SecretCarrier = target
+  if (!carrier.sealedSecrets) return target
+  const { sealedSecrets: sealed, ...rest } = carrier
   if (!key) {
     throw new CredentialsUnavailableError(
       'the monitor has sealed credentials; set GUARD_PROBE_CREDENTIALS_KEY on this probe as on the collector',
