@@ -5,6 +5,7 @@ import { httpChecker } from './http/check.ts'
 import { icmpChecker } from './icmp/check.ts'
 import { tcpChecker } from './tcp/check.ts'
 import { tlsChecker } from './tls/check.ts'
+import { udpChecker } from './udp/check.ts'
 
 type Kind = MonitorTarget['kind']
 
@@ -15,6 +16,7 @@ const checkers: { [K in Kind]: Checker<K> } = {
   dns: dnsChecker,
   tls: tlsChecker,
   icmp: icmpChecker,
+  udp: udpChecker,
 }
 
 /** Hands the target to the checker of its kind. */

@@ -3,11 +3,14 @@
  * Adding one: its module here, its target in `protocolTargets`, its checker in the probe's
  * `checkers/index.ts`; the services API, OpenAPI, the console form, MCP and the CLI follow.
  */
+import { udpProtocol } from './udp.ts'
+
 export * from './define.ts'
+export * from './udp.ts'
 
 /** Their kinds, as check results name them. */
-export const protocolKinds = [] as const
+export const protocolKinds = ['udp'] as const
 
-export const protocols = [] as const
+export const protocols = [udpProtocol] as const
 
-export const protocolTargets = [] as const
+export const protocolTargets = [udpProtocol.target] as const
