@@ -13,11 +13,14 @@ const distinguishedName = (name: PeerCertificate['subject'] | undefined) =>
 const isoDate = (text: string) => new Date(text).toISOString()
 
 /** The leaf certificate of a TLS connection, and whether the chain and hostname verified. */
-export function certificateOf(socket: TLSSocket): CertificateInfo | undefined {
-  const peer = socket.getPeerCertificate()
+export const certificateOf = (socket: TLSSocket): CertificateInfo | undefined =>
+  describeCertificate(socket.getPeerCertificate(), socket.authorized)
+
+/** A peer certificate as results carry it, for drivers that show the certificate but not the socket. */
+export function describeCertificate(peer: PeerCertificate | undefined, valid: boolean): CertificateInfo | undefined {
   if (!peer?.valid_to) return undefined
   return {
-    valid: socket.authorized,
+    valid,
     expiresAt: isoDate(peer.valid_to),
     issuer: distinguishedName(peer.issuer),
     subject: distinguishedName(peer.subject),
