@@ -3,6 +3,7 @@ import { z } from 'zod'
 import type { CollectorContext } from '../context.ts'
 import { callerOf } from '../plugins/authenticate.ts'
 import { createHeartbeat } from '../services/heartbeats/create.ts'
+import { heartbeatDay, heartbeatDaysQuery, listHeartbeatDays } from '../services/heartbeats/daily-history.ts'
 import { deleteHeartbeat } from '../services/heartbeats/delete.ts'
 import { getHeartbeat } from '../services/heartbeats/get.ts'
 import { listHeartbeats } from '../services/heartbeats/list.ts'
@@ -132,6 +133,28 @@ export function heartbeatRoutes(app: GuardFastify, ctx: CollectorContext): void 
           ctx,
           caller: callerOf(request),
           input: { id: request.params.id, limit: request.query.limit },
+        }),
+      ),
+  )
+
+  app.get(
+    '/api/heartbeats/:id/daily',
+    {
+      config: read,
+      schema: {
+        description:
+          'The history per calendar day (UTC), oldest first, today last: runs, failures, missed windows, uptime and run durations (runs with a `/start`). Days without data are present, with no run.',
+        params: idParams,
+        querystring: heartbeatDaysQuery,
+        response: { 200: envelope(z.array(heartbeatDay)), ...errorResponses },
+      },
+    },
+    async (request) =>
+      ok(
+        await listHeartbeatDays({
+          ctx,
+          caller: callerOf(request),
+          input: { id: request.params.id, days: request.query.days },
         }),
       ),
   )
