@@ -894,6 +894,31 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
     )
   })
 
+  it('GET /api/heartbeats/{id}/daily answers 400 naming days for a range it does not keep, one row a day otherwise', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(fc.string({ maxLength: 12 }), fc.integer({ min: -1000, max: 1000 }).map(String), oversized),
+        async (days) => {
+          const response = await app.inject({
+            method: 'GET',
+            url: `/api/heartbeats/${heartbeatId}/daily?days=${encodeURIComponent(days)}`,
+            headers: headers(),
+          })
+          // The query is read as a number the way zod's coerce reads it (Number), so ' 7' and '0x7' are 7.
+          const wanted = Number(days)
+          if (Number.isInteger(wanted) && wanted >= 1 && wanted <= 90) {
+            expect(response.statusCode, `${days} -> ${response.body}`).toBe(200)
+            expect(response.json().data).toHaveLength(wanted)
+          } else {
+            expect(response.statusCode, `${days} -> ${response.body}`).toBe(400)
+            expect(response.json().message).toContain('days')
+          }
+        },
+      ),
+      { numRuns: 60 },
+    )
+  })
+
   // These two were 500s: the check's options are stored as JSON, which PostgreSQL refuses with a lone surrogate.
   it.each([
     ['a check header', { url: 'https://example.org', headers: { 'X-A': 'v\ud83d' } }, 'body.headers.X-A'],

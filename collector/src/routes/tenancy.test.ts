@@ -94,6 +94,7 @@ const table: Array<{
   { method: 'DELETE', path: '/api/heartbeats/{id}', url: '/api/heartbeats/:heartbeat' },
   { method: 'POST', path: '/api/heartbeats/{id}/regenerate-token', url: '/api/heartbeats/:heartbeat/regenerate-token' },
   { method: 'GET', path: '/api/heartbeats/{id}/pings', url: '/api/heartbeats/:heartbeat/pings' },
+  { method: 'GET', path: '/api/heartbeats/{id}/daily', url: '/api/heartbeats/:heartbeat/daily?days=90' },
   // Pings carry no credentials but the token: a token that is not ours is simply not found.
   { method: 'GET', path: '/ping/{token}', url: '/ping/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' },
   { method: 'POST', path: '/ping/{token}', url: '/ping/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' },
