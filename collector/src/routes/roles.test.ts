@@ -96,6 +96,22 @@ describe('membership roles in the collector', () => {
     }
   })
 
+  it('a viewer reads a heartbeat’s run log and daily history (heartbeats:read)', async () => {
+    const heartbeat = await app.inject({
+      method: 'POST',
+      url: '/api/heartbeats',
+      headers: as('owner'),
+      payload: { name: 'Roles job', every: 3600 },
+    })
+    expect(heartbeat.statusCode).toBe(201)
+    const id = heartbeat.json().data.id
+    const daily = await app.inject({ method: 'GET', url: `/api/heartbeats/${id}/daily?days=7`, headers: as('viewer') })
+    expect(daily.statusCode).toBe(200)
+    expect(daily.json().data).toHaveLength(7)
+    const pings = await app.inject({ method: 'GET', url: `/api/heartbeats/${id}/pings`, headers: as('viewer') })
+    expect(pings.statusCode).toBe(200)
+  })
+
   it('maps each role to the permissions the README documents', () => {
     expect(permissionsOfRole('viewer')).toEqual(['*:read', 'chat:write'])
     expect(permissionsOfRole('member')).toEqual([
