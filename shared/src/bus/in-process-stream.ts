@@ -72,11 +72,12 @@ export class MemoryStream {
   private retaining: Promise<void> | undefined
   private retainAgain = false
   private closing = false
+  private trimQueued = false
   private readonly log: Log = {
     lastSeq: () => this.visibleSeq,
     firstSeq: () => this.trimmedTo,
     message: (seq) => this.messages.get(seq),
-    settled: () => this.trim(),
+    settled: () => this.trimSoon(),
   }
 
   constructor(
@@ -161,6 +162,19 @@ export class MemoryStream {
       if (at > cutoff) return
       this.recentIds.delete(id)
     }
+  }
+
+  /**
+   * A batch's acks arrive together, and a trim scans every pending delivery of every durable: one
+   * trim after them all, not one per ack (which made acking a batch quadratic in its size).
+   */
+  private trimSoon(): void {
+    if (this.trimQueued) return
+    this.trimQueued = true
+    queueMicrotask(() => {
+      this.trimQueued = false
+      this.trim()
+    })
   }
 
   private trim(): void {
