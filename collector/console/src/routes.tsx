@@ -47,6 +47,12 @@ export const routes: RouteEntry[] = [
     nav: false,
   },
   { path: '/heartbeats', title: 'Heartbeats', component: lazy(() => import('./screens/heartbeats.tsx')), nav: true },
+  {
+    path: '/heartbeats/:id',
+    title: 'Heartbeat',
+    component: lazy(() => import('./screens/heartbeat-detail.tsx')),
+    nav: false,
+  },
   { path: '/devices', title: 'Devices', component: lazy(() => import('./screens/devices.tsx')), nav: true },
   { path: '/devices/:id', title: 'Device', component: lazy(() => import('./screens/device-detail.tsx')), nav: false },
   { path: '/incidents', title: 'Incidents', component: lazy(() => import('./screens/incidents.tsx')), nav: true },

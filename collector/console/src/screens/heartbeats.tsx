@@ -10,32 +10,8 @@ import { formatDateTime, Time } from '../components/time.tsx'
 import { useResource } from '../components/use-api.ts'
 import { useOrg } from '../org.ts'
 import { useAction } from '../use-action.ts'
+import { type Heartbeat, REASON, RunLog, scheduleText, useRunLog } from './heartbeat-parts.tsx'
 import './screens.css'
-
-interface Heartbeat {
-  id: string
-  name: string
-  every: number | null
-  cron: string | null
-  timezone: string
-  grace: number
-  maxDuration: number | null
-  status: 'up' | 'down' | 'unknown'
-  pingUrl: string
-  nextExpectedAt: string
-  lastPing: { at: string; type: string } | null
-  lastError?: { kind: string; message: string }
-}
-
-const REASON: Record<string, string> = {
-  missed: 'no ping in time',
-  failed: 'the job reported a failure',
-  exit_code: 'the job exited with an error',
-  too_long: 'a run took too long',
-}
-
-const scheduleText = (heartbeat: Pick<Heartbeat, 'every' | 'cron' | 'timezone'>) =>
-  heartbeat.cron ? `${heartbeat.cron} (${heartbeat.timezone})` : `every ${heartbeat.every} s`
 
 /** The next five expected times of a schedule being typed, or why it is not one yet. */
 function preview(kind: 'every' | 'cron', every: string, cron: string, timezone: string): string[] | string {
@@ -131,7 +107,10 @@ export default function Heartbeats() {
           rows={list.data}
           rowKey={(heartbeat) => heartbeat.id}
           columns={[
-            { header: 'Name', cell: (heartbeat) => heartbeat.name },
+            {
+              header: 'Name',
+              cell: (heartbeat) => <a href={`/heartbeats/${encodeURIComponent(heartbeat.id)}`}>{heartbeat.name}</a>,
+            },
             {
               header: 'State',
               cell: (heartbeat) => (
@@ -195,7 +174,7 @@ export default function Heartbeats() {
         {showing ? <Snippets heartbeat={showing} /> : null}
       </Dialog>
       <Dialog open={logOf !== undefined} title={`Run log of ${logOf?.name ?? ''}`} onClose={() => setLogOf(undefined)}>
-        {logOf ? <RunLog heartbeat={logOf} /> : null}
+        {logOf ? <RunLogOf heartbeat={logOf} /> : null}
       </Dialog>
       <Confirm
         open={deleting !== undefined}
@@ -209,61 +188,10 @@ export default function Heartbeats() {
   )
 }
 
-interface Ping {
-  id: string
-  type: 'success' | 'start' | 'fail' | 'exit'
-  exitCode: number | null
-  receivedAt: string
-  durationMs: number | null
-  sourceIp: string
-  body: string
-}
-
-const PING_TEXT: Record<Ping['type'], string> = { success: 'Success', start: 'Started', fail: 'Failed', exit: 'Exit' }
-
-/** The newest pings, each with what it said, how long its run took, where it came from and its body. */
-function RunLog({ heartbeat }: { heartbeat: Heartbeat }) {
-  const pings = useResource(
-    () =>
-      api
-        .get<Envelope<Ping[]>>(`/api/heartbeats/${encodeURIComponent(heartbeat.id)}/pings`, { limit: 50 })
-        .then((body) => body.data),
-    [heartbeat.id],
-  )
-  if (pings.error) return <ErrorText error={pings.error} retry={pings.reload} />
-  if (!pings.data) return <Loading label="Loading the run log…" />
-  if (pings.data.length === 0) return <Empty title="No pings yet" />
-  return (
-    <Table
-      caption={`Run log of ${heartbeat.name}`}
-      rows={pings.data}
-      rowKey={(ping) => ping.id}
-      columns={[
-        { header: 'Time', cell: (ping) => <Time value={ping.receivedAt} /> },
-        {
-          header: 'Ping',
-          cell: (ping) => (ping.type === 'exit' ? `Exit code ${ping.exitCode}` : PING_TEXT[ping.type]),
-        },
-        {
-          header: 'Run time',
-          cell: (ping) => (ping.durationMs === null ? '' : `${(ping.durationMs / 1000).toFixed(1)} s`),
-        },
-        { header: 'From', secondary: true, cell: (ping) => <code>{ping.sourceIp}</code> },
-        {
-          header: 'Body',
-          cell: (ping) =>
-            ping.body ? (
-              <details>
-                <summary>{ping.body.length > 40 ? `${ping.body.slice(0, 40)}…` : ping.body}</summary>
-                <pre>{ping.body}</pre>
-              </details>
-            ) : (
-              ''
-            ),
-        },
-      ]}
-    />
-  )
+/** The run log of the heartbeat its dialog was opened for. */
+function RunLogOf({ heartbeat }: { heartbeat: Heartbeat }) {
+  const { current } = useOrg()
+  return <RunLog name={heartbeat.name} pings={useRunLog(heartbeat.id, current.id)} />
 }
 
 function Snippets({ heartbeat }: { heartbeat: Heartbeat }) {
