@@ -183,6 +183,25 @@ describe('dashboard stats', () => {
     expect(newest.data[0]).toMatchObject({ type: 'status-page.created', link: `/status-pages/${live.id}` })
   })
 
+  it('answers a key that reads only heartbeats, with their counts', async () => {
+    const { key } = await createApiKey(harness.ctx.sql, {
+      organizationId: ORG,
+      name: 'heartbeats only',
+      permissions: ['heartbeats:read'],
+    })
+    const response = await app.inject({
+      method: 'GET',
+      url: '/api/dashboard/stats',
+      headers: { authorization: `Bearer ${key}` },
+    })
+    expect(response.statusCode).toBe(200)
+    expect(response.json().data.heartbeats).toEqual({
+      total: expect.any(Number),
+      up: expect.any(Number),
+      down: expect.any(Number),
+    })
+  })
+
   it('refuses a key without any monitor read permission', async () => {
     const { key } = await createApiKey(harness.ctx.sql, {
       organizationId: ORG,

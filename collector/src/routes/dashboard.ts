@@ -19,9 +19,12 @@ export function dashboardRoutes(app: GuardFastify, ctx: CollectorContext): void 
     {
       // Cached like the lists (README "Read cache"); device and incident changes no write announces
       // show within GUARD_READ_CACHE_TTL_MS.
-      config: { access: { anyOf: ['domains:read', 'services:read', 'devices:read'] }, readCache: true },
+      config: {
+        access: { anyOf: ['domains:read', 'services:read', 'heartbeats:read', 'devices:read'] },
+        readCache: true,
+      },
       schema: {
-        description: 'Counts across the organization: domains, devices, services and open incidents.',
+        description: 'Counts across the organization: domains, devices, services, heartbeats and open incidents.',
         querystring: organizationQuery,
         response: { 200: envelope(dashboardStats), ...errorResponses },
       },
