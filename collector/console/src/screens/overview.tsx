@@ -15,11 +15,13 @@ import {
   type ServiceItem,
 } from '../monitors.ts'
 import { useOrg } from '../org.ts'
+import { type Heartbeat as HeartbeatItem, REASON, scheduleText } from './heartbeat-parts.tsx'
 
 interface DashboardStats {
   domains: { total: number; up: number; down: number; uptime: number | null }
   devices: { total: number; online: number; offline: number }
   services: { total: number; up: number; down: number }
+  heartbeats: { total: number; up: number; down: number }
   incidents: { active: number; critical: number }
 }
 
@@ -34,7 +36,7 @@ interface Activity {
 
 interface Row {
   id: string
-  kind: 'domain' | 'service'
+  kind: 'domain' | 'service' | 'heartbeat'
   name: string
   detail: string
   /** What the state machine says, `paused` for a disabled monitor. */
@@ -117,9 +119,10 @@ export default function Overview() {
     [current.id],
   )
   const monitors = useResource(async () => {
-    const [domains, services] = await Promise.all([
+    const [domains, services, heartbeats] = await Promise.all([
       api.get<Page<DomainItem>>('/api/domains', { limit: 200 }),
       api.get<Envelope<ServiceItem[]>>('/api/services', { organizationId: current.id }),
+      api.get<Envelope<HeartbeatItem[]>>('/api/heartbeats', { organizationId: current.id }),
     ])
     const rows: Row[] = [
       ...domains.data.map((domain) => ({
@@ -141,6 +144,22 @@ export default function Overview() {
         responseTime: null,
         lastError: service.lastError,
         failingLocations: service.failingLocations ?? [],
+      })),
+      ...heartbeats.data.map((heartbeat) => ({
+        id: heartbeat.id,
+        kind: 'heartbeat' as const,
+        name: heartbeat.name,
+        detail: scheduleText(heartbeat),
+        status: displayState(heartbeat.status, heartbeat.enabled),
+        responseTime: null,
+        // Why a heartbeat is down, in words, ahead of the error's own message.
+        lastError: heartbeat.lastError
+          ? {
+              ...heartbeat.lastError,
+              message: `${REASON[heartbeat.lastError.kind] ?? heartbeat.lastError.kind}: ${heartbeat.lastError.message}`,
+            }
+          : undefined,
+        failingLocations: [],
       })),
     ]
     // Counts cover the first 200 domains the list answers; more are a page of the Domains screen away.
@@ -215,8 +234,8 @@ export default function Overview() {
       </ul>
       {monitors.data && monitors.data.moreDomains > 0 ? (
         <p class="muted">
-          Counted: the first 200 domains and every service; {monitors.data.moreDomains} more domains are on the{' '}
-          <a href="/domains">Domains</a> screen.
+          Counted: the first 200 domains, every service and every heartbeat; {monitors.data.moreDomains} more domains
+          are on the <a href="/domains">Domains</a> screen.
         </p>
       ) : null}
       <div class="grid-2 overview-glance">
@@ -297,6 +316,12 @@ export default function Overview() {
           href="/services"
         />
         <Stat
+          label="Heartbeats"
+          value={data ? `${data.heartbeats.up}/${data.heartbeats.total} up` : '…'}
+          sub={data ? `${data.heartbeats.down} down` : ' '}
+          href="/heartbeats"
+        />
+        <Stat
           label="Devices"
           value={data ? `${data.devices.online}/${data.devices.total} online` : '…'}
           sub={data ? `${data.devices.offline} offline` : ' '}
@@ -338,7 +363,11 @@ export default function Overview() {
                       </small>
                     </span>
                     <Sparkline
-                      label={`Response time of ${row.name} over its last ${checks?.length ?? 0} checks`}
+                      label={
+                        row.kind === 'heartbeat'
+                          ? `${row.name} reports in; its run times are on its page`
+                          : `Response time of ${row.name} over its last ${checks?.length ?? 0} checks`
+                      }
                       values={latencies(checks)}
                       width={96}
                       height={24}
@@ -352,7 +381,8 @@ export default function Overview() {
               {sorted.length > SHOWN ? (
                 <li>
                   <span class="muted">
-                    {sorted.length - SHOWN} more on <a href="/domains">Domains</a> and <a href="/services">Services</a>
+                    {sorted.length - SHOWN} more on <a href="/domains">Domains</a>, <a href="/services">Services</a> and{' '}
+                    <a href="/heartbeats">Heartbeats</a>
                   </span>
                 </li>
               ) : null}

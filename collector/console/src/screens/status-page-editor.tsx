@@ -11,7 +11,7 @@ import { useAction } from '../use-action.ts'
 import type { StatusPage } from './status-pages.tsx'
 import './screens.css'
 
-type Kind = 'domain' | 'service' | 'device'
+type Kind = 'domain' | 'service' | 'heartbeat' | 'device'
 interface Component {
   id: string
   kind: Kind
@@ -27,22 +27,29 @@ interface Candidate {
   state: string
 }
 
-const KIND_LABEL: Record<Kind, string> = { domain: 'Domain', service: 'Service', device: 'Device' }
+const KIND_LABEL: Record<Kind, string> = {
+  domain: 'Domain',
+  service: 'Service',
+  heartbeat: 'Heartbeat',
+  device: 'Device',
+}
 
-/** Every domain, service and device of the organization, as things a page can show. */
+/** Every domain, service, heartbeat and device of the organization, as things a page can show. */
 function useCandidates(organizationId: string) {
   return useResource(async () => {
-    const [domains, services, devices] = await Promise.all([
+    const [domains, services, heartbeats, devices] = await Promise.all([
       api.get<{ data: Array<{ id: string; name: string; status: string }> }>('/api/domains', {
         organization: organizationId,
         limit: 200,
       }),
       api.get<Envelope<Array<{ id: string; name: string; status: string }>>>('/api/services', { organizationId }),
+      api.get<Envelope<Array<{ id: string; name: string; status: string }>>>('/api/heartbeats', { organizationId }),
       api.get<Envelope<Device[]>>('/api/devices', { organizationId }),
     ])
     return [
       ...domains.data.map((d) => ({ kind: 'domain' as const, id: d.id, name: d.name, state: d.status })),
       ...services.data.map((s) => ({ kind: 'service' as const, id: s.id, name: s.name, state: s.status })),
+      ...heartbeats.data.map((h) => ({ kind: 'heartbeat' as const, id: h.id, name: h.name, state: h.status })),
       ...devices.data.map((d) => ({
         kind: 'device' as const,
         id: d.id,
@@ -193,7 +200,7 @@ export default function StatusPageEditor() {
             <h2>Components</h2>
             {page.components.length === 0 ? (
               <Empty title="No components yet">
-                <p>Add the domains, services and devices visitors should see.</p>
+                <p>Add the domains, services, heartbeats and devices visitors should see.</p>
               </Empty>
             ) : (
               <ol class="components">
@@ -290,14 +297,14 @@ function AddComponent({
     setDisplayName('')
     onAdded(answer.data)
   }
-  if (available.length === 0) return <p class="muted">Every domain, service and device is on this page.</p>
+  if (available.length === 0) return <p class="muted">Every domain, service, heartbeat and device is on this page.</p>
   return (
     <Form onSubmit={submit} submitLabel="Add component" busyLabel="Adding…">
       <Field label="Monitor">
         {(id) => (
           <select id={id} required value={choice} onChange={(e) => setChoice(e.currentTarget.value)}>
             <option value="">Choose…</option>
-            {(['domain', 'service', 'device'] as const).map((kind) => {
+            {(['domain', 'service', 'heartbeat', 'device'] as const).map((kind) => {
               const items = available.filter((candidate) => candidate.kind === kind)
               return items.length === 0 ? null : (
                 <optgroup key={kind} label={`${KIND_LABEL[kind]}s`}>
