@@ -24,7 +24,7 @@ export function eventStreamRoutes(app: GuardFastify, ctx: CollectorContext): voi
       },
       schema: {
         description:
-          "Server-sent events of the organization: `monitor.down`, `monitor.up`, `certificate.expiring`, `certificate.renewed`, `incident.opened`, `incident.updated`, `incident.resolved`, `device.offline`, `device.online`, `device.health` (data: the event envelope `{ v, id, type, occurredAt, organizationId, data }`, id: the event id), only of the kinds the caller may read; `notification.created` (data: a Notification, no id) for the caller's new in-app notifications; `resync` when Last-Event-ID is too old to replay (reload everything). A comment line every 15 s keeps proxies from closing it; the server ends the stream after maxSeconds and EventSource reconnects with Last-Event-ID.",
+          "Server-sent events of the organization: `monitor.down`, `monitor.up`, `certificate.expiring`, `certificate.renewed`, `domain.expiring`, `domain.renewed`, `incident.opened`, `incident.updated`, `incident.resolved`, `device.offline`, `device.online`, `device.health` (data: the event envelope `{ v, id, type, occurredAt, organizationId, data }`, id: the event id), only of the kinds the caller may read; `notification.created` (data: a Notification, no id) for the caller's new in-app notifications; `resync` when Last-Event-ID is too old to replay (reload everything). A comment line every 15 s keeps proxies from closing it; the server ends the stream after maxSeconds and EventSource reconnects with Last-Event-ID.",
         querystring: z.object({
           organizationId: z
             .string()

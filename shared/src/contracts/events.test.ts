@@ -9,6 +9,7 @@ const goldens = [
   'event.monitor-up.v1.golden.json',
   'event.certificate-expiring.v1.golden.json',
   'event.certificate-renewed.v1.golden.json',
+  'event.domain-expiring.v1.golden.json',
   'event.incident-opened.v1.golden.json',
 ]
 

@@ -14,7 +14,14 @@ const id = eventId
 export const monitorKind = z.enum(['domain', 'service', 'heartbeat'])
 export const incidentSeverity = z.enum(['low', 'medium', 'high', 'critical'])
 export const incidentStatus = z.enum(['open', 'acknowledged', 'investigating', 'identified', 'monitoring', 'resolved'])
-export const incidentCause = z.enum(['down', 'certificate', 'device-offline', 'device-health', 'manual'])
+export const incidentCause = z.enum([
+  'down',
+  'certificate',
+  'registration',
+  'device-offline',
+  'device-health',
+  'manual',
+])
 
 const monitorRef = {
   monitorId: id,
@@ -64,6 +71,26 @@ export const certificateRenewedData = z.object({
   issuer: z.string().max(500),
 })
 
+export const domainExpiringData = z.object({
+  ...monitorRef,
+  /** The registrable domain (RDAP's name) under the monitor's host, e.g. `example.co.uk`. */
+  domain: z.string().max(253),
+  expiresAt: isoTime,
+  registrar: z.string().max(500).optional(),
+  /** Whole days left when the threshold was crossed. */
+  daysLeft: z.number().int(),
+  /** The announced threshold: each of 30, 14, 7 and 1 days is announced once per expiry date. */
+  threshold: z.union([z.literal(30), z.literal(14), z.literal(7), z.literal(1)]),
+})
+
+export const domainRenewedData = z.object({
+  ...monitorRef,
+  domain: z.string().max(253),
+  /** The expiry that was announced, and the one the registry publishes now. */
+  previousExpiresAt: isoTime,
+  expiresAt: isoTime,
+})
+
 export const incidentEventData = z.object({
   incidentId: id,
   title: z.string().max(500),
@@ -86,6 +113,8 @@ export const monitorDownEvent = eventEnvelope('monitor.down', monitorDownData)
 export const monitorUpEvent = eventEnvelope('monitor.up', monitorUpData)
 export const certificateExpiringEvent = eventEnvelope('certificate.expiring', certificateExpiringData)
 export const certificateRenewedEvent = eventEnvelope('certificate.renewed', certificateRenewedData)
+export const domainExpiringEvent = eventEnvelope('domain.expiring', domainExpiringData)
+export const domainRenewedEvent = eventEnvelope('domain.renewed', domainRenewedData)
 export const incidentOpenedEvent = eventEnvelope('incident.opened', incidentEventData)
 export const incidentUpdatedEvent = eventEnvelope('incident.updated', incidentEventData)
 export const incidentResolvedEvent = eventEnvelope('incident.resolved', incidentEventData)
@@ -95,6 +124,8 @@ export const guardEventV1 = z.discriminatedUnion('type', [
   monitorUpEvent,
   certificateExpiringEvent,
   certificateRenewedEvent,
+  domainExpiringEvent,
+  domainRenewedEvent,
   incidentOpenedEvent,
   incidentUpdatedEvent,
   incidentResolvedEvent,

@@ -18,6 +18,16 @@ export function summarize(event: GuardEvent): { summary: string; subjectId: stri
       }
     case 'certificate.renewed':
       return { summary: `Certificate of ${event.data.monitorName} renewed`, subjectId: event.data.monitorId }
+    case 'domain.expiring':
+      return {
+        summary: `Registration of ${event.data.domain} (${event.data.monitorName}) expires in ${event.data.daysLeft} days`,
+        subjectId: event.data.monitorId,
+      }
+    case 'domain.renewed':
+      return {
+        summary: `Registration of ${event.data.domain} (${event.data.monitorName}) renewed`,
+        subjectId: event.data.monitorId,
+      }
     case 'device.offline':
       return { summary: `${event.data.deviceName} went offline`, subjectId: event.data.deviceId }
     case 'device.online':
@@ -50,6 +60,8 @@ const types: GuardEventType[] = [
   'monitor.up',
   'certificate.expiring',
   'certificate.renewed',
+  'domain.expiring',
+  'domain.renewed',
   'incident.opened',
   'incident.updated',
   'incident.resolved',

@@ -6,6 +6,7 @@ import { hasPermission } from '../access/permissions.ts'
 const NEEDS: Array<[prefix: string, permissions: string[]]> = [
   ['monitor.', ['domains:read', 'services:read']],
   ['certificate.', ['domains:read']],
+  ['domain.', ['domains:read']],
   ['incident.', ['incidents:read']],
   ['device.', ['devices:read']],
 ]

@@ -11,7 +11,7 @@ const SEVERITY_RANK: Record<IncidentSeverity, number> = { low: 0, medium: 1, hig
 
 /**
  * Severity rules (README "Incidents"): every location failing is critical, a quorum of them high;
- * a certificate 30 or 14 days from expiry is low, 7 days medium, 1 day high.
+ * a certificate or a domain registration 30 or 14 days from expiry is low, 7 days medium, 1 day high.
  */
 export function downSeverity(locations: { failing: string[]; total: string[] }): IncidentSeverity {
   return locations.failing.length >= locations.total.length ? 'critical' : 'high'
@@ -115,7 +115,7 @@ async function openOrUpdate(ctx: CollectorContext, scope: HandlerScope, trigger:
       trigger.title,
       trigger.message,
       trigger.severity,
-      trigger.cause === 'certificate' ? 'none' : 'major',
+      trigger.cause === 'certificate' || trigger.cause === 'registration' ? 'none' : 'major',
       trigger.cause,
       trigger.monitorId,
       trigger.monitorKind,
@@ -188,6 +188,24 @@ export function incidentEngineHandlers(ctx: CollectorContext): EventHandlers {
         title: `Certificate of ${event.data.monitorName} expires in ${event.data.daysLeft} days`,
         severity: certificateSeverity(event.data.threshold),
         message: `The certificate issued by ${event.data.issuer} expires on ${event.data.expiresAt} (${event.data.daysLeft} days left)`,
+      }),
+    'domain.expiring': (event, scope) =>
+      openOrUpdate(ctx, scope, {
+        organizationId: event.organizationId,
+        monitorId: event.data.monitorId,
+        monitorKind: event.data.monitorKind,
+        cause: 'registration',
+        at: new Date(event.occurredAt),
+        title: `Registration of ${event.data.domain} expires in ${event.data.daysLeft} days`,
+        severity: certificateSeverity(event.data.threshold),
+        message: `The registration of ${event.data.domain}${event.data.registrar ? ` (registrar ${event.data.registrar})` : ''} expires on ${event.data.expiresAt} (${event.data.daysLeft} days left)`,
+      }),
+    'domain.renewed': (event, scope) =>
+      resolveAutomatically(scope, {
+        monitorId: event.data.monitorId,
+        cause: 'registration',
+        at: new Date(event.occurredAt),
+        message: () => `Registration of ${event.data.domain} renewed: it now expires on ${event.data.expiresAt}`,
       }),
     'device.offline': (event, scope) =>
       deviceTrouble(ctx, scope, {

@@ -13,7 +13,7 @@ export const incidentView = z.object({
   status: incidentStatus,
   severity: incidentSeverity,
   impact: incidentImpact,
-  cause: z.string().describe('down, certificate, device-offline, device-health or manual'),
+  cause: z.string().describe('down, certificate, registration, device-offline, device-health or manual'),
   monitorId: z.string().nullable().describe('The domain, service or device the incident came from'),
   monitorKind: z.string().nullable(),
   affectedServices: z.array(z.string()),
