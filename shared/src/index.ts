@@ -1,5 +1,6 @@
 export * from './auth/index.ts'
 export * from './bus/index.ts'
+export * from './conditions/index.ts'
 export * from './config/env.ts'
 export * from './contracts/agent-heartbeat.ts'
 export * from './contracts/check-result.ts'

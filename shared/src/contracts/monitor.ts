@@ -1,6 +1,7 @@
 import { isIP } from 'node:net'
 import { JSONPath } from 'jsonpath-plus'
 import { z } from 'zod'
+import { ConditionSyntaxError, parseCondition } from '../conditions/parse.ts'
 import { parseWellFormedJson } from '../text/well-formed.ts'
 import { protocolTargets } from './protocols/index.ts'
 import { compilableRegex, targetHost, targetPort } from './target-fields.ts'
@@ -48,6 +49,25 @@ export function jsonPathParses(path: string): boolean {
     return false
   }
 }
+
+/**
+ * Gatus-style assertions on the answer (README "Conditions"), each parsed by the one grammar the
+ * probe runs, so the API refuses what the probe could not evaluate, naming the condition and column.
+ */
+export const httpConditions = z
+  .array(z.string().max(500))
+  .max(50)
+  .superRefine((conditions, ctx) => {
+    conditions.forEach((condition, index) => {
+      try {
+        parseCondition(condition)
+      } catch (error) {
+        if (!(error instanceof ConditionSyntaxError)) throw error
+        ctx.addIssue({ code: 'custom', path: [index], message: `condition ${index + 1}: ${error.message}` })
+      }
+    })
+  })
+  .meta({ examples: [['[STATUS] == 200', '[BODY].data.id == 1', 'len([BODY].items) > 0', '[RESPONSE_TIME] < 500']] })
 
 /** Headers a check may not set: the probe owns framing and the connection, and `Host` follows the URL. */
 export const FORBIDDEN_HEADERS = [
@@ -117,6 +137,8 @@ export const httpTargetObject = z.object({
   ignoreTlsErrors: z.boolean().optional(),
   /** An API endpoint: the answer must be JSON (a JSON content type and a body that parses). */
   expectJson: z.boolean().optional(),
+  /** Every one must hold, in order; the first that fails makes the check `down` with `condition_failed`. */
+  conditions: httpConditions.optional(),
   auth: httpAuth.optional(),
   /**
    * `auth` sealed for probes (AES-256-GCM under GUARD_PROBE_CREDENTIALS_KEY, see

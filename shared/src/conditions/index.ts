@@ -1,0 +1,3 @@
+export * from './ast.ts'
+export * from './duration.ts'
+export * from './parse.ts'
