@@ -1,11 +1,22 @@
 import type { MonitorTarget } from '@guard/shared'
 import type { CheckContext, Checker, CheckOutcome, TargetCheck } from '../checker.ts'
 import { dnsChecker } from './dns/check.ts'
+import { grpcChecker } from './grpc/check.ts'
 import { httpChecker } from './http/check.ts'
 import { icmpChecker } from './icmp/check.ts'
+import { imapChecker } from './imap/check.ts'
+import { mongodbChecker } from './mongodb/check.ts'
+import { mqttChecker } from './mqtt/check.ts'
+import { mysqlChecker } from './mysql/check.ts'
+import { pop3Checker } from './pop3/check.ts'
+import { postgresChecker } from './postgres/check.ts'
+import { redisChecker } from './redis/check.ts'
+import { smtpChecker } from './smtp/check.ts'
+import { sshChecker } from './ssh/check.ts'
 import { tcpChecker } from './tcp/check.ts'
 import { tlsChecker } from './tls/check.ts'
 import { udpChecker } from './udp/check.ts'
+import { websocketChecker } from './websocket/check.ts'
 
 type Kind = MonitorTarget['kind']
 
@@ -17,6 +28,17 @@ const checkers: { [K in Kind]: Checker<K> } = {
   tls: tlsChecker,
   icmp: icmpChecker,
   udp: udpChecker,
+  grpc: grpcChecker,
+  websocket: websocketChecker,
+  mqtt: mqttChecker,
+  postgres: postgresChecker,
+  mysql: mysqlChecker,
+  redis: redisChecker,
+  mongodb: mongodbChecker,
+  smtp: smtpChecker,
+  imap: imapChecker,
+  pop3: pop3Checker,
+  ssh: sshChecker,
 }
 
 /** Hands the target to the checker of its kind. */
