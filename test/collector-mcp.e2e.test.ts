@@ -149,7 +149,7 @@ describe('monitoring MCP endpoint', () => {
       issuer.sign({ audience: `${base}/mcp`, scope: 'read', organizations: [{ id: ORG, role: 'owner' }] }),
   }
 
-  it('lists the six tools with output schemas and annotations, and the three widgets', async () => {
+  it('lists the tools with output schemas and annotations, and the four widgets', async () => {
     const client = await connect()
     const { tools } = await client.listTools()
     expect(tools.map((tool) => tool.name).sort()).toEqual([...TOOL_NAMES].sort())
@@ -165,11 +165,13 @@ describe('monitoring MCP endpoint', () => {
       get_dashboard_stats: 'ui://guard/dashboard',
       list_incidents: 'ui://guard/incidents',
       get_domains_status: 'ui://guard/domains',
+      get_heartbeats_status: 'ui://guard/heartbeats',
     })
     const { resources } = await client.listResources()
     expect(resources.map((resource) => resource.uri).sort()).toEqual([
       'ui://guard/dashboard',
       'ui://guard/domains',
+      'ui://guard/heartbeats',
       'ui://guard/incidents',
     ])
     for (const resource of resources) {

@@ -69,6 +69,29 @@ const SAMPLES: Record<WidgetName, Record<string, unknown>> = {
       { id: null, organizationId: 'org-1', name: 'Blog', url: null, status: 'down', responseTime: null, uptime: 94.3 },
     ],
   },
+  heartbeats: {
+    heartbeats: [
+      {
+        id: 'h1',
+        name: 'Nightly <i>backup</i>',
+        status: 'down',
+        reason: 'missed',
+        lastPingAt: '2026-11-23T01:00:04.000Z',
+        nextExpectedAt: '2026-11-25T01:00:00.000Z',
+      },
+      {
+        id: 'h2',
+        name: 'Queue worker',
+        status: 'up',
+        reason: null,
+        lastPingAt: '2026-11-24T10:01:00.000Z',
+        nextExpectedAt: '2026-11-24T10:02:00.000Z',
+      },
+    ],
+    total: 2,
+    up: 1,
+    down: 1,
+  },
 }
 
 /** The host side as assistants run it: ext-apps' AppBridge in the page, the widget in a sandboxed frame. */
@@ -159,6 +182,13 @@ describe.skipIf(!CHROMIUM)('MCP widgets in headless Chromium', () => {
           expect(await frame.locator('tbody tr').count()).toBe(2)
         }
         if (name === 'domains') expect(await frame.locator('tbody tr').count()).toBe(3)
+        if (name === 'heartbeats') {
+          expect(await frame.locator('tbody tr').count()).toBe(2)
+          expect(text).toContain('Nightly <i>backup</i>')
+          expect(text).toContain('no ping in time')
+          expect(text).toMatch(/1 \/ 2/)
+        }
+        if (name === 'dashboard') expect(text).toMatch(/2 \/ 3\s*Heartbeats up/)
         const background = await frame.locator('body').evaluate(
           (body) =>
             // biome-ignore lint/suspicious/noExplicitAny: the browser's globals, not typed in this Node project

@@ -1,4 +1,4 @@
-// Guard's MCP App widgets: one bundle for the three views. The host sends the tool result over
+// Guard's MCP App widgets: one bundle for the four views. The host sends the tool result over
 // postMessage (ext-apps App); the view draws its structuredContent with DOM calls only, so no
 // host data is ever parsed as HTML.
 import { App, applyDocumentTheme, applyHostStyleVariables } from '@modelcontextprotocol/ext-apps'
@@ -29,6 +29,14 @@ function tile(label, value, tone) {
   )
 }
 
+/** Why a heartbeat is down, as get_heartbeats_status names it. */
+const REASONS = {
+  missed: 'no ping in time',
+  failed: 'reported a failure',
+  exit_code: 'exited with an error',
+  too_long: 'ran too long',
+}
+
 function badge(status) {
   return el('span', { class: `badge ${status}` }, status)
 }
@@ -49,7 +57,7 @@ function table(headers, rows) {
 
 const views = {
   dashboard(data) {
-    const { domains, devices, services, incidents } = data
+    const { domains, devices, services, heartbeats, incidents } = data
     return [
       el('h1', {}, 'Monitoring overview'),
       el(
@@ -58,6 +66,11 @@ const views = {
         tile('Domains up', `${number(domains.up)} / ${number(domains.total)}`, domains.down ? 'bad' : 'good'),
         tile('Domain uptime (24 h)', percent(domains.uptime)),
         tile('Services up', `${number(services.up)} / ${number(services.total)}`, services.down ? 'bad' : 'good'),
+        tile(
+          'Heartbeats up',
+          `${number(heartbeats.up)} / ${number(heartbeats.total)}`,
+          heartbeats.down ? 'bad' : 'good',
+        ),
         tile(
           'Devices online',
           `${number(devices.online)} / ${number(devices.total)}`,
@@ -111,6 +124,27 @@ const views = {
       rows.length
         ? section('Each domain', table(['Domain', 'Status', 'Response', 'Uptime'], rows))
         : el('p', { class: 'empty' }, 'No domain to show.'),
+    ]
+  },
+  heartbeats(data) {
+    const rows = data.heartbeats.map((heartbeat) => [
+      heartbeat.name,
+      badge(heartbeat.status),
+      heartbeat.reason ? (REASONS[heartbeat.reason] ?? heartbeat.reason) : '–',
+      when(heartbeat.lastPingAt),
+      when(heartbeat.nextExpectedAt),
+    ])
+    return [
+      el('h1', {}, 'Heartbeats'),
+      el(
+        'div',
+        { class: 'tiles' },
+        tile('Up', `${number(data.up)} / ${number(data.total)}`, data.down ? 'bad' : 'good'),
+        tile('Down', number(data.down), data.down ? 'bad' : 'good'),
+      ),
+      rows.length
+        ? section('Each heartbeat', table(['Heartbeat', 'Status', 'Why down', 'Last ping', 'Next expected'], rows))
+        : el('p', { class: 'empty' }, 'No heartbeat to show.'),
     ]
   },
 }

@@ -200,6 +200,7 @@ export const guardTools = [
     output: heartbeatsStatusResult,
     scope: 'read',
     annotations: READ_ONLY,
+    widget: 'heartbeats',
     summary: (result) =>
       `${result.up}/${result.total} heartbeats up, ${result.down} down.${result.heartbeats
         .filter((heartbeat) => heartbeat.status === 'down')

@@ -8,6 +8,7 @@ export const WIDGETS = {
   dashboard: { uri: 'ui://guard/dashboard', title: 'Guard dashboard', tool: 'get_dashboard_stats' },
   incidents: { uri: 'ui://guard/incidents', title: 'Guard incidents', tool: 'list_incidents' },
   domains: { uri: 'ui://guard/domains', title: 'Guard domains', tool: 'get_domains_status' },
+  heartbeats: { uri: 'ui://guard/heartbeats', title: 'Guard heartbeats', tool: 'get_heartbeats_status' },
 } as const
 export type WidgetName = keyof typeof WIDGETS
 
