@@ -170,6 +170,29 @@ export const collectorEnvSchema = z.object({
   /** A delivery claimed by a replica that died is claimed again after this lease. */
   GUARD_DELIVERY_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   GUARD_DELIVERY_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
+  /**
+   * One RDAP server for every TLD, instead of the IANA bootstrap (README "Domain registration
+   * expiry"): for air-gapped installs and tests. Operator configuration, so the target guard does
+   * not apply; credentials in it are sent as Basic auth and never shown.
+   */
+  GUARD_RDAP_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s):// URL' })
+    .transform((url) => (url.endsWith('/') ? url : `${url}/`))
+    .optional(),
+  /** Where the RDAP bootstrap (TLD → RDAP servers) is refreshed from, daily, while GUARD_RDAP_URL is unset. */
+  GUARD_RDAP_BOOTSTRAP_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s):// URL' })
+    .default('https://data.iana.org/rdap/dns.json'),
+  GUARD_RDAP_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /**
+   * node-cron schedule (with seconds) of the registration job; one replica runs it. It looks up only
+   * domains not asked for a day (an hour after a failure), so hourly ticks cost one query when
+   * nothing is due and a new domain waits an hour, not a day.
+   */
+  GUARD_DOMAIN_REGISTRATION_CRON: z
+    .string()
+    .default('0 23 * * * *')
+    .refine((expression) => cron.validate(expression), 'must be a cron expression (node-cron syntax)'),
   /** When the weekly report e-mails go out (node-cron syntax, UTC); one replica sends them. */
   GUARD_WEEKLY_REPORT_CRON: z
     .string()
