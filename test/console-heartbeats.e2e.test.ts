@@ -71,4 +71,91 @@ describe.skipIf(!CHROMIUM)('console: heartbeat monitors', () => {
     expect(await seriousViolations(page)).toEqual([])
     await saveScreenshot(page, 'console/heartbeats-run-log')
   }, 90_000)
+
+  const rest = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+    const response = await fetch(`${guard.collectorUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${guard.apiKey}`, 'content-type': 'application/json' },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    })
+    expect(response.status, `${method} ${path}`).toBeLessThan(300)
+    return ((await response.json()) as { data: T }).data
+  }
+
+  it('shows the daily history, run time and run log on the heartbeat’s own page', async () => {
+    await page.goto(`${guard.collectorUrl}/heartbeats`)
+    await page.getByRole('link', { name: 'Nightly backup' }).click()
+    await page.getByRole('heading', { name: 'Nightly backup' }).waitFor()
+    const days = page.getByRole('img', { name: /Daily history of Nightly backup over 30 days/ })
+    await days.waitFor()
+    expect(await days.locator('.beat').count()).toBe(30)
+    // Today's run arrives through the results pipeline; the page follows it.
+    const today = days.locator(`.beat[data-date="${new Date().toISOString().slice(0, 10)}"]`)
+    await expect.poll(() => today.getAttribute('title'), { timeout: 15_000 }).toMatch(/1 run, 0 failures/)
+    expect(await today.getAttribute('class')).toContain('beat-up')
+    expect(await days.getAttribute('aria-label')).toContain('1 up, 0 partial, 0 down, 29 without data')
+    await page.getByRole('button', { name: '90 days' }).click()
+    const quarter = page.getByRole('img', { name: /Daily history of Nightly backup over 90 days/ })
+    await expect.poll(() => quarter.locator('.beat').count(), { timeout: 10_000 }).toBe(90)
+    expect(await page.getByRole('table', { name: 'Run log of Nightly backup' }).textContent()).toContain(
+      'dumped 3 tables',
+    )
+    expect(await seriousViolations(page)).toEqual([])
+    await saveScreenshot(page, 'console/heartbeat-detail')
+  }, 60_000)
+
+  it('counts a failed heartbeat on the overview and lists it under Down now, with why', async () => {
+    const worker = await rest<{ id: string; pingUrl: string }>('POST', '/api/heartbeats', {
+      name: 'Queue worker',
+      every: 3600,
+    })
+    expect((await fetch(`${worker.pingUrl}/fail`, { method: 'POST' })).status).toBe(200)
+    await expect
+      .poll(async () => (await rest<{ status: string }>('GET', `/api/heartbeats/${worker.id}`)).status, {
+        timeout: 15_000,
+      })
+      .toBe('down')
+    await page.goto(`${guard.collectorUrl}/`)
+    const down = page.getByRole('list', { name: 'Down now' })
+    const link = down.getByRole('link', { name: 'Queue worker' })
+    await link.waitFor({ timeout: 15_000 })
+    expect(await link.getAttribute('href')).toBe(`/heartbeats/${worker.id}`)
+    expect(await down.textContent()).toContain('the job reported a failure')
+    const counts = page.getByRole('list', { name: 'Monitors by state' })
+    await expect
+      .poll(() => counts.locator('.state-count-down .state-count-value').textContent(), { timeout: 10_000 })
+      .toBe('1')
+    expect(await counts.locator('.state-count-up .state-count-value').textContent()).toBe('1')
+    await expect
+      .poll(() => page.locator('a.card.stat', { hasText: 'Heartbeats' }).textContent(), { timeout: 10_000 })
+      .toMatch(/1\/2 up\s*1 down/)
+    await saveScreenshot(page, 'console/overview-heartbeats')
+  }, 60_000)
+
+  it('puts a heartbeat on a status page from the editor', async () => {
+    const statusPage = await rest<{ id: string; slug: string }>('POST', '/api/status-pages', {
+      name: 'Jobs',
+      slug: 'jobs',
+      isPublic: true,
+    })
+    await page.goto(`${guard.collectorUrl}/status-pages/${statusPage.id}`)
+    const monitor = page.getByLabel('Monitor', { exact: true })
+    await monitor.locator('optgroup[label="Heartbeats"] option', { hasText: 'Nightly backup' }).waitFor({
+      state: 'attached',
+    })
+    await monitor.selectOption({ label: 'Nightly backup' })
+    await page.getByRole('button', { name: 'Add component' }).click()
+    const component = page.locator('ol.components li', { hasText: 'Nightly backup' })
+    await component.waitFor()
+    expect(await component.textContent()).toContain('Heartbeat')
+    const stored = await rest<{ components: Array<{ kind: string; displayName: string }> }>(
+      'GET',
+      `/api/status-pages/${statusPage.id}`,
+    )
+    expect(stored.components).toMatchObject([{ kind: 'heartbeat', displayName: 'Nightly backup' }])
+    const visitor = await fetch(`${guard.collectorUrl}/status/${statusPage.slug}`)
+    expect(await visitor.text()).toContain('Nightly backup')
+    expect(await seriousViolations(page)).toEqual([])
+    await saveScreenshot(page, 'console/status-page-heartbeat')
+  }, 60_000)
 })
