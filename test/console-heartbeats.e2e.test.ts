@@ -120,7 +120,7 @@ describe.skipIf(!CHROMIUM)('console: heartbeat monitors', () => {
     const link = down.getByRole('link', { name: 'Queue worker' })
     await link.waitFor({ timeout: 15_000 })
     expect(await link.getAttribute('href')).toBe(`/heartbeats/${worker.id}`)
-    expect(await down.textContent()).toContain('the job reported a failure')
+    expect(await down.textContent()).toContain('The job reported a failure')
     const counts = page.getByRole('list', { name: 'Monitors by state' })
     await expect
       .poll(() => counts.locator('.state-count-down .state-count-value').textContent(), { timeout: 10_000 })

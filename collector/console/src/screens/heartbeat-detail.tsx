@@ -12,7 +12,6 @@ import {
   DayBar,
   type Heartbeat,
   type HeartbeatDay,
-  REASON,
   RunLog,
   runSeconds,
   scheduleText,
@@ -84,7 +83,7 @@ export default function HeartbeatDetail({ id }: { id: string }) {
       </p>
       {heartbeat.status === 'down' && heartbeat.lastError ? (
         <div class="error" role="status">
-          Down: {REASON[heartbeat.lastError.kind] ?? heartbeat.lastError.kind}. {heartbeat.lastError.message}
+          Down: {heartbeat.lastError.message} (<Time value={heartbeat.lastError.at} />)
         </div>
       ) : null}
 
@@ -126,7 +125,7 @@ export default function HeartbeatDetail({ id }: { id: string }) {
             <Sparkline
               label={`Average run time of ${heartbeat.name} per day over ${days.length} days`}
               values={days.map((day) => day.avgRunSeconds)}
-              width={220}
+              width={150}
               height={40}
             />
           ) : (
@@ -136,7 +135,6 @@ export default function HeartbeatDetail({ id }: { id: string }) {
         </div>
       </div>
 
-      <h2>Ping URL</h2>
       <CopyBlock label="Ping URL" value={heartbeat.pingUrl} />
 
       <h2>Incidents</h2>

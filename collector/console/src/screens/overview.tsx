@@ -15,7 +15,7 @@ import {
   type ServiceItem,
 } from '../monitors.ts'
 import { useOrg } from '../org.ts'
-import { type Heartbeat as HeartbeatItem, REASON, scheduleText } from './heartbeat-parts.tsx'
+import { type Heartbeat as HeartbeatItem, scheduleText } from './heartbeat-parts.tsx'
 
 interface DashboardStats {
   domains: { total: number; up: number; down: number; uptime: number | null }
@@ -152,13 +152,7 @@ export default function Overview() {
         detail: scheduleText(heartbeat),
         status: displayState(heartbeat.status, heartbeat.enabled),
         responseTime: null,
-        // Why a heartbeat is down, in words, ahead of the error's own message.
-        lastError: heartbeat.lastError
-          ? {
-              ...heartbeat.lastError,
-              message: `${REASON[heartbeat.lastError.kind] ?? heartbeat.lastError.kind}: ${heartbeat.lastError.message}`,
-            }
-          : undefined,
+        lastError: heartbeat.lastError,
         failingLocations: [],
       })),
     ]
