@@ -44,13 +44,13 @@ function readIdentification(socket: Socket, signal: AbortSignal) {
       const ident = lines.slice(0, -1).find((line) => line.startsWith('SSH-'))
       if (ident !== undefined) finish(() => resolve(ident.replace(/\r$/, '')))
       else if (received.length > MAX_PREAMBLE_BYTES) {
-        const first = lines[0] ?? ''
+        const first = (lines[0] ?? '').replace(/\r$/, '')
         finish(() => reject(new DialogueError('protocol_error', `not an SSH server: ${quote(first)}`)))
       }
     }
     const onError = (error: Error) => finish(() => reject(error))
     const onClose = () => {
-      const said = received.toString('latin1').split('\n')[0] ?? ''
+      const said = (received.toString('latin1').split('\n')[0] ?? '').replace(/\r$/, '')
       const error = said ? `not an SSH server: ${quote(said)}` : 'the server closed the connection without identifying'
       finish(() => reject(new DialogueError('protocol_error', error)))
     }
