@@ -1,6 +1,7 @@
+import { createServer } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type SelfSignedPems, selfSignedCertificate } from '../../testing/certificate.ts'
-import { startTarpit, testContext } from '../../testing/fixtures.ts'
+import { closeServer, listenLocal, startTarpit, testContext } from '../../testing/fixtures.ts'
 import {
   type MailServerFixture,
   type SmtpServerFixture,
@@ -109,6 +110,25 @@ describe('smtpChecker', () => {
     const outcome = await smtpChecker.check(smtp(notSmtp.port), testContext())
     expect(outcome).toMatchObject({ status: 'down', errorKind: 'protocol_error' })
     expect(outcome.error).toMatch(/not an SMTP reply: "\+OK fixture ready"/)
+  })
+
+  it('is down with protocol_error when the server answers STARTTLS with more than its reply (command injection)', async () => {
+    const injecting = createServer((socket) => {
+      socket.write('220 injecting ESMTP\r\n')
+      socket.on('data', (chunk) => {
+        const line = chunk.toString()
+        if (line.startsWith('EHLO')) socket.write('250-injecting\r\n250 STARTTLS\r\n')
+        if (line.startsWith('STARTTLS')) socket.write('220 go ahead\r\n250 AUTH PLAIN\r\n')
+      })
+    })
+    const port = await listenLocal(injecting)
+    const outcome = await smtpChecker.check(smtp(port), testContext())
+    await closeServer(injecting)
+    expect(outcome).toMatchObject({
+      status: 'down',
+      errorKind: 'protocol_error',
+      error: 'the server sent data before the TLS handshake',
+    })
   })
 
   it('refuses 127.0.0.1 when private targets are not allowed', async () => {
