@@ -1,8 +1,9 @@
-import type { CheckResult, HttpTarget } from '@guard/shared'
+import { type CheckResult, type HttpTarget, parseCondition, readsStatus } from '@guard/shared'
 import type { CheckContext, Checker, CheckOutcome } from '../../checker.ts'
 import { elapsedSince, failed, roundMs, tlsErrorKind } from '../outcome.ts'
 import { vetTarget } from '../vet-target.ts'
 import { bodyProblem, statusExpected } from './assertions.ts'
+import { conditionProblem } from './conditions.ts'
 import { type ExchangeResponse, exchange } from './exchange.ts'
 
 const MAX_REDIRECTS = 10
@@ -67,6 +68,34 @@ async function fetchFollowing(target: HttpTarget, context: CheckContext): Promis
   }
 }
 
+/**
+ * Without an explicit `expectedStatus`, a condition on `[STATUS]` replaces the default 200-399, so
+ * `[STATUS] == 404` can hold. A condition that no longer parses is reported by conditionProblem.
+ */
+function statusOwnedByConditions(target: HttpTarget): boolean {
+  if (target.expectedStatus !== undefined || !target.conditions) return false
+  return target.conditions.some((text) => {
+    try {
+      return readsStatus(parseCondition(text))
+    } catch {
+      return false
+    }
+  })
+}
+
+/** The credentials of the request, which an answer may echo back and a condition's message must not quote. */
+function credentialsOf(target: HttpTarget): string[] {
+  const headers = Object.entries(target.headers ?? {}).flatMap(([name, value]) =>
+    CREDENTIAL_HEADERS.has(name.toLowerCase()) ? [value] : [],
+  )
+  if (target.auth?.type === 'bearer') return [...headers, target.auth.token]
+  if (target.auth?.type === 'basic') {
+    const pair = Buffer.from(`${target.auth.username}:${target.auth.password}`, 'utf8').toString('base64')
+    return [...headers, target.auth.password, pair]
+  }
+  return headers
+}
+
 function judge(
   target: HttpTarget,
   hop: Hop,
@@ -76,7 +105,7 @@ function judge(
   if (response.certificateProblem && !target.ignoreTlsErrors) {
     return { status: 'down', error: response.certificateProblem, errorKind: tlsErrorKind(response.certificateProblem) }
   }
-  if (!statusExpected(response.statusCode, target.expectedStatus)) {
+  if (!statusOwnedByConditions(target) && !statusExpected(response.statusCode, target.expectedStatus)) {
     const expected = (target.expectedStatus ?? ['200-399']).join(', ')
     return {
       status: 'down',
@@ -87,6 +116,22 @@ function judge(
   const contentType = response.headers['content-type']
   const problem = bodyProblem(target, response.body, typeof contentType === 'string' ? contentType : undefined)
   if (problem) return { status: 'down', error: problem.message, errorKind: problem.kind }
+  if (target.conditions?.length) {
+    const failed = conditionProblem(
+      target.conditions,
+      {
+        statusCode: response.statusCode,
+        headers: response.headers,
+        body: response.body,
+        responseTimeMs,
+        address: hop.address,
+        certificateExpiresAt: response.certificate?.expiresAt,
+        now: Date.now(),
+      },
+      credentialsOf(target),
+    )
+    if (failed) return { status: 'down', error: failed, errorKind: 'condition_failed' }
+  }
   if (target.degradedAboveMs !== undefined && responseTimeMs > target.degradedAboveMs) {
     return {
       status: 'degraded',
