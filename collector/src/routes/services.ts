@@ -2,12 +2,14 @@ import type { GuardFastify } from '@guard/shared'
 import { z } from 'zod'
 import type { CollectorContext } from '../context.ts'
 import { callerOf } from '../plugins/authenticate.ts'
+import { ACTIONS, type Permission, RESOURCES } from '../services/access/permissions.ts'
 import { checkService } from '../services/services/check.ts'
 import { createService } from '../services/services/create.ts'
 import { deleteService } from '../services/services/delete.ts'
 import { getService } from '../services/services/get.ts'
 import { serviceHistory } from '../services/services/history.ts'
 import { listServices } from '../services/services/list.ts'
+import { listProtocols, protocolInfo } from '../services/services/protocols.ts'
 import {
   checkOutcome,
   createServiceInput,
@@ -26,8 +28,25 @@ const cachedRead = { ...read, readCache: true }
 const monitorRead = { ...read, readCache: 'monitor' as const }
 const write = { access: { permission: 'services:write' as const } }
 const organizationQuery = z.object({ organizationId: z.string().max(64).optional() })
+/** Any permission at all: the protocol catalog is the same for everyone and tells nothing about an organization. */
+const anyCaller = {
+  access: { anyOf: RESOURCES.flatMap((resource) => ACTIONS.map((action): Permission => `${resource}:${action}`)) },
+}
 
 export function serviceRoutes(app: GuardFastify, ctx: CollectorContext): void {
+  app.get(
+    '/api/protocols',
+    {
+      config: anyCaller,
+      schema: {
+        description:
+          'Every protocol a service can use: kind (the `protocol` field), label, description, default port, the JSON Schema of its options (the rest of `protocolConfig` besides host and port) and its write-only secret fields (README "Check protocols").',
+        response: { 200: envelope(z.array(protocolInfo)), ...errorResponses },
+      },
+    },
+    async () => ok(listProtocols()),
+  )
+
   app.get(
     '/api/services',
     {

@@ -4,7 +4,7 @@ import { organizationScope } from '../access/organization.ts'
 import { recordChange } from '../activity/record-change.ts'
 import { enforcePlan } from '../plans/enforce.ts'
 import { admitMonitor } from './admit.ts'
-import { sealCredentials } from './credentials.ts'
+import { sealCredentials, sealSecrets } from './credentials.ts'
 import { MONITOR_COLUMNS, type MonitorRow, toMonitorRecord } from './find.ts'
 import { scheduleMonitor } from './schedule.ts'
 import { type MonitorInput, type MonitorRecord, monitorInput } from './schemas.ts'
@@ -26,7 +26,11 @@ export async function createMonitor({
   const organizationId = organizationScope(caller, input.organizationId)
   const locations = input.locations ?? ctx.env.GUARD_DEFAULT_LOCATIONS
   await admitMonitor(ctx, caller, { kind: input.kind, organizationId, checkInterval: input.checkInterval, locations })
-  const sealed = input.auth ? sealCredentials(ctx.credentialKey, input.auth) : null
+  const sealed = input.auth
+    ? sealCredentials(ctx.credentialKey, input.auth)
+    : input.secrets
+      ? sealSecrets(ctx.credentialKey, input.secrets)
+      : null
   const plan = { organizationId, adds: true, checkInterval: input.checkInterval, locations }
   // A savepoint when the plan check already opened a transaction: the row and its activity line together.
   const { rows } = await enforcePlan(ctx, plan, (outer) =>

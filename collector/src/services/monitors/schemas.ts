@@ -1,4 +1,4 @@
-import { errorKind, httpAuth, httpTargetObject, monitorTarget } from '@guard/shared'
+import { errorKind, httpAuth, httpTargetObject, monitorTarget, protocolKinds } from '@guard/shared'
 import { z } from 'zod'
 import { DEFAULT_RULES } from '../monitor-state/transition.ts'
 import { defaultTimeout, TIMEOUT_BELOW_INTERVAL } from '../monitor-timing.ts'
@@ -7,8 +7,18 @@ import { defaultTimeout, TIMEOUT_BELOW_INTERVAL } from '../monitor-timing.ts'
 export const monitorKind = z.enum(['domain', 'service'])
 export type MonitorKind = z.infer<typeof monitorKind>
 
-export const serviceProtocol = z.enum(['http', 'https', 'tcp', 'dns', 'tls', 'icmp'])
+/** The protocols the services API has always had, each with its own options in one protocolConfig. */
+export const builtinServiceProtocol = z.enum(['http', 'https', 'tcp', 'dns', 'tls', 'icmp'])
+export type BuiltinServiceProtocol = z.infer<typeof builtinServiceProtocol>
+/** The built-in protocols and every protocol of the registry (README "Check protocols"). */
+export const serviceProtocol = z.enum([...builtinServiceProtocol.options, ...protocolKinds])
 export type ServiceProtocol = z.infer<typeof serviceProtocol>
+export const isBuiltinProtocol = (protocol: string): protocol is BuiltinServiceProtocol =>
+  (builtinServiceProtocol.options as readonly string[]).includes(protocol)
+
+/** A registry protocol's write-only fields (passwords, tokens), validated by its own schema first. */
+export const protocolSecrets = z.record(z.string(), z.unknown())
+export type ProtocolSecrets = z.infer<typeof protocolSecrets>
 
 export const checkInterval = z.number().int().min(5).max(86_400)
 export const checkTimeout = z.number().int().min(1).max(300)
@@ -108,6 +118,7 @@ export const monitorInput = z
     protocol: serviceProtocol.optional(),
     target: targetWithoutCredentials,
     auth: httpAuth.optional(),
+    secrets: protocolSecrets.optional(),
     isApi: z.boolean().default(false),
     checkInterval: checkInterval.default(60),
     timeout: checkTimeout.optional(),
@@ -120,15 +131,20 @@ export const monitorInput = z
   .strict()
   .transform((input) => ({ ...input, timeout: input.timeout ?? defaultTimeout(input.checkInterval) }))
   .refine((input) => input.timeout < input.checkInterval, { message: TIMEOUT_BELOW_INTERVAL, path: ['timeout'] })
+  .refine((input) => !(input.auth && input.secrets), { message: 'give auth or secrets, not both', path: ['secrets'] })
 export type MonitorInput = z.input<typeof monitorInput>
 
-/** A partial change; `auth: null` removes the credentials, an absent field keeps what is stored. */
+/**
+ * A partial change; `auth: null` or `secrets: null` removes the credentials, an absent field keeps
+ * what is stored.
+ */
 export const monitorChanges = z
   .object({
     name: monitorName.optional(),
     protocol: serviceProtocol.optional(),
     target: targetWithoutCredentials.optional(),
     auth: httpAuth.nullable().optional(),
+    secrets: protocolSecrets.nullable().optional(),
     isApi: z.boolean().optional(),
     checkInterval: checkInterval.optional(),
     timeout: checkTimeout.optional(),
@@ -183,11 +199,13 @@ export const lastErrorView = z
   })
 export type LastErrorView = z.infer<typeof lastErrorView>
 
-/** Where a check's time went (HTTP checks): DNS lookup, TCP connect, TLS handshake, first byte, transfer. */
+/** Where a check's time went: DNS lookup, TCP connect, TLS handshake, first byte, transfer, query. */
 export const checkPhases = z.object({
   dnsMs: z.number().optional(),
   connectMs: z.number().optional(),
   tlsMs: z.number().optional(),
   firstByteMs: z.number().optional(),
   transferMs: z.number().optional(),
+  /** Databases: from the authenticated connection to the query's answer. */
+  queryMs: z.number().optional(),
 })

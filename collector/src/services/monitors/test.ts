@@ -1,4 +1,4 @@
-import { checkResultV1, GuardError, newId, sealTargetAuth } from '@guard/shared'
+import { checkResultV1, GuardError, newId } from '@guard/shared'
 import { z } from 'zod'
 import type { Caller, CollectorContext } from '../../context.ts'
 import { organizationScope } from '../access/organization.ts'
@@ -6,6 +6,7 @@ import { domainMonitorInput } from '../domains/create.ts'
 import { serviceMonitorInput } from '../services/create.ts'
 import { assertKnownLocations } from './known-locations.ts'
 import { runCheckOnProbe } from './run-check.ts'
+import { probeTarget } from './schedule.ts'
 import { monitorInput } from './schemas.ts'
 
 export const testMonitorInput = z
@@ -69,17 +70,7 @@ export async function testMonitor({
     : prefixed('service', () => serviceMonitorInput(input.service))
   const monitor = monitorInput.parse(proposed)
   await assertKnownLocations(ctx, [input.location])
-  const target =
-    monitor.target.kind === 'http'
-      ? sealTargetAuth(
-          {
-            ...monitor.target,
-            ...(monitor.isApi ? { expectJson: true } : {}),
-            ...(monitor.auth ? { auth: monitor.auth } : {}),
-          },
-          ctx.probeCredentialsKey,
-        )
-      : monitor.target
+  const target = probeTarget(monitor.target, monitor, ctx.probeCredentialsKey)
   const result = await runCheckOnProbe(
     ctx,
     {

@@ -3,7 +3,7 @@ import type { Caller, CollectorContext } from '../../context.ts'
 import { timingAfterUpdate } from '../monitor-timing.ts'
 import { enforcePlan } from '../plans/enforce.ts'
 import { admitMonitor } from './admit.ts'
-import { sealCredentials } from './credentials.ts'
+import { sealCredentials, sealSecrets } from './credentials.ts'
 import { findMonitor, findSealedCredentials, MONITOR_COLUMNS, type MonitorRow, toMonitorRecord } from './find.ts'
 import { scheduleMonitor } from './schedule.ts'
 import { type MonitorChanges, type MonitorKind, type MonitorRecord, monitorChanges } from './schemas.ts'
@@ -29,13 +29,19 @@ export async function updateMonitor({
     locations,
     currentId: current.id,
   })
-  const sealed =
-    changes.auth === undefined
-      ? await findSealedCredentials(ctx.sql, current.id)
-      : changes.auth === null
+  const sealed = changes.auth
+    ? sealCredentials(ctx.credentialKey, changes.auth)
+    : changes.secrets
+      ? sealSecrets(ctx.credentialKey, changes.secrets)
+      : changes.auth === null || changes.secrets === null
         ? null
-        : sealCredentials(ctx.credentialKey, changes.auth)
-  const authType = changes.auth === undefined ? current.authType : (changes.auth?.type ?? 'none')
+        : await findSealedCredentials(ctx.sql, current.id)
+  const authType =
+    changes.auth !== undefined
+      ? (changes.auth?.type ?? 'none')
+      : changes.secrets !== undefined
+        ? 'none'
+        : current.authType
   // Only what this write sets is held against the plan: a rename is not refused for an old interval.
   const plan = {
     organizationId: current.organizationId,

@@ -1,24 +1,33 @@
 import type { Caller, CollectorContext } from '../../context.ts'
 import { createMonitor } from '../monitors/create.ts'
 import { authForCreate } from '../monitors/http-options.ts'
-import type { MonitorInput } from '../monitors/schemas.ts'
+import { isBuiltinProtocol, type MonitorInput } from '../monitors/schemas.ts'
 import { serviceOf } from './find.ts'
-import { type CreateServiceInput, createServiceInput, type ServiceRecord } from './schemas.ts'
-import { serviceTarget } from './target.ts'
+import {
+  type CreateServiceInput,
+  createServiceInput,
+  type ProtocolConfig,
+  type ServiceConfig,
+  type ServiceRecord,
+} from './schemas.ts'
+import { serviceSecrets, serviceTarget } from './target.ts'
 
 /** A service body as the monitor layer's input: the protocol's check with its options. */
 export function serviceMonitorInput(body: unknown, organizationId?: string): MonitorInput {
   const input = createServiceInput.parse(body)
-  const config = input.protocolConfig
-  const auth = authForCreate(config.authType ?? 'none', config.credentials, 'protocolConfig.')
+  const config: ServiceConfig = input.protocolConfig
+  const http = isBuiltinProtocol(input.protocol) ? (config as Partial<ProtocolConfig>) : {}
+  const auth = authForCreate(http.authType ?? 'none', http.credentials, 'protocolConfig.')
+  const secrets = serviceSecrets(input.protocol, config)
   return {
     kind: 'service',
     ...(organizationId ? { organizationId } : {}),
     name: input.name,
     protocol: input.protocol,
-    target: serviceTarget(input.protocol, config),
+    target: serviceTarget(input.protocol, input.protocolConfig),
     ...(auth ? { auth } : {}),
-    isApi: config.isApi ?? false,
+    ...(secrets ? { secrets } : {}),
+    isApi: http.isApi ?? false,
     checkInterval: input.checkInterval,
     timeout: input.timeout,
     enabled: input.enabled,

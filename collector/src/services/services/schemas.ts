@@ -5,6 +5,8 @@ import { defaultTimeout, TIMEOUT_BELOW_INTERVAL } from '../monitor-timing.ts'
 import { refineHttpOptions } from '../monitors/http-options.ts'
 import {
   authType,
+  type BuiltinServiceProtocol,
+  builtinServiceProtocol,
   checkInterval,
   checkPhases,
   checkTimeout,
@@ -12,6 +14,7 @@ import {
   failureThreshold,
   HTTP_OPTION_NAMES,
   httpOptions,
+  isBuiltinProtocol,
   lastErrorView,
   locations,
   monitorName,
@@ -20,6 +23,16 @@ import {
   type ServiceProtocol,
   serviceProtocol,
 } from '../monitors/schemas.ts'
+import {
+  parseRegistryConfig,
+  type RegistryConfig,
+  type RegistryKind,
+  refineRegistryConfig,
+  registryConfigSchema,
+  registryConfigView,
+  registryProtocolOf,
+  registryProtocols,
+} from './registry-protocols.ts'
 
 export { type ServiceProtocol, serviceProtocol }
 
@@ -46,8 +59,8 @@ export const protocolConfig = z
 export type ProtocolConfig = z.infer<typeof protocolConfig>
 
 const HTTP_ONLY = [...HTTP_OPTION_NAMES, 'path', 'isApi', 'authType', 'credentials'] as const
-/** The options each protocol takes besides `host`. */
-const OPTIONS: Record<ServiceProtocol, readonly string[]> = {
+/** The options each built-in protocol takes besides `host`. */
+export const BUILTIN_OPTIONS: Record<BuiltinServiceProtocol, readonly string[]> = {
   http: ['port', ...HTTP_ONLY],
   https: ['port', ...HTTP_ONLY],
   tcp: ['port'],
@@ -57,14 +70,14 @@ const OPTIONS: Record<ServiceProtocol, readonly string[]> = {
 }
 
 /** Options of another protocol are a 400 naming them, not silently ignored. */
-export function refineProtocolConfig(
-  protocol: ServiceProtocol,
+function refineBuiltinConfig(
+  protocol: BuiltinServiceProtocol,
   config: Partial<ProtocolConfig>,
   ctx: z.core.$RefinementCtx,
 ) {
   for (const [name, value] of Object.entries(config)) {
     if (name === 'host' || value === undefined) continue
-    if (!OPTIONS[protocol].includes(name)) {
+    if (!BUILTIN_OPTIONS[protocol].includes(name)) {
       ctx.addIssue({ code: 'custom', path: ['protocolConfig', name], message: `not an option of ${protocol}` })
     }
   }
@@ -74,12 +87,28 @@ export function refineProtocolConfig(
   if (protocol === 'http' || protocol === 'https') refineHttpOptions(config, ctx, ['protocolConfig'])
 }
 
-/** The same rules outside a schema, for a protocol or configuration changed on its own; throws a ZodError. */
-export function assertProtocolConfig(protocol: ServiceProtocol, config: Partial<ProtocolConfig>): void {
-  z.unknown()
-    .superRefine((_value, ctx) => refineProtocolConfig(protocol, config, ctx))
-    .parse(undefined)
+/** The rules of the protocol between its options, built-in or from the registry. */
+export function refineProtocolConfig(protocol: ServiceProtocol, config: object, ctx: z.core.$RefinementCtx) {
+  if (isBuiltinProtocol(protocol)) return refineBuiltinConfig(protocol, config as Partial<ProtocolConfig>, ctx)
+  const registered = registryProtocolOf(protocol)
+  if (registered) refineRegistryConfig(registered, config as RegistryConfig, ctx)
 }
+
+/**
+ * A configuration checked against the protocol's own schema and rules, for a protocol or
+ * configuration changed on its own (an update need not repeat the protocol); throws a ZodError.
+ */
+export function assertProtocolConfig(protocol: ServiceProtocol, config: object): ServiceConfig {
+  const registered = registryProtocolOf(protocol)
+  if (registered) return parseRegistryConfig(registered, config)
+  return z
+    .object({ protocolConfig })
+    .superRefine((input, ctx) => refineProtocolConfig(protocol, input.protocolConfig, ctx))
+    .parse({ protocolConfig: config }).protocolConfig
+}
+
+/** The configuration of any protocol: the built-in shape, or a registry protocol's. */
+export type ServiceConfig = Partial<ProtocolConfig> | RegistryConfig
 
 const serviceExample = {
   name: 'Mail DNS',
@@ -90,21 +119,36 @@ const serviceExample = {
   locations: ['fra'],
 }
 
+const serviceName = { name: monitorName }
+const createFields = {
+  /** Seconds between checks. */
+  checkInterval: checkInterval.default(60),
+  /** Seconds a check may take, below the interval. */
+  timeout: checkTimeout.optional(),
+  enabled: z.boolean().default(true),
+  locations: locations.optional(),
+  failureThreshold: failureThreshold.default(DEFAULT_RULES.failureThreshold),
+  quorumPercent: quorumPercent.default(DEFAULT_RULES.quorumPercent),
+}
+
+/**
+ * One branch per protocol, told apart by `protocol`: the built-in protocols share the spec's
+ * `protocolConfig`, each registry protocol has its own (README "Check protocols").
+ */
 export const createServiceInput = z
-  .object({
-    name: monitorName,
-    protocol: serviceProtocol,
-    protocolConfig,
-    /** Seconds between checks. */
-    checkInterval: checkInterval.default(60),
-    /** Seconds a check may take, below the interval. */
-    timeout: checkTimeout.optional(),
-    enabled: z.boolean().default(true),
-    locations: locations.optional(),
-    failureThreshold: failureThreshold.default(DEFAULT_RULES.failureThreshold),
-    quorumPercent: quorumPercent.default(DEFAULT_RULES.quorumPercent),
-  })
-  .strict()
+  .discriminatedUnion('protocol', [
+    z.object({ ...serviceName, protocol: builtinServiceProtocol, protocolConfig, ...createFields }).strict(),
+    ...registryProtocols.map((registered) =>
+      z
+        .object({
+          ...serviceName,
+          protocol: z.literal(registered.kind as RegistryKind),
+          protocolConfig: registryConfigSchema(registered),
+          ...createFields,
+        })
+        .strict(),
+    ),
+  ])
   .meta({ examples: [serviceExample] })
   .transform((input) => ({ ...input, timeout: input.timeout ?? defaultTimeout(input.checkInterval) }))
   .refine((input) => input.timeout < input.checkInterval, {
@@ -114,20 +158,53 @@ export const createServiceInput = z
   .superRefine((input, ctx) => refineProtocolConfig(input.protocol, input.protocolConfig, ctx))
 export type CreateServiceInput = z.input<typeof createServiceInput>
 
-export const updateServiceInput = z
-  .object({
-    name: monitorName.optional(),
-    protocol: serviceProtocol.optional(),
-    /** Replaces the whole configuration; credentials are kept when the auth type stays and none are given. */
-    protocolConfig: protocolConfig.optional(),
-    checkInterval: checkInterval.optional(),
-    timeout: checkTimeout.optional(),
-    enabled: z.boolean().optional(),
-    locations: locations.optional(),
-    failureThreshold: failureThreshold.optional(),
-    quorumPercent: quorumPercent.optional(),
-  })
-  .strict()
+const optionalName = { name: monitorName.optional() }
+const updateFields = {
+  checkInterval: checkInterval.optional(),
+  timeout: checkTimeout.optional(),
+  enabled: z.boolean().optional(),
+  locations: locations.optional(),
+  failureThreshold: failureThreshold.optional(),
+  quorumPercent: quorumPercent.optional(),
+}
+const replacing = 'Replaces the whole configuration; credentials and secrets are kept when none are given.'
+
+/**
+ * Told apart by `protocol` like a create; without it, the configuration is the stored protocol's
+ * and is checked against it once that is read.
+ */
+export const updateServiceInput = z.discriminatedUnion('protocol', [
+  z
+    .object({
+      ...optionalName,
+      protocol: builtinServiceProtocol,
+      protocolConfig: protocolConfig.optional().meta({ description: replacing }),
+      ...updateFields,
+    })
+    .strict(),
+  ...registryProtocols.map((registered) =>
+    z
+      .object({
+        ...optionalName,
+        protocol: z.literal(registered.kind as RegistryKind),
+        protocolConfig: registryConfigSchema(registered).optional().meta({ description: replacing }),
+        ...updateFields,
+      })
+      .strict(),
+  ),
+  z
+    .object({
+      ...optionalName,
+      // Absent: JSON Schema's `not: {}` says so, where zod's undefined would say "anything".
+      protocol: z.undefined().optional().meta({ not: {} }),
+      protocolConfig: z
+        .union([protocolConfig, ...registryProtocols.map(registryConfigSchema)])
+        .optional()
+        .meta({ description: replacing }),
+      ...updateFields,
+    })
+    .strict(),
+])
 export type UpdateServiceInput = z.infer<typeof updateServiceInput>
 
 /** The configuration as reads show it: credentials never, `credentialsSet` instead. */
@@ -136,12 +213,19 @@ export const protocolConfigView = protocolConfig.omit({ credentials: true }).ext
 })
 export type ProtocolConfigView = z.infer<typeof protocolConfigView>
 
+/**
+ * Any protocol's configuration as reads show it. The registry's views are strict and come first,
+ * so the built-in view, which drops unknown fields, only takes what none of them describes.
+ */
+export const serviceConfigView = z.union([...registryProtocols.map(registryConfigView), protocolConfigView])
+export type ServiceConfigView = z.infer<typeof serviceConfigView>
+
 export interface ServiceRecord {
   id: string
   organizationId: string
   name: string
   protocol: ServiceProtocol
-  protocolConfig: ProtocolConfigView
+  protocolConfig: ServiceConfigView
   checkInterval: number
   timeout: number
   enabled: boolean
@@ -160,7 +244,7 @@ export const serviceView = z.object({
   timeout: z.number().int(),
   enabled: z.boolean(),
   consecutiveFailures: z.number().int(),
-  protocolConfig: protocolConfigView,
+  protocolConfig: serviceConfigView,
   createdAt: z.string(),
   locations: z.array(z.string()).optional(),
   lastError: lastErrorView.nullable().optional(),
@@ -177,7 +261,7 @@ export const serviceHistoryEntry = z.object({
   message: z.string(),
   /** The probe's location code. */
   location: z.string(),
-  /** HTTP(S) services only. */
+  /** Protocols that time their steps (HTTP(S), TLS, UDP, databases, …). */
   phases: checkPhases.optional(),
   /** Only on a result that was not up, from probes that classify failures. */
   errorKind: z.string().optional(),

@@ -1,12 +1,16 @@
 import { GuardError, type MonitorTarget, monitorTarget } from '@guard/shared'
 import { httpOptionsView, pickHttpOptions } from '../monitors/http-options.ts'
 import type { MonitorRecord } from '../monitors/schemas.ts'
-import type { ProtocolConfig, ProtocolConfigView, ServiceProtocol } from './schemas.ts'
+import { type RegistryConfig, registryConfigOf, registryProtocolOf, splitRegistryConfig } from './registry-protocols.ts'
+import type { ProtocolConfig, ServiceConfig, ServiceConfigView, ServiceProtocol } from './schemas.ts'
 
 const bracketed = (host: string) => (host.includes(':') && !host.startsWith('[') ? `[${host}]` : host)
 
 /** How a service's protocol and configuration become the probe's target (credentials apart). */
-function targetOf(protocol: ServiceProtocol, config: Partial<ProtocolConfig> & { host: string }): unknown {
+function targetOf(protocol: ServiceProtocol, serviceConfig: ServiceConfig & { host: string }): unknown {
+  const registered = registryProtocolOf(protocol)
+  if (registered) return splitRegistryConfig(registered, serviceConfig as RegistryConfig).target
+  const config = serviceConfig as Partial<ProtocolConfig> & { host: string }
   switch (protocol) {
     case 'http':
     case 'https': {
@@ -41,7 +45,7 @@ function targetOf(protocol: ServiceProtocol, config: Partial<ProtocolConfig> & {
 }
 
 /** The probe target of a service; a 400 naming protocolConfig for what the probe could not run. */
-export function serviceTarget(protocol: ServiceProtocol, config: Partial<ProtocolConfig> & { host: string }) {
+export function serviceTarget(protocol: ServiceProtocol, config: ServiceConfig & { host: string }) {
   if (protocol === 'tcp' && config.port === undefined) {
     throw new GuardError('VALIDATION_ERROR', 'protocolConfig.port: a tcp service needs a port')
   }
@@ -53,8 +57,14 @@ export function serviceTarget(protocol: ServiceProtocol, config: Partial<Protoco
   return parsed.data
 }
 
+/** The secrets a service's configuration carries, to be sealed apart from its target. */
+export function serviceSecrets(protocol: ServiceProtocol, config: ServiceConfig) {
+  const registered = registryProtocolOf(protocol)
+  return registered ? splitRegistryConfig(registered, config as RegistryConfig).secrets : undefined
+}
+
 /** The spec's protocolConfig of a stored target, with the options set and never the credentials. */
-export function protocolConfigOf(monitor: MonitorRecord): ProtocolConfigView {
+export function protocolConfigOf(monitor: MonitorRecord): ServiceConfigView {
   const target: MonitorTarget = monitor.target
   switch (target.kind) {
     case 'http': {
@@ -78,6 +88,11 @@ export function protocolConfigOf(monitor: MonitorRecord): ProtocolConfigView {
     case 'icmp': {
       const { kind: _kind, ...options } = target
       return options
+    }
+    default: {
+      const registered = registryProtocolOf(target.kind)
+      if (!registered) throw new Error(`${target.kind} is not a protocol of the registry`)
+      return registryConfigOf(registered, target, monitor.credentialsSet)
     }
   }
 }
