@@ -1,8 +1,10 @@
-import { decodeMonitorConfig, openTargetSecrets, probeCredentialsKey } from '@guard/shared'
+import { DEFAULT_ORGANIZATION, decodeMonitorConfig, openTargetSecrets, probeCredentialsKey } from '@guard/shared'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildCollectorApp } from '../app.ts'
+import { storeResults } from '../services/results/store.ts'
 import { registryProtocols } from '../services/services/registry-protocols.ts'
 import { collectorForTest } from '../test-support.ts'
+import { resultFor } from './test-helpers.ts'
 
 const PROBE_KEY = 'probe-credentials-key-probe-credentials-key'
 const SECRET = 'pw-Qa71-never-shown'
@@ -91,6 +93,26 @@ describe('check protocols through the services API', () => {
       port: 123,
       replyContains: 'pong',
     })
+  })
+
+  it("stores a registry protocol's results with its kind and every timing phase, queryMs included", async () => {
+    const { id } = (
+      await call('POST', '/api/services', {
+        name: 'timed',
+        protocol: 'udp',
+        protocolConfig: { host: 'example.org', port: 9 },
+      })
+    ).json().data
+    const phases = { dnsMs: 1.5, connectMs: 2, firstByteMs: 4, queryMs: 7.25 }
+    const result = resultFor(id, DEFAULT_ORGANIZATION.id, 'fra', 10, 'down', 12, {
+      kind: 'udp',
+      phases,
+      error: 'no reply',
+      errorKind: 'reply_mismatch',
+    })
+    await storeResults(harness.ctx.timeseries, [result])
+    const history = (await call('GET', `/api/services/${id}/history`)).json().data
+    expect(history).toEqual([expect.objectContaining({ id: result.id, phases, errorKind: 'reply_mismatch' })])
   })
 
   it('refuses a foreign or wrong option with a 400 naming the field, on create and on update', async () => {

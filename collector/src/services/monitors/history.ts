@@ -16,6 +16,7 @@ interface ResultRow {
   tls_ms: number | null
   first_byte_ms: number | null
   transfer_ms: number | null
+  query_ms: number | null
 }
 
 /** Where a check's time went, in milliseconds; a phase the check did not have is absent. */
@@ -25,6 +26,7 @@ export interface Phases {
   tlsMs?: number
   firstByteMs?: number
   transferMs?: number
+  queryMs?: number
 }
 
 export interface HistoryRow {
@@ -48,6 +50,7 @@ function phasesOf(row: ResultRow): Phases | null {
   if (row.tls_ms !== null) phases.tlsMs = row.tls_ms
   if (row.first_byte_ms !== null) phases.firstByteMs = row.first_byte_ms
   if (row.transfer_ms !== null) phases.transferMs = row.transfer_ms
+  if (row.query_ms !== null) phases.queryMs = row.query_ms
   return Object.keys(phases).length > 0 ? phases : null
 }
 
@@ -63,7 +66,7 @@ export async function monitorHistory(
   const rows = await selectRows<ResultRow>(
     ctx.timeseries,
     `SELECT id, location, status, response_time_ms, status_code, error, error_kind,
-            dns_ms, connect_ms, tls_ms, first_byte_ms, transfer_ms,
+            dns_ms, connect_ms, tls_ms, first_byte_ms, transfer_ms, query_ms,
             toUnixTimestamp64Milli(started_at) AS ts
        FROM check_results FINAL
       WHERE organization_id = {org:String} AND monitor_id = {id:String}
