@@ -6,10 +6,9 @@ import {
   createFastify,
   createInProcessBus,
   createLogger,
-  DEFAULT_ORGANIZATION,
   guardStreams,
   listeningUrl,
-  newId,
+  openDurableInProcessBus,
   openRelationalStore,
   openTimeSeriesStore,
   type RelationalStore,
@@ -21,8 +20,7 @@ import type { CollectorContext } from '../../collector/src/context.ts'
 import { consumeHeartbeatPings, type PingIngestStats } from '../../collector/src/ingest/consume-heartbeat-pings.ts'
 import { consumeResults, type IngestStats } from '../../collector/src/ingest/consume-results.ts'
 import { detectHeartbeatDeadlines } from '../../collector/src/services/heartbeats/detect-deadlines.ts'
-import { monitorRowFields } from '../../collector/src/services/heartbeats/monitor-row.ts'
-import { generatePingToken } from '../../collector/src/services/heartbeats/token.ts'
+import { seedHeartbeatFleet } from '../../collector/src/test-support.ts'
 
 /**
  * bench/heartbeats, two parts, printed as one JSON document:
@@ -38,54 +36,19 @@ import { generatePingToken } from '../../collector/src/services/heartbeats/token
  * GUARD_HEARTBEAT_DEADLINE_CRON `* * * * * *` would) and the results go through the ingest to
  * the state. Latency is the time from a deadline to the moment its heartbeat reads down; goal p99
  * below 5 s. BENCH_PARTS (`pings,detection`) picks the parts.
+ *
+ * The bus is embedded mode's (on disk, fsync before a publish resolves); BENCH_BUS=memory runs the
+ * in-memory one, to see what the disk costs.
  */
 const heartbeats = Number(process.env.BENCH_HEARTBEATS ?? 1000)
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50)
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
 const detectCount = Number(process.env.BENCH_DETECT_HEARTBEATS ?? 10_000)
 const spreadSeconds = Number(process.env.BENCH_DETECT_SPREAD_SECONDS ?? 10)
+const busKind = process.env.BENCH_BUS ?? 'durable'
 const parts = (process.env.BENCH_PARTS ?? 'pings,detection').split(',')
 const round = (value: number) => Number(value.toPrecision(4))
 const BODY = 'backup done: 1284 files, 3.1 GB'
-
-/** `count` heartbeats inserted in two statements, due `dueAt(index)`; returns their ids and tokens. */
-async function seedHeartbeats(ctx: CollectorContext, count: number, dueAt: (index: number) => Date) {
-  const now = new Date()
-  const row = monitorRowFields({ every: 3600 }, now)
-  const fleet = Array.from({ length: count }, (_, index) => ({
-    id: newId(),
-    due: dueAt(index),
-    ...generatePingToken(ctx.credentialKey),
-  }))
-  await ctx.sql.query(
-    `INSERT INTO monitoring.monitors
-       (id, organization_id, kind, name, target, check_interval, timeout_seconds, locations, failure_threshold,
-        quorum_percent)
-     SELECT id, $2, 'heartbeat', id, $3, $4, $5, $6, $7, $8 FROM unnest($1::text[]) AS id`,
-    [
-      fleet.map((entry) => entry.id),
-      DEFAULT_ORGANIZATION.id,
-      row.target,
-      row.checkInterval,
-      row.timeout,
-      row.locations,
-      row.failureThreshold,
-      row.quorumPercent,
-    ],
-  )
-  await ctx.sql.query(
-    `INSERT INTO monitoring.heartbeats (monitor_id, token_hash, token_sealed, every_seconds, grace_seconds, next_due_at)
-     SELECT id, hash, sealed, 3600, 0, due FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[])
-       AS t(id, hash, sealed, due)`,
-    [
-      fleet.map((entry) => entry.id),
-      fleet.map((entry) => entry.hash),
-      fleet.map((entry) => entry.sealed),
-      fleet.map((entry) => entry.due),
-    ],
-  )
-  return fleet
-}
 
 async function countPings(timeseries: TimeSeriesStore): Promise<number> {
   const result = await timeseries.client.query({
@@ -97,7 +60,7 @@ async function countPings(timeseries: TimeSeriesStore): Promise<number> {
 }
 
 async function pings(ctx: CollectorContext, timeseries: TimeSeriesStore) {
-  const fleet = await seedHeartbeats(ctx, heartbeats, () => new Date(Date.now() + 3_600_000))
+  const fleet = await seedHeartbeatFleet(ctx, heartbeats, () => new Date(Date.now() + 3_600_000))
   let sequence = 0
   const run = (url: string) =>
     autocannon({
@@ -157,7 +120,7 @@ async function pings(ctx: CollectorContext, timeseries: TimeSeriesStore) {
 
 async function detection(ctx: CollectorContext) {
   const start = Date.now() + 2000
-  const fleet = await seedHeartbeats(
+  const fleet = await seedHeartbeatFleet(
     ctx,
     detectCount,
     (index) => new Date(start + Math.floor((index / detectCount) * spreadSeconds * 1000)),
@@ -211,16 +174,28 @@ try {
     GUARD_RATE_LIMIT_PUBLIC: '100000000',
   })
   const log = createLogger({ name: 'bench', level: 'silent', pretty: false })
-  const bus = createInProcessBus({ streams: guardStreams })
+  // As embedded mode runs it (openBus): streams on disk, a publish answered after fsync.
+  const bus =
+    busKind === 'memory'
+      ? createInProcessBus({ streams: guardStreams })
+      : await openDurableInProcessBus({
+          dir: join(dir, 'bus'),
+          streams: guardStreams,
+          fsync: 'always',
+          maxBytes: 1024 * 1024 * 1024,
+          maxAgeMs: 3600_000,
+        })
   const { ctx } = await prepareCollector({ env, log, sql, timeseries, bus })
   const pingFigures = parts.includes('pings') ? await pings(ctx, timeseries) : undefined
   const detectionFigures = parts.includes('detection') ? await detection(ctx) : undefined
+  await bus.close()
   await timeseries.close()
   process.stdout.write(
     `${JSON.stringify(
       {
         bench: 'heartbeats',
         relational: sql.engine,
+        bus: busKind,
         timeseries: timeseries.engine,
         pings: pingFigures,
         detection: detectionFigures,

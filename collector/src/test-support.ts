@@ -4,7 +4,9 @@ import {
   type CheckResult,
   createInProcessBus,
   createLogger,
+  DEFAULT_ORGANIZATION,
   guardStreams,
+  newId,
   type RelationalStore,
   type Sql,
 } from '@guard/shared'
@@ -19,6 +21,8 @@ import { authenticate } from './plugins/authenticate.ts'
 import { prepareCollector } from './server.ts'
 import { publishStagedEvents } from './services/events/publish.ts'
 import { countUnprocessedEvents } from './services/events/unprocessed.ts'
+import { monitorRowFields } from './services/heartbeats/monitor-row.ts'
+import { generatePingToken } from './services/heartbeats/token.ts'
 import { refreshMonitorSummaries, scopeOfResults } from './services/summaries/refresh.ts'
 
 /** Integrations in tests: every platform address on a closed local port, so no test can reach a real platform. */
@@ -411,4 +415,46 @@ export async function startTestIssuer() {
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   }
+}
+
+/**
+ * `count` hourly heartbeats of the default organization in two statements (creating them one by one
+ * through the API would take longer than the burst that uses them), each due `dueAt(index)`;
+ * returns their ids, tokens and deadlines.
+ */
+export async function seedHeartbeatFleet(ctx: CollectorContext, count: number, dueAt: (index: number) => Date) {
+  const row = monitorRowFields({ every: 3600 }, new Date())
+  const fleet = Array.from({ length: count }, (_, index) => ({
+    id: newId(),
+    due: dueAt(index),
+    ...generatePingToken(ctx.credentialKey),
+  }))
+  await ctx.sql.query(
+    `INSERT INTO monitoring.monitors
+       (id, organization_id, kind, name, target, check_interval, timeout_seconds, locations, failure_threshold,
+        quorum_percent)
+     SELECT id, $2, 'heartbeat', id, $3, $4, $5, $6, $7, $8 FROM unnest($1::text[]) AS id`,
+    [
+      fleet.map((entry) => entry.id),
+      DEFAULT_ORGANIZATION.id,
+      row.target,
+      row.checkInterval,
+      row.timeout,
+      row.locations,
+      row.failureThreshold,
+      row.quorumPercent,
+    ],
+  )
+  await ctx.sql.query(
+    `INSERT INTO monitoring.heartbeats (monitor_id, token_hash, token_sealed, every_seconds, grace_seconds, next_due_at)
+     SELECT id, hash, sealed, 3600, 0, due FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[])
+       AS t(id, hash, sealed, due)`,
+    [
+      fleet.map((entry) => entry.id),
+      fleet.map((entry) => entry.hash),
+      fleet.map((entry) => entry.sealed),
+      fleet.map((entry) => entry.due),
+    ],
+  )
+  return fleet
 }

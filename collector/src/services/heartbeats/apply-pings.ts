@@ -57,11 +57,11 @@ export async function applyPings(
     )
     const states = new Map(rows.map((row) => [row.monitor_id, { ...row, changed: false }]))
     const applied: AppliedPings = { results: [], stored: [] }
-    const ordered = [...pings].sort((a, b) => Date.parse(a.receivedAt) - Date.parse(b.receivedAt))
-    for (const ping of ordered) {
+    // Parsed once each: a comparator parsing both dates made the sort the batch's largest cost.
+    const ordered = pings.map((ping) => ({ ping, at: Date.parse(ping.receivedAt) })).sort((a, b) => a.at - b.at)
+    for (const { ping, at } of ordered) {
       const state = states.get(ping.monitorId)
       if (!state) continue
-      const at = Date.parse(ping.receivedAt)
       // Older than what the state holds: a redelivery (the log's insert drops it then), or a ping
       // another replica's clock dated a little earlier. Either way it goes in the log and changes
       // no state.
@@ -104,7 +104,7 @@ export async function applyPings(
     await run(applied)
     const changed = [...states.values()].filter((state) => state.changed)
     if (changed.length > 0) {
-      const last = new Map(ordered.map((ping) => [ping.monitorId, ping.type]))
+      const last = new Map(ordered.map(({ ping }) => [ping.monitorId, ping.type]))
       await tx.query(
         `UPDATE monitoring.heartbeats h
             SET open_runs = u.o, next_due_at = to_timestamp(u.d / 1000), last_ping_at = to_timestamp(u.p / 1000),
