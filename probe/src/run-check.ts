@@ -9,6 +9,7 @@ import {
 } from '@guard/shared'
 import type { CheckOutcome, TargetCheck } from './checker.ts'
 import { checkOnThisThread } from './checkers/index.ts'
+import { applyThresholds } from './thresholds.ts'
 
 /** The target with sealed credentials opened, or why it cannot be checked. */
 function openTarget(target: MonitorTarget, credentialsKey: Buffer | undefined): MonitorTarget | CheckOutcome {
@@ -43,7 +44,8 @@ export async function runCheck(
   const startedAt = new Date(now()).toISOString()
   const timeoutMs = monitor.timeoutSeconds * 1000
   const target = openTarget(monitor.target, credentialsKey)
-  const outcome = 'kind' in target ? await check(target, { timeoutMs, allowPrivate }) : target
+  const checked = 'kind' in target ? await check(target, { timeoutMs, allowPrivate }) : target
+  const outcome = applyThresholds(checked, monitor)
   return {
     v: 1,
     id: newId(),

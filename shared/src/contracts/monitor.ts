@@ -242,6 +242,13 @@ export const monitorConfigV1 = z.object({
   /** Location codes that run this monitor; `*` means every probe. */
   locations: z.array(z.string().min(1)).min(1),
   enabled: z.boolean(),
+  /**
+   * Response-time thresholds for any kind of check, applied by the probe after the checker: an `up`
+   * slower than `downAboveMs` is `down`, slower than `degradedAboveMs` is `degraded`, both with
+   * errorKind `slow`. HTTP's own `target.degradedAboveMs` still applies; the lower one wins.
+   */
+  degradedAboveMs: z.number().int().positive().optional(),
+  downAboveMs: z.number().int().positive().optional(),
 })
 
 export type MonitorConfig = z.infer<typeof monitorConfigV1>
