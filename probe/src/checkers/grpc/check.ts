@@ -17,6 +17,13 @@ import {
 
 type Grpc = typeof import('@grpc/grpc-js')
 type SecureConnector = ReturnType<ChannelCredentials['_createSecureConnector']>
+
+/** Loaded on the first gRPC check, so a probe that runs none never loads grpc-js; reused after. */
+let grpcModule: Promise<Grpc> | undefined
+const loadGrpc = () => {
+  grpcModule ??= import('@grpc/grpc-js')
+  return grpcModule
+}
 type Verdict = Pick<CheckResult, 'status' | 'error' | 'errorKind'>
 
 /** What the probe saw of the one connection a check opens. */
@@ -221,7 +228,7 @@ export const grpcChecker: Checker<'grpc'> = {
     try {
       const vetted = await vetTarget(target.host, context)
       dnsMs = roundMs(vetted.lookupMs)
-      const grpc = await import('@grpc/grpc-js')
+      const grpc = await loadGrpc()
       const port = target.port ?? 443
       const service = target.service ?? ''
       const hostname = vetted.hostname

@@ -12,6 +12,13 @@ import { type OpenedConnection, openConnection } from './open-connection.ts'
 type MqttTarget = Parameters<Checker<'mqtt'>['check']>[0]
 type Verdict = Pick<CheckResult, 'status' | 'error' | 'errorKind'>
 
+/** Loaded on the first MQTT check, so a probe that runs none never loads mqtt; reused after. */
+let mqttClientClass: Promise<typeof MqttClient> | undefined
+const loadMqttClient = () => {
+  mqttClientClass ??= import('mqtt').then((module) => module.MqttClient)
+  return mqttClientClass
+}
+
 /** The broker refused the CONNECT; `code` is its CONNACK return code (MQTT 3.1.1) or reason code (5). */
 class ConnectRefusedError extends Error {
   override name = 'ConnectRefusedError'
@@ -144,7 +151,7 @@ export const mqttChecker: Checker<'mqtt'> = {
       const vetted = await vetTarget(target.host, context)
       address = vetted.address
       dnsMs = roundMs(vetted.lookupMs)
-      const { MqttClient } = await import('mqtt')
+      const MqttClient = await loadMqttClient()
       const secure = target.tls === true
       const port = target.port ?? (secure ? 8883 : 1883)
       connecting = performance.now()

@@ -10,6 +10,13 @@ import { type SessionEvent, UpgradeRefusedError, WebSocketSession } from './sess
 type WebSocketTarget = Parameters<Checker<'websocket'>['check']>[0]
 type Verdict = Pick<CheckResult, 'status' | 'error' | 'errorKind'>
 
+/** Loaded on the first WebSocket check, so a probe that runs none never loads ws; reused after. */
+let webSocketClass: Promise<typeof import('ws').default> | undefined
+const loadWebSocket = () => {
+  webSocketClass ??= import('ws').then((module) => module.default)
+  return webSocketClass
+}
+
 const preview = (text: string) => JSON.stringify(truncateText(text, 100))
 
 /** System errors (refused, reset, TLS) keep their own kind; anything else after connecting is the protocol's. */
@@ -122,7 +129,7 @@ export const websocketChecker: Checker<'websocket'> = {
       const vetted = await vetTarget(target.host, context)
       address = vetted.address
       dnsMs = roundMs(vetted.lookupMs)
-      const { default: WebSocket } = await import('ws')
+      const WebSocket = await loadWebSocket()
       const secure = target.tls === true
       const port = target.port ?? (secure ? 443 : 80)
       const headers = { ...(target.headers ?? {}) }
