@@ -35,6 +35,7 @@ import { startReactions } from './ingest/reactions.ts'
 import { createIngestWatch } from './ingest/watch.ts'
 import { checkSealingKey } from './integrations/accounts.ts'
 import { scheduleDeviceOfflineJob } from './jobs/device-offline.ts'
+import { scheduleDomainRegistrationJob } from './jobs/domain-registration.ts'
 import { scheduleHeartbeatDeadlineJob } from './jobs/heartbeat-deadlines.ts'
 import { scheduleSummarySweep } from './jobs/summary-refresher.ts'
 import { ensureBootstrapApiKey } from './services/api-keys/ensure-bootstrap.ts'
@@ -137,6 +138,7 @@ export async function startCollector(deps: CollectorDeps): Promise<RunningCollec
   )
   const offlineJob = scheduleDeviceOfflineJob(ctx)
   const deadlineJob = scheduleHeartbeatDeadlineJob(ctx)
+  const registrationJob = scheduleDomainRegistrationJob(ctx)
   const summarySweep = scheduleSummarySweep(ctx)
 
   // Asks identity once now, so a GUARD_SECRET_KEY that differs from identity's is logged at start,
@@ -186,6 +188,7 @@ export async function startCollector(deps: CollectorDeps): Promise<RunningCollec
       await app.close()
       await offlineJob.stop()
       await deadlineJob.stop()
+      await registrationJob.stop()
       await summarySweep.stop()
       ingestWatch.stop()
       await Promise.all([consumer.stop(), deviceConsumer.stop(), pingConsumer.stop(), deadLetters.stop()])

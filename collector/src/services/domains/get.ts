@@ -1,12 +1,16 @@
 import type { Caller, CollectorContext } from '../../context.ts'
 import { findDomain } from './find.ts'
 import { domainMetrics, noMetrics } from './metrics.ts'
+import { readRegistration } from './registration/read-registration.ts'
 import type { DomainDetail } from './schemas.ts'
 
-/** The spec's detail plus the check's options, locations and why it is failing (never credentials). */
+/** The spec's detail plus the check's options, locations, why it is failing and its registration expiry (never credentials). */
 export async function getDomain(ctx: CollectorContext, caller: Caller, id: string): Promise<DomainDetail> {
   const domain = await findDomain(ctx.sql, caller, id)
-  const metrics = await domainMetrics(ctx.sql, [id])
+  const [metrics, registration] = await Promise.all([
+    domainMetrics(ctx.sql, [id]),
+    readRegistration(ctx.sql, domain.url),
+  ])
   return {
     id: domain.id,
     url: domain.url,
@@ -15,6 +19,7 @@ export async function getDomain(ctx: CollectorContext, caller: Caller, id: strin
     checkInterval: domain.checkInterval,
     enabled: domain.enabled,
     ...(metrics.get(id) ?? noMetrics),
+    registration,
     timeout: domain.timeout,
     locations: domain.locations,
     isApi: domain.isApi,

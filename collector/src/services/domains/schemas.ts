@@ -19,6 +19,7 @@ import {
   quorumPercent,
   tags,
 } from '../monitors/schemas.ts'
+import { registrationView } from './registration/schemas.ts'
 
 export const domainStatus = z.enum(['up', 'down', 'unknown'])
 /** Status values of the alternative list shape (README "API decisions"). */
@@ -176,6 +177,7 @@ export const domainDetail = domainListItem.extend({
   checkInterval: z.number(),
   enabled: z.boolean(),
   certificate: certificateView.nullable(),
+  registration: registrationView.nullable(),
   timeout: z.number().optional(),
   locations: z.array(z.string()).optional(),
   isApi: z.boolean().optional(),
