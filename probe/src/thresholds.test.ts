@@ -37,8 +37,8 @@ describe('response-time thresholds of the monitor', () => {
   })
 
   it('send down a check the HTTP option already marked degraded, when it is slower than downAboveMs', async () => {
-    const monitor = httpMonitor(slowUrl, { downAboveMs: 100 })
-    const result = await runCheck({ ...monitor, target: { ...monitor.target, degradedAboveMs: 50 } }, 'fra', true)
+    const target = { kind: 'http' as const, url: slowUrl, method: 'GET' as const, degradedAboveMs: 50 }
+    const result = await runCheck(httpMonitor(slowUrl, { downAboveMs: 100, target }), 'fra', true)
     expect(result).toMatchObject({ status: 'down', errorKind: 'slow' })
   })
 
