@@ -23,10 +23,10 @@ export interface MongoWireOptions {
 
 const failure = (code: number, codeName: string, errmsg: string) => ({ ok: 0, code, codeName, errmsg })
 
+const encoded = (value: unknown) => Buffer.from(BSON.serialize({ v: value }))
+
 function matches(document: Document, filter: Document): boolean {
-  return Object.entries(filter).every(([key, value]) =>
-    BSON.serialize({ v: document[key] }).equals(BSON.serialize({ v: value })),
-  )
+  return Object.entries(filter).every(([key, value]) => encoded(document[key]).equals(encoded(value)))
 }
 
 function badFilter(filter: Document | undefined): Document | undefined {
