@@ -311,7 +311,7 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
           { name: 's', protocol: 'tcp', protocolConfig: { host: 'example.org', port: 22 } },
           {
             name: fc.oneof(notAString, oversized),
-            protocol: fc.oneof(fc.constantFrom('smtp', 'ftp', ''), notAString),
+            protocol: fc.oneof(fc.constantFrom('gopher', 'ftp', ''), notAString),
             protocolConfig: fc.oneof(
               notAString,
               fc.integer({ min: 65_536 }).map((port) => ({ host: 'example.org', port })),
@@ -328,6 +328,29 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
             locations: badHttpOptions.locations,
             checkInterval: badInterval,
             timeout: badTimeout,
+          },
+        ),
+    },
+    {
+      name: 'POST /api/services (a protocol of the registry)',
+      method: 'POST',
+      url: () => '/api/services',
+      bodies: () =>
+        invalidBodies(
+          { name: 'u', protocol: 'udp', protocolConfig: { host: 'example.org', port: 9 } },
+          {
+            protocolConfig: fc.oneof(
+              notAString,
+              fc.constantFrom(
+                { host: 'example.org' },
+                { host: 'example.org', port: 9, path: '/' },
+                { host: 'example.org', port: 9, payloadEncoding: 'base64' },
+                { host: 'example.org', port: 9, payloadEncoding: 'hex', payload: 'xyz' },
+                { host: 'example.org', port: 9, replyMatches: '(' },
+                { host: 'example.org', port: 9, replyContains: 'a', replyMatches: 'a' },
+                { host: 'example.org', port: 9, payload: 'x'.repeat(8193) },
+              ),
+            ),
           },
         ),
     },
@@ -382,7 +405,7 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
               { host: 'x.example', port: 1, count: 3 },
               { host: 'x.example', port: 1, authType: 'basic' },
             ),
-            protocol: fc.constantFrom('smtp', 1, null, 'dns'),
+            protocol: fc.constantFrom('gopher', 1, null, 'dns'),
             checkInterval: badInterval,
             enabled: badBoolean,
           },

@@ -112,6 +112,17 @@ describe('membership roles in the collector', () => {
     expect(pings.statusCode).toBe(200)
   })
 
+  it('every role reads the protocol catalog (GET /api/protocols)', async () => {
+    for (const role of ['viewer', 'member', 'admin', 'owner']) {
+      const response = await app.inject({ method: 'GET', url: '/api/protocols', headers: as(role) })
+      expect(response.statusCode, role).toBe(200)
+      expect(
+        response.json().data.map((protocol: { kind: string }) => protocol.kind),
+        role,
+      ).toContain('udp')
+    }
+  })
+
   it('maps each role to the permissions the README documents', () => {
     expect(permissionsOfRole('viewer')).toEqual(['*:read', 'chat:write'])
     expect(permissionsOfRole('member')).toEqual([

@@ -110,6 +110,7 @@ const table: Array<{
     own: true,
   },
   { method: 'GET', path: '/api/locations', url: '/api/locations', own: true },
+  { method: 'GET', path: '/api/protocols', url: '/api/protocols', own: true },
   {
     method: 'GET',
     path: '/api/monitors/recent-checks',
