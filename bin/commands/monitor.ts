@@ -22,7 +22,9 @@ export const monitorUsage = `Usage: guard monitor test --location CODE (--url UR
 
 Runs one check now from a probe of CODE through POST /api/monitors/test and prints the result;
 nothing is stored. --options adds domain fields (e.g. '{"keyword":"Welcome","method":"HEAD"}');
---service takes a service as POST /api/services does. Exit status: 0 up or degraded, 1 down,
+--service takes a service as POST /api/services does, with any protocol GET /api/protocols lists
+(e.g. '{"name":"ntp","protocol":"udp","protocolConfig":{"host":"pool.ntp.org","port":123}}').
+Exit status: 0 up or degraded, 1 down,
 2 refused by the collector, 69 no collector answers. Env: GUARD_COLLECTOR_URL (default: the
 collector recorded in GUARD_DATA_DIR/credentials.json, else http://127.0.0.1:4001), GUARD_API_KEY
 (default: the key in credentials.json).`
