@@ -26,7 +26,7 @@ type Span = (typeof SPANS)[number]
 function totalsOf(days: HeartbeatDay[]) {
   const runs = days.reduce((sum, day) => sum + day.runs, 0)
   const failures = days.reduce((sum, day) => sum + day.failures, 0)
-  const missed = days.reduce((sum, day) => sum + day.missed, 0)
+  const missed = days.reduce((sum, day) => sum + (day.missed ?? 0), 0)
   const timed = days.filter((day) => day.avgRunSeconds !== null)
   return {
     runs,

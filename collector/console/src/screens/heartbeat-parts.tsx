@@ -27,7 +27,8 @@ export interface HeartbeatDay {
   date: string
   runs: number
   failures: number
-  missed: number
+  /** Null where the raw results that say so are no longer kept. */
+  missed: number | null
   uptime: number | null
   avgRunSeconds: number | null
   p95RunSeconds: number | null

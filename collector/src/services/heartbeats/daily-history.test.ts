@@ -5,7 +5,7 @@ import { consumeHeartbeatPings } from '../../ingest/consume-heartbeat-pings.ts'
 import { consumeResults } from '../../ingest/consume-results.ts'
 import { authenticateWithUsers, collectorForTest, userCaller, waitUntil } from '../../test-support.ts'
 import { storeResults } from '../results/store.ts'
-import { type HeartbeatDay, utcDates } from './daily-history.ts'
+import { type HeartbeatDay, listHeartbeatDays, utcDates } from './daily-history.ts'
 import { heartbeatResult } from './results.ts'
 import { storePings } from './store-pings.ts'
 
@@ -124,6 +124,14 @@ describe('GET /api/heartbeats/{id}/daily', () => {
     expect(month[26]).toMatchObject({ runs: 1, failures: 1, missed: 1, avgRunSeconds: 60 })
     const byDefault = (await get(`/api/heartbeats/${heartbeat.id}/daily`)).json().data as HeartbeatDay[]
     expect(byDefault).toEqual(month)
+
+    // With raw results kept one day, only today's are surely all there: older days cannot say
+    // what they missed, while their runs and failures (from the hourly rollups) stay.
+    const shortRetention = { ...harness.ctx, env: { ...harness.ctx.env, GUARD_RETENTION_RAW_DAYS: 1 } }
+    const caller = { ...userCaller('reader', [ORG]), organizationId: ORG }
+    const kept = await listHeartbeatDays({ ctx: shortRetention, caller, input: { id: heartbeat.id, days: 3 } })
+    expect(kept.map((day) => day.missed)).toEqual([null, null, 1])
+    expect(kept.map((day) => day.runs)).toEqual([4, 0, 2])
   })
 
   it('shows a run pinged through the real ingest in today’s row', async () => {

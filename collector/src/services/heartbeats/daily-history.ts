@@ -24,7 +24,10 @@ export const heartbeatDay = z.object({
     .number()
     .int()
     .meta({ description: 'runs that failed, ended with an error, took too long or were missed' }),
-  missed: z.number().int().meta({ description: 'windows that passed without a ping (counted in runs and failures)' }),
+  missed: z.number().int().nullable().meta({
+    description:
+      'windows that passed without a ping (counted in runs and failures); null for a day older than the raw results are kept (`GUARD_RETENTION_RAW_DAYS`), since the rollups do not say why a run failed',
+  }),
   uptime: z.number().nullable().meta({ description: 'percent of runs that succeeded; null without a run' }),
   avgRunSeconds: z
     .number()
@@ -56,9 +59,9 @@ export function utcDates(count: number, now: Date): string[] {
 
 /**
  * A heartbeat's history per UTC day, oldest first, every day present (empty without data). Runs and
- * failures come from the hourly rollups like the heartbeat report's, the missed windows from the
- * results' error kind and run durations from the run log (only runs with a start ping have one): two
- * queries for the whole range, whatever its length.
+ * failures come from the hourly rollups like the heartbeat report's, the missed windows from the raw
+ * results' error kind (while they are kept) and run durations from the run log (only runs with a
+ * start ping have one): two queries for the whole range, whatever its length.
  */
 export async function listHeartbeatDays({
   ctx,
@@ -66,7 +69,7 @@ export async function listHeartbeatDays({
   input,
   now = new Date(),
 }: {
-  ctx: CollectorContext
+  ctx: Pick<CollectorContext, 'sql' | 'timeseries' | 'credentialKey' | 'env'>
   caller: Caller
   input: { id: string; days?: number | undefined }
   now?: Date
@@ -112,6 +115,8 @@ export async function listHeartbeatDays({
   const countsOf = new Map(counts.map((row) => [row.day, row]))
   const durationsOf = new Map(durations.map((row) => [row.day, row]))
   const seconds = (ms: number | undefined) => (ms === undefined ? null : round2(Number(ms) / 1000))
+  // Raw results older than their retention may be gone already, and with them the missed windows.
+  const rawKeptFrom = now.getTime() - ctx.env.GUARD_RETENTION_RAW_DAYS * DAY_MS
   return dates.map((date) => {
     const count = countsOf.get(date)
     const runs = Number(count?.runs ?? 0)
@@ -121,7 +126,7 @@ export async function listHeartbeatDays({
       date,
       runs,
       failures,
-      missed: Number(count?.missed ?? 0),
+      missed: Date.parse(`${date}T00:00:00Z`) < rawKeptFrom ? null : Number(count?.missed ?? 0),
       uptime: runs ? round2(((runs - failures) / runs) * 100) : null,
       avgRunSeconds: seconds(duration?.avg),
       p95RunSeconds: seconds(duration?.p95),
