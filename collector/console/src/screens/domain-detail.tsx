@@ -27,6 +27,7 @@ import {
   type Range,
 } from '../monitors.ts'
 import { useOrg } from '../org.ts'
+import { type Registration, RegistrationCard } from './domain-registration.tsx'
 
 /** Checks the detail's heartbeat bar holds at most; a narrow screen shows the newest that fit. */
 const BEATS = 90
@@ -57,7 +58,10 @@ export default function DomainDetail({ id }: { id: string }) {
   const { current } = useOrg()
   const [range, setRange] = useState<Range>('24h')
   const detail = useResource(
-    () => api.get<Envelope<Detail>>(`/api/domains/${id}`).then((body) => body.data),
+    () =>
+      api
+        .get<Envelope<Detail & { registration?: Registration | null }>>(`/api/domains/${id}`)
+        .then((body) => body.data),
     [current.id, id],
   )
   const stats = useResource(
@@ -150,6 +154,7 @@ export default function DomainDetail({ id }: { id: string }) {
             )}
           </span>
         </div>
+        <RegistrationCard registration={domain.registration} />
       </div>
       <ErrorText error={stats.error} />
       <h2>Response time by location</h2>
