@@ -11,7 +11,8 @@ export interface SshServerFixture {
 
 /** ssh2's server on 127.0.0.1 with a fresh ed25519 host key; it rejects every login attempt. */
 export async function startSshServer(): Promise<SshServerFixture> {
-  const { Server: SshServer, utils } = await import('ssh2')
+  // Node's ESM view of ssh2 names only some of its exports; the default export is all of them.
+  const { Server: SshServer, utils } = (await import('ssh2')).default
   const keys = utils.generateKeyPairSync('ed25519')
   const server: Server = new SshServer({ hostKeys: [keys.private], ident: 'GuardFixture_1.0' }, (client) => {
     client.on('error', () => {})
