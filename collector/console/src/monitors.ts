@@ -57,6 +57,8 @@ export interface Phases {
   tlsMs?: number
   firstByteMs?: number
   transferMs?: number
+  /** Databases: from the signed-in connection to the query's answer. */
+  queryMs?: number
 }
 
 export interface HistoryEntry {
@@ -89,7 +91,8 @@ export interface DomainStats {
   total_downtime_seconds: number
 }
 
-export type ServiceProtocol = 'http' | 'https' | 'tcp' | 'dns' | 'tls' | 'icmp'
+/** The built-in protocols, or any protocol of the registry (`GET /api/protocols`). */
+export type ServiceProtocol = 'http' | 'https' | 'tcp' | 'dns' | 'tls' | 'icmp' | (string & {})
 
 export interface ProtocolConfig extends HttpOptions {
   host: string
@@ -103,6 +106,10 @@ export interface ProtocolConfig extends HttpOptions {
   server?: string
   warnDays?: number
   count?: number
+  /** A registry protocol with secrets: whether they are stored (they are never shown). */
+  secretsSet?: boolean
+  /** A registry protocol's own options (README "Check protocols"). */
+  [option: string]: unknown
 }
 
 export interface ServiceItem {
@@ -182,6 +189,7 @@ export const PHASES: Array<{ key: keyof Phases; label: string; color: string }> 
   { key: 'tlsMs', label: 'TLS', color: '#0ca678' },
   { key: 'firstByteMs', label: 'First byte', color: '#f59f00' },
   { key: 'transferMs', label: 'Transfer', color: '#e8590c' },
+  { key: 'queryMs', label: 'Query', color: '#c2255c' },
 ]
 
 /** Events that change what a monitor screen shows. */

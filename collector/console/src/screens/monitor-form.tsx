@@ -16,6 +16,14 @@ import {
 } from '../monitors.ts'
 import { useOrg } from '../org.ts'
 import { useAction } from '../use-action.ts'
+import {
+  type OptionValues,
+  optionConfigOf,
+  optionValuesOf,
+  type ProtocolInfo,
+  ProtocolOptionFields,
+  useProtocols,
+} from './protocol-fields.tsx'
 
 type Kind = 'domains' | 'services'
 
@@ -57,6 +65,9 @@ interface Model {
   server: string
   warnDays: string
   count: string
+  /** A registry protocol's options, from its JSON Schema (protocol-fields.tsx). */
+  options: OptionValues
+  secretsSet: boolean
 }
 
 const EMPTY: Model = {
@@ -96,7 +107,19 @@ const EMPTY: Model = {
   server: '',
   warnDays: '',
   count: '',
+  options: {},
+  secretsSet: false,
 }
+
+/** The picker's choices until `GET /api/protocols` answers. */
+const BUILTIN_PROTOCOLS = [
+  { kind: 'tcp', label: 'TCP port' },
+  { kind: 'http', label: 'HTTP' },
+  { kind: 'https', label: 'HTTPS' },
+  { kind: 'dns', label: 'DNS record' },
+  { kind: 'tls', label: 'TLS certificate' },
+  { kind: 'icmp', label: 'Ping (ICMP)' },
+]
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']
 const RECORD_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'NS', 'SOA', 'SRV', 'CAA', 'PTR']
@@ -164,6 +187,8 @@ function serviceModel(service: ServiceItem): Model {
     server: config.server ?? '',
     warnDays: text(config.warnDays),
     count: text(config.count),
+    options: optionValuesOf(config),
+    secretsSet: config.secretsSet ?? false,
   }
 }
 
@@ -224,7 +249,8 @@ function credentialsOf(model: Model): Record<string, string> | undefined {
   return undefined
 }
 
-function requestBody(kind: Kind, model: Model, update: boolean): Record<string, unknown> {
+/** `registry`: the protocol's description when it is one of the registry's. */
+function requestBody(kind: Kind, model: Model, update: boolean, registry?: ProtocolInfo): Record<string, unknown> {
   const common: Record<string, unknown> = {
     name: model.name.trim() || undefined,
     checkInterval: integer(model.checkInterval, 'Check interval'),
@@ -268,6 +294,7 @@ function requestBody(kind: Kind, model: Model, update: boolean): Record<string, 
       server: model.server || undefined,
     })
   } else if (model.protocol === 'icmp') config.count = integer(model.count, 'Echo requests')
+  else if (registry) Object.assign(config, { port }, optionConfigOf(registry, model.options))
   return {
     ...common,
     protocol: model.protocol,
@@ -350,6 +377,7 @@ export default function MonitorForm({ id }: { id?: string }) {
   )
   const test = useAction()
   const [tested, setTested] = useState<TestedCheck | undefined>(undefined)
+  const protocols = useProtocols()
 
   if (existing.error) return <ErrorText error={existing.error} retry={existing.reload} />
   if (!model) return <Loading lines={12} label={`Loading the ${noun}…`} />
@@ -359,13 +387,14 @@ export default function MonitorForm({ id }: { id?: string }) {
     onInput: (event: { currentTarget: { value: string } }) => set(key, event.currentTarget.value as never),
   })
   const http = isHttp(kind, model.protocol)
+  const registry = protocols.data?.find((protocol) => protocol.kind === model.protocol && !protocol.builtIn)
 
   const runTest = () =>
     test.run(async () => {
       setTested(undefined)
       const where = testLocation(model.locations, locations.data)
       if (!where) throw new Error('No probe has reported yet: start one to test from')
-      const body = requestBody(kind, model, false)
+      const body = requestBody(kind, model, false, registry)
       const answer = await api.post<Envelope<TestedCheck>>('/api/monitors/test', {
         location: where,
         [kind === 'domains' ? 'domain' : 'service']: body,
@@ -374,7 +403,7 @@ export default function MonitorForm({ id }: { id?: string }) {
     })
 
   const submit = async () => {
-    const body = requestBody(kind, model, editing)
+    const body = requestBody(kind, model, editing, registry)
     if (editing) {
       await api.put(`/api/${kind}/${id}`, body)
       location.route(`/${kind}/${id}`)
@@ -416,14 +445,15 @@ export default function MonitorForm({ id }: { id?: string }) {
                   <select
                     id={fieldId}
                     value={model.protocol}
-                    onChange={(event) => set('protocol', event.currentTarget.value as ServiceProtocol)}
+                    onChange={(event) =>
+                      setModel({ ...model, protocol: event.currentTarget.value as ServiceProtocol, options: {} })
+                    }
                   >
-                    <option value="tcp">TCP port</option>
-                    <option value="http">HTTP</option>
-                    <option value="https">HTTPS</option>
-                    <option value="dns">DNS record</option>
-                    <option value="tls">TLS certificate</option>
-                    <option value="icmp">Ping (ICMP)</option>
+                    {(protocols.data ?? BUILTIN_PROTOCOLS).map((protocol) => (
+                      <option key={protocol.kind} value={protocol.kind}>
+                        {protocol.label}
+                      </option>
+                    ))}
                   </select>
                 )}
               </Field>
@@ -431,9 +461,11 @@ export default function MonitorForm({ id }: { id?: string }) {
                 <Field label="Host" hint="A host name or IP address">
                   {(fieldId, hint) => <input id={fieldId} aria-describedby={hint} required {...text('host')} />}
                 </Field>
-                {['tcp', 'tls', 'http', 'https'].includes(model.protocol) ? (
-                  <Field label="Port">
-                    {(fieldId) => <input id={fieldId} inputMode="numeric" {...text('port')} />}
+                {['tcp', 'tls', 'http', 'https'].includes(model.protocol) || registry ? (
+                  <Field label="Port" hint={registry?.defaultPort ? `Default ${registry.defaultPort}` : undefined}>
+                    {(fieldId, hint) => (
+                      <input id={fieldId} aria-describedby={hint} inputMode="numeric" {...text('port')} />
+                    )}
                   </Field>
                 ) : null}
                 {http ? (
@@ -471,6 +503,14 @@ export default function MonitorForm({ id }: { id?: string }) {
                     <input id={fieldId} aria-describedby={hint} inputMode="numeric" {...text('warnDays')} />
                   )}
                 </Field>
+              ) : null}
+              {registry ? (
+                <ProtocolOptionFields
+                  protocol={registry}
+                  values={model.options}
+                  onChange={(options) => set('options', options)}
+                  secretsSet={editing && model.secretsSet}
+                />
               ) : null}
               {model.protocol === 'icmp' ? (
                 <Field label="Echo requests" hint="Per check, 1 to 10 (default 3)">

@@ -25,6 +25,7 @@ import {
   type ServiceItem,
 } from '../monitors.ts'
 import { useOrg } from '../org.ts'
+import { optionValuesOf } from './protocol-fields.tsx'
 
 /** Checks the detail's heartbeat bar holds at most; a narrow screen shows the newest that fit. */
 const BEATS = 90
@@ -175,11 +176,12 @@ export default function ServiceDetail({ id }: { id: string }) {
           </span>
         </div>
       </div>
+      <RegistryOptions service={service} />
       <h2>Response time by location</h2>
       <RangePicker value={range} onChange={setRange} />
       <ErrorText error={latency.error} retry={latency.reload} />
       <LatencyChart byLocation={latency.data} range={range} label={`Response time of ${service.name} per location`} />
-      {service.protocol === 'http' || service.protocol === 'https' ? (
+      {service.protocol === 'http' || service.protocol === 'https' || history.data?.some((entry) => entry.phases) ? (
         <>
           <h2>Timing phases</h2>
           {history.data ? <PhaseBreakdown entries={history.data} /> : <Loading lines={1} />}
@@ -190,5 +192,34 @@ export default function ServiceDetail({ id }: { id: string }) {
       <h2>Latest checks</h2>
       {history.data ? <HistoryTable entries={history.data} showCode={false} /> : <Loading lines={6} />}
     </section>
+  )
+}
+
+const BUILT_IN = ['http', 'https', 'tcp', 'dns', 'tls', 'icmp']
+
+/** A registry protocol's options as stored (README "Check protocols"); its secrets only as "set". */
+function RegistryOptions({ service }: { service: ServiceItem }) {
+  if (BUILT_IN.includes(service.protocol)) return null
+  const options = Object.entries(optionValuesOf(service.protocolConfig))
+  const secretsSet = service.protocolConfig.secretsSet
+  if (options.length === 0 && secretsSet === undefined) return null
+  return (
+    <>
+      <h2>Options</h2>
+      <dl class="card">
+        {options.map(([name, value]) => (
+          <div key={name}>
+            <dt>{name}</dt>
+            <dd style={{ overflowWrap: 'anywhere', whiteSpace: 'pre-wrap' }}>{String(value)}</dd>
+          </div>
+        ))}
+        {secretsSet === undefined ? null : (
+          <div>
+            <dt>Secrets</dt>
+            <dd>{secretsSet ? 'set' : 'not set'}</dd>
+          </div>
+        )}
+      </dl>
+    </>
   )
 }

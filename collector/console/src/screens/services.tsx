@@ -11,6 +11,7 @@ import { usePolling, useResource } from '../components/use-api.ts'
 import { useLive } from '../live.ts'
 import { displayState, MONITOR_EVENTS, type ServiceItem, STATE_ORDER } from '../monitors.ts'
 import { useOrg } from '../org.ts'
+import { useProtocols } from './protocol-fields.tsx'
 
 /** Checks per heartbeat bar and sparkline of the list (a phone shows the newest half of the bar). */
 const BEATS = 30
@@ -20,16 +21,14 @@ const target = (service: ServiceItem) => {
   return `${host}${port ? `:${port}` : ''}${path ?? ''}`
 }
 
-const PROTOCOL_OPTIONS = [
-  ['', 'Every protocol'],
-  ...['http', 'https', 'tcp', 'dns', 'tls', 'icmp'].map((name) => [name, name.toUpperCase()] as const),
-] as const
+const BUILT_IN = ['http', 'https', 'tcp', 'dns', 'tls', 'icmp'].map((kind) => ({ kind, label: kind.toUpperCase() }))
 
 export default function Services() {
   const { current } = useOrg()
   const [search, setSearch] = useState('')
   const [status, setStatus] = useState('')
   const [protocol, setProtocol] = useState('')
+  const protocols = useProtocols()
   const list = useResource(
     () => api.get<Envelope<ServiceItem[]>>('/api/services', { organizationId: current.id }).then((body) => body.data),
     [current.id],
@@ -128,7 +127,15 @@ export default function Services() {
           options={[...STATE_OPTIONS, ['paused', 'Paused']]}
           onChange={setStatus}
         />
-        <FilterChoice label="Protocol" value={protocol} options={PROTOCOL_OPTIONS} onChange={setProtocol} />
+        <FilterChoice
+          label="Protocol"
+          value={protocol}
+          options={[
+            ['', 'Every protocol'],
+            ...(protocols.data ?? BUILT_IN).map((choice) => [choice.kind, choice.label] as const),
+          ]}
+          onChange={setProtocol}
+        />
       </div>
       <ErrorText error={list.error} retry={list.reload} />
       {list.data === undefined ? (
