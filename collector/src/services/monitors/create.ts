@@ -8,6 +8,7 @@ import { sealCredentials, sealSecrets } from './credentials.ts'
 import { MONITOR_COLUMNS, type MonitorRow, toMonitorRecord } from './find.ts'
 import { scheduleMonitor } from './schedule.ts'
 import { type MonitorInput, type MonitorRecord, monitorInput } from './schemas.ts'
+import { assertThresholds } from './thresholds.ts'
 
 /**
  * Stores the monitor, then publishes its schedule. Should the publish fail, the row stays and the
@@ -23,6 +24,7 @@ export async function createMonitor({
   input: MonitorInput
 }): Promise<MonitorRecord> {
   const input = monitorInput.parse(body)
+  assertThresholds(input)
   const organizationId = organizationScope(caller, input.organizationId)
   const locations = input.locations ?? ctx.env.GUARD_DEFAULT_LOCATIONS
   await admitMonitor(ctx, caller, { kind: input.kind, organizationId, checkInterval: input.checkInterval, locations })
@@ -38,8 +40,8 @@ export async function createMonitor({
       const inserted = await tx.query<MonitorRow>(
         `INSERT INTO monitoring.monitors
        (id, organization_id, kind, name, protocol, target, is_api, auth_type, credentials, check_interval,
-        timeout_seconds, enabled, locations, tags, failure_threshold, quorum_percent)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+        timeout_seconds, enabled, locations, tags, failure_threshold, quorum_percent, degraded_above_ms, down_above_ms)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
      RETURNING ${MONITOR_COLUMNS}`,
         [
           newId(),
@@ -58,6 +60,8 @@ export async function createMonitor({
           input.tags,
           input.failureThreshold,
           input.quorumPercent,
+          input.degradedAboveMs ?? null,
+          input.downAboveMs ?? null,
         ],
       )
       const row = inserted.rows[0]!

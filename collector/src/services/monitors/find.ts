@@ -19,6 +19,8 @@ export interface MonitorRow {
   tags: string[]
   failure_threshold: number
   quorum_percent: number
+  degraded_above_ms: number | null
+  down_above_ms: number | null
   created_at: Date
   updated_at: Date
 }
@@ -26,7 +28,7 @@ export interface MonitorRow {
 /** Every column but the sealed credentials, which only the schedule publisher opens. */
 export const MONITOR_COLUMNS = `id, organization_id, kind, name, protocol, target, is_api, auth_type,
   credentials IS NOT NULL AS credentials_set, check_interval, timeout_seconds, enabled, locations, tags,
-  failure_threshold, quorum_percent, created_at, updated_at`
+  failure_threshold, quorum_percent, degraded_above_ms, down_above_ms, created_at, updated_at`
 
 export function toMonitorRecord(row: MonitorRow): MonitorRecord {
   return {
@@ -46,6 +48,8 @@ export function toMonitorRecord(row: MonitorRow): MonitorRecord {
     tags: row.tags,
     failureThreshold: row.failure_threshold,
     quorumPercent: row.quorum_percent,
+    degradedAboveMs: row.degraded_above_ms,
+    downAboveMs: row.down_above_ms,
     createdAt: new Date(row.created_at).toISOString(),
     updatedAt: new Date(row.updated_at).toISOString(),
   }

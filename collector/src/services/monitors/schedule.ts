@@ -54,6 +54,8 @@ export function monitorConfigOf(
     timeoutSeconds: monitor.timeout,
     locations: monitor.locations,
     enabled: monitor.enabled,
+    ...(monitor.degradedAboveMs === null ? {} : { degradedAboveMs: monitor.degradedAboveMs }),
+    ...(monitor.downAboveMs === null ? {} : { downAboveMs: monitor.downAboveMs }),
   }
 }
 

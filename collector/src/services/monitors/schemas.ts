@@ -27,6 +27,11 @@ export const monitorName = z.string().trim().min(1).max(200)
 export const failureThreshold = z.number().int().min(1).max(100)
 /** Share of locations, in percent, that must be failing for the monitor to be down. */
 export const quorumPercent = z.number().int().min(1).max(100)
+/**
+ * A response-time threshold in milliseconds, for any kind of check (README "Response-time
+ * thresholds"); below the timeout, since a check never lasts longer.
+ */
+export const responseTimeThreshold = z.number().int().min(1).max(300_000)
 export const tags = z.array(z.string().trim().min(1).max(50)).max(20)
 /** Location codes as probes name themselves, or `*` for every probe. */
 export const locationCode = z.string().regex(/^(\*|[a-z0-9-]{2,32})$/, 'must be a location code such as fra, or *')
@@ -73,6 +78,7 @@ export const httpOptions = httpTargetObject
     followRedirects: true,
     degradedAboveMs: true,
     ignoreTlsErrors: true,
+    conditions: true,
   })
 export type HttpOptions = z.infer<typeof httpOptions>
 export const HTTP_OPTION_NAMES = Object.keys(httpOptions.shape) as Array<keyof HttpOptions>
@@ -127,6 +133,8 @@ export const monitorInput = z
     tags: tags.default([]),
     failureThreshold: failureThreshold.default(DEFAULT_RULES.failureThreshold),
     quorumPercent: quorumPercent.default(DEFAULT_RULES.quorumPercent),
+    degradedAboveMs: responseTimeThreshold.optional(),
+    downAboveMs: responseTimeThreshold.optional(),
   })
   .strict()
   .transform((input) => ({ ...input, timeout: input.timeout ?? defaultTimeout(input.checkInterval) }))
@@ -153,6 +161,8 @@ export const monitorChanges = z
     tags: tags.optional(),
     failureThreshold: failureThreshold.optional(),
     quorumPercent: quorumPercent.optional(),
+    degradedAboveMs: responseTimeThreshold.nullable().optional(),
+    downAboveMs: responseTimeThreshold.nullable().optional(),
   })
   .strict()
 export type MonitorChanges = z.input<typeof monitorChanges>
@@ -174,6 +184,8 @@ export interface MonitorRecord {
   tags: string[]
   failureThreshold: number
   quorumPercent: number
+  degradedAboveMs: number | null
+  downAboveMs: number | null
   createdAt: string
   updatedAt: string
 }

@@ -7,6 +7,7 @@ import { sealCredentials, sealSecrets } from './credentials.ts'
 import { findMonitor, findSealedCredentials, MONITOR_COLUMNS, type MonitorRow, toMonitorRecord } from './find.ts'
 import { scheduleMonitor } from './schedule.ts'
 import { type MonitorChanges, type MonitorKind, type MonitorRecord, monitorChanges } from './schemas.ts'
+import { assertThresholds } from './thresholds.ts'
 
 /** Changes the given fields only; the schedule is published again so probes follow within seconds. */
 export async function updateMonitor({
@@ -22,6 +23,10 @@ export async function updateMonitor({
   const current = await findMonitor(ctx.sql, caller, input.kind, input.id)
   const { checkInterval, timeout } = timingAfterUpdate(current, changes)
   const locations = changes.locations ?? current.locations
+  // `null` clears a threshold, an absent one keeps the stored value.
+  const degradedAboveMs = changes.degradedAboveMs === undefined ? current.degradedAboveMs : changes.degradedAboveMs
+  const downAboveMs = changes.downAboveMs === undefined ? current.downAboveMs : changes.downAboveMs
+  assertThresholds({ degradedAboveMs, downAboveMs, timeout, target: changes.target ?? current.target })
   await admitMonitor(ctx, caller, {
     kind: current.kind,
     organizationId: current.organizationId,
@@ -54,7 +59,8 @@ export async function updateMonitor({
       `UPDATE monitoring.monitors
         SET name = $3, protocol = $4, target = $5, is_api = $6, auth_type = $7, credentials = $8,
             check_interval = $9, timeout_seconds = $10, enabled = $11, locations = $12, tags = $13,
-            failure_threshold = $14, quorum_percent = $15, updated_at = now()
+            failure_threshold = $14, quorum_percent = $15, degraded_above_ms = $16, down_above_ms = $17,
+            updated_at = now()
       WHERE id = $1 AND organization_id = $2
       RETURNING ${MONITOR_COLUMNS}`,
       [
@@ -73,6 +79,8 @@ export async function updateMonitor({
         changes.tags ?? current.tags,
         changes.failureThreshold ?? current.failureThreshold,
         changes.quorumPercent ?? current.quorumPercent,
+        degradedAboveMs,
+        downAboveMs,
       ],
     ),
   )
