@@ -25,6 +25,8 @@ describe('registrable domain', () => {
     'example.internal',
     'co.uk',
     'a..com',
+    `${'a'.repeat(64)}.com`,
+    `${'abc.'.repeat(63)}com`,
   ])('finds no registration for %s', (host) => {
     expect(registrableDomain(host)).toBeUndefined()
   })

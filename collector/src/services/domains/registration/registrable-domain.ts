@@ -39,7 +39,9 @@ export function registrableDomain(host: string): string | undefined {
     .replace(/\.$/, '')
   if (isIP(name) !== 0) return undefined
   const labels = name.split('.')
-  if (labels.length < 2 || labels.some((label) => label === '')) return undefined
+  // Longer names and labels than DNS allows (RFC 1035) have no registration to ask about.
+  if (name.length > 253 || labels.length < 2 || labels.some((label) => label === '' || label.length > 63))
+    return undefined
   if (UNREGISTERED_TLDS.has(labels[labels.length - 1]!)) return undefined
   const take = SECOND_LEVEL_SUFFIXES.has(labels.slice(-2).join('.')) ? 3 : 2
   if (labels.length < take) return undefined
