@@ -1,10 +1,10 @@
-import type { MonitorTarget } from '@guard/shared'
 import type { CheckOptions, CheckOutcome } from '../checker.ts'
+import type { ThreadedTarget } from '../checkers/threaded.ts'
 
 /** The main thread asks a check thread for one check. */
 export interface CheckRequest extends CheckOptions {
   id: number
-  target: MonitorTarget
+  target: ThreadedTarget
 }
 
 /** A check thread's answer: the outcome of request `id`. */

@@ -2,16 +2,9 @@ import { Worker } from 'node:worker_threads'
 import type { Logger, MonitorTarget } from '@guard/shared'
 import type { CheckOptions, CheckOutcome, TargetCheck } from '../checker.ts'
 import { checkOnThisThread } from '../checkers/index.ts'
+import { runsOnThread } from '../checkers/threaded.ts'
 import { checkWorkerSource } from './bundle.ts'
 import type { CheckReply, CheckRequest } from './messages.ts'
-
-/**
- * Checks whose cost is mostly a TLS handshake go to the pool. Plain HTTP stays on the calling
- * thread: at about 0.3 CPU-ms a check, handing it to a thread and back costs more than it saves
- * (bench/probe measured 0.29 CPU-ms per plain HTTP check on the main thread, 0.37 to 0.53 pooled).
- */
-const pooled = (target: MonitorTarget) =>
-  target.kind === 'tls' || (target.kind === 'http' && /^https:/i.test(target.url))
 
 /** Threads that crash this many times in a row without answering anything make the pool give up on threads. */
 const CRASHES_BEFORE_FALLBACK = 3
@@ -70,7 +63,7 @@ export class CheckPool {
   readonly check: TargetCheck = (target, options) => this.run(target, options)
 
   run(target: MonitorTarget, options: CheckOptions): Promise<CheckOutcome> {
-    if (!this.usesThreads() || !pooled(target)) return checkOnThisThread(target, options)
+    if (!this.usesThreads() || !runsOnThread(target)) return checkOnThisThread(target, options)
     let thread: Thread
     try {
       thread = this.pick()

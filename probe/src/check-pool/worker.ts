@@ -1,6 +1,6 @@
 import { parentPort } from 'node:worker_threads'
 import type { CheckOutcome } from '../checker.ts'
-import { checkOnThisThread } from '../checkers/index.ts'
+import { checkOnCheckThread } from '../checkers/threaded.ts'
 import type { CheckReply, CheckRequest } from './messages.ts'
 
 /**
@@ -13,7 +13,7 @@ if (!port) throw new Error('the check worker runs on a worker thread')
 
 port.on('message', (request: CheckRequest) => {
   const started = performance.now()
-  checkOnThisThread(request.target, request)
+  checkOnCheckThread(request.target, request)
     .catch(
       (error: unknown): CheckOutcome => ({
         status: 'down',
