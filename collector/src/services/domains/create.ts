@@ -23,6 +23,7 @@ export function domainMonitorInput(body: unknown, organization?: string): Monito
     tags: input.tags,
     failureThreshold: input.failureThreshold,
     quorumPercent: input.quorumPercent,
+    ...(input.downAboveMs === undefined ? {} : { downAboveMs: input.downAboveMs }),
   }
 }
 

@@ -40,6 +40,7 @@ export function domainOf(monitor: MonitorRecord): DomainRecord {
     authType: monitor.authType,
     credentialsSet: monitor.credentialsSet,
     options: httpOptionsView(target),
+    ...(monitor.downAboveMs === null ? {} : { downAboveMs: monitor.downAboveMs }),
     createdAt: monitor.createdAt,
     updatedAt: monitor.updatedAt,
   }

@@ -25,6 +25,7 @@ export async function getDomain(ctx: CollectorContext, caller: Caller, id: strin
     isApi: domain.isApi,
     authType: domain.authType,
     credentialsSet: domain.credentialsSet,
+    ...(domain.downAboveMs === undefined ? {} : { downAboveMs: domain.downAboveMs }),
     ...domain.options,
   }
 }

@@ -17,6 +17,7 @@ import {
   monitorName,
   optionalShape,
   quorumPercent,
+  responseTimeThreshold,
   tags,
 } from '../monitors/schemas.ts'
 import { registrationView } from './registration/schemas.ts'
@@ -55,6 +56,8 @@ const domainExample = {
   keywordAbsent: true,
   jsonPath: { path: '$.status', equals: 'ok' },
   degradedAboveMs: 800,
+  downAboveMs: 5000,
+  conditions: ['[BODY].data.id == 1', 'len([BODY].items) > 0'],
   locations: ['fra', 'iad'],
 }
 
@@ -81,6 +84,8 @@ export const createDomainInput = z
     failureThreshold: failureThreshold.default(DEFAULT_RULES.failureThreshold),
     quorumPercent: quorumPercent.default(DEFAULT_RULES.quorumPercent),
     locations: locations.optional(),
+    /** An answer slower than this is down (`slow`); `degradedAboveMs` is the HTTP option below. */
+    downAboveMs: responseTimeThreshold.optional(),
     ...httpOptions.shape,
   })
   .strict()
@@ -108,6 +113,7 @@ export const updateDomainInput = z
     failureThreshold: failureThreshold.optional(),
     quorumPercent: quorumPercent.optional(),
     locations: locations.optional(),
+    downAboveMs: responseTimeThreshold.nullable().optional(),
     ...clearable(httpOptions.shape),
   })
   .strict()
@@ -131,6 +137,7 @@ export const domainRecord = z.object({
   authType,
   credentialsSet: z.boolean(),
   options: z.object(optionalShape(httpOptions.shape)),
+  downAboveMs: z.number().int().optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 })
@@ -184,6 +191,7 @@ export const domainDetail = domainListItem.extend({
   authType: authType.optional(),
   /** Credentials are write-only: this says whether some are stored. */
   credentialsSet: z.boolean().optional(),
+  downAboveMs: z.number().int().optional(),
   ...optionalShape(httpOptions.shape),
 })
 export type DomainDetail = z.infer<typeof domainDetail>

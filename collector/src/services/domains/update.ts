@@ -40,6 +40,7 @@ export async function updateDomain({
         ...(input.tags === undefined ? {} : { tags: input.tags }),
         ...(input.failureThreshold === undefined ? {} : { failureThreshold: input.failureThreshold }),
         ...(input.quorumPercent === undefined ? {} : { quorumPercent: input.quorumPercent }),
+        ...(input.downAboveMs === undefined ? {} : { downAboveMs: input.downAboveMs }),
       },
     },
   })
