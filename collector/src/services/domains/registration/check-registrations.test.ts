@@ -21,6 +21,7 @@ describe('domain registration expiry over RDAP', () => {
   let app: Awaited<ReturnType<typeof buildCollectorApp>>
   let reactions: Awaited<ReturnType<typeof startReactionsForTest>>
   const auth = () => ({ authorization: `Bearer ${harness.apiKey}` })
+  /** Every domain detail this file reads, searched for GUARD_RDAP_URL's password at the end. */
   const responses: string[] = []
 
   beforeAll(async () => {
