@@ -1,5 +1,5 @@
 import { isIP } from 'node:net'
-import { type CheckResult, effectiveMailTls, truncateText } from '@guard/shared'
+import { type CheckResult, effectiveMailTls, type MonitorTarget, truncateText } from '@guard/shared'
 import type { CheckContext, CheckOutcome } from '../../checker.ts'
 import { certificateOf, certificateProblem } from '../certificate.ts'
 import { DialogueError } from '../dialogue-error.ts'
@@ -22,14 +22,8 @@ export interface MailDialogue {
   readonly statusCode?: number | undefined
 }
 
-export interface MailTarget {
-  host: string
-  port?: number | undefined
-  tls?: 'starttls' | 'implicit' | 'none' | undefined
-  ignoreTlsErrors?: boolean | undefined
-  username?: string | undefined
-  secrets?: { password?: string | undefined } | undefined
-}
+/** What the runner reads of an SMTP, IMAP or POP3 target; the fields they share. */
+type MailTarget = Extract<MonitorTarget, { kind: 'smtp' | 'imap' | 'pop3' }>
 
 export interface MailProtocol {
   defaultPort: number

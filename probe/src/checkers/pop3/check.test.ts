@@ -1,6 +1,7 @@
+import { createServer } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type SelfSignedPems, selfSignedCertificate } from '../../testing/certificate.ts'
-import { startTarpit, testContext } from '../../testing/fixtures.ts'
+import { closeServer, listenLocal, startTarpit, testContext } from '../../testing/fixtures.ts'
 import { type MailServerFixture, startPop3Server } from '../../testing/mail-servers.ts'
 import { pop3Checker } from './check.ts'
 
@@ -51,6 +52,28 @@ describe('pop3Checker', () => {
     expect(outcome).toMatchObject({ status: 'down', errorKind: 'auth_failed' })
     expect(outcome.error).toMatch(/-ERR \[AUTH\]/)
     expect(JSON.stringify(outcome)).not.toContain(wrong)
+  })
+
+  it('keeps the password out of the error text when the server quotes it back', async () => {
+    const echoing = createServer((socket) => {
+      socket.write('+OK echo ready\r\n')
+      socket.on('data', (chunk) => {
+        const line = chunk.toString().trimEnd()
+        socket.write(line.startsWith('PASS ') ? `-ERR wrong password ${line.slice(5)}\r\n` : '+OK\r\n')
+      })
+    })
+    const port = await listenLocal(echoing)
+    const outcome = await pop3Checker.check(
+      { ...pop3(port, { tls: 'none' }), username: 'alice', secrets: { password: PASSWORD } },
+      testContext(),
+    )
+    await closeServer(echoing)
+    expect(outcome).toMatchObject({
+      status: 'down',
+      errorKind: 'auth_failed',
+      error: 'the server refused the credentials: "-ERR wrong password ***"',
+    })
+    expect(JSON.stringify(outcome)).not.toContain(PASSWORD)
   })
 
   it('is down with tls_invalid for a self-signed certificate, before USER', async () => {

@@ -1,4 +1,4 @@
-import { SMTP_IMPLICIT_TLS_PORT, SMTP_PORT } from '@guard/shared'
+import { type MonitorTarget, SMTP_IMPLICIT_TLS_PORT, SMTP_PORT } from '@guard/shared'
 import type { Checker, CheckOutcome } from '../../checker.ts'
 import { DialogueError } from '../dialogue-error.ts'
 import type { LineChannel } from '../mail/line-channel.ts'
@@ -40,11 +40,7 @@ async function command(channel: LineChannel, line: string): Promise<SmtpReply> {
   return readReply(channel)
 }
 
-interface SmtpOptions {
-  expectedBannerCode?: number | undefined
-  bannerKeyword?: string | undefined
-  ehloName?: string | undefined
-}
+type SmtpOptions = Pick<Extract<MonitorTarget, { kind: 'smtp' }>, 'expectedBannerCode' | 'bannerKeyword' | 'ehloName'>
 
 function smtpDialogue(channel: LineChannel, options: SmtpOptions): MailDialogue {
   const expected = options.expectedBannerCode ?? 220
