@@ -34,6 +34,8 @@ export function serviceMonitorInput(body: unknown, organizationId?: string): Mon
     ...(input.locations ? { locations: input.locations } : {}),
     failureThreshold: input.failureThreshold,
     quorumPercent: input.quorumPercent,
+    ...(input.degradedAboveMs === undefined ? {} : { degradedAboveMs: input.degradedAboveMs }),
+    ...(input.downAboveMs === undefined ? {} : { downAboveMs: input.downAboveMs }),
   }
 }
 

@@ -17,6 +17,8 @@ export function serviceOf(monitor: MonitorRecord): ServiceRecord {
     timeout: monitor.timeout,
     enabled: monitor.enabled,
     locations: monitor.locations,
+    degradedAboveMs: monitor.degradedAboveMs,
+    downAboveMs: monitor.downAboveMs,
     createdAt: monitor.createdAt,
     updatedAt: monitor.updatedAt,
   }

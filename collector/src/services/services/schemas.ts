@@ -20,6 +20,7 @@ import {
   monitorName,
   optionalShape,
   quorumPercent,
+  responseTimeThreshold,
   type ServiceProtocol,
   serviceProtocol,
 } from '../monitors/schemas.ts'
@@ -129,6 +130,9 @@ const createFields = {
   locations: locations.optional(),
   failureThreshold: failureThreshold.default(DEFAULT_RULES.failureThreshold),
   quorumPercent: quorumPercent.default(DEFAULT_RULES.quorumPercent),
+  /** Milliseconds; slower checks of any protocol are degraded, then down (README "Response-time thresholds"). */
+  degradedAboveMs: responseTimeThreshold.optional(),
+  downAboveMs: responseTimeThreshold.optional(),
 }
 
 /**
@@ -166,6 +170,9 @@ const updateFields = {
   locations: locations.optional(),
   failureThreshold: failureThreshold.optional(),
   quorumPercent: quorumPercent.optional(),
+  /** `null` removes the threshold. */
+  degradedAboveMs: responseTimeThreshold.nullable().optional(),
+  downAboveMs: responseTimeThreshold.nullable().optional(),
 }
 const replacing = 'Replaces the whole configuration; credentials and secrets are kept when none are given.'
 
@@ -230,6 +237,8 @@ export interface ServiceRecord {
   timeout: number
   enabled: boolean
   locations: string[]
+  degradedAboveMs: number | null
+  downAboveMs: number | null
   createdAt: string
   updatedAt: string
 }
@@ -246,6 +255,8 @@ export const serviceView = z.object({
   consecutiveFailures: z.number().int(),
   protocolConfig: serviceConfigView,
   createdAt: z.string(),
+  degradedAboveMs: z.number().int().optional(),
+  downAboveMs: z.number().int().optional(),
   locations: z.array(z.string()).optional(),
   lastError: lastErrorView.nullable().optional(),
   failingLocations: z.array(z.string()).optional(),

@@ -94,6 +94,8 @@ export async function updateService({
         ...(input.locations === undefined ? {} : { locations: input.locations }),
         ...(input.failureThreshold === undefined ? {} : { failureThreshold: input.failureThreshold }),
         ...(input.quorumPercent === undefined ? {} : { quorumPercent: input.quorumPercent }),
+        ...(input.degradedAboveMs === undefined ? {} : { degradedAboveMs: input.degradedAboveMs }),
+        ...(input.downAboveMs === undefined ? {} : { downAboveMs: input.downAboveMs }),
       },
     },
   })

@@ -26,6 +26,8 @@ export async function viewServices(sql: Sql, services: ServiceRecord[]): Promise
       consecutiveFailures: state?.consecutiveFailures ?? 0,
       protocolConfig: service.protocolConfig,
       createdAt: service.createdAt,
+      ...(service.degradedAboveMs === null ? {} : { degradedAboveMs: service.degradedAboveMs }),
+      ...(service.downAboveMs === null ? {} : { downAboveMs: service.downAboveMs }),
       // Beyond the spec's fields, only what carries information (README "Services").
       ...(service.locations.includes('*') ? {} : { locations: service.locations }),
       ...(state?.lastError ? { lastError: lastErrorOf(state.lastError) } : {}),
