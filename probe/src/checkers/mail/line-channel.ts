@@ -4,8 +4,8 @@ import { connect as connectTls, type TLSSocket } from 'node:tls'
 import { DialogueError } from '../dialogue-error.ts'
 import { secureContext } from '../secure-context.ts'
 
-/** Longer lines than this are no mail protocol's replies; stop buffering rather than grow without end. */
-const MAX_LINE_BYTES = 16 * 1024
+/** Longer lines than this (in characters) are no mail protocol’s replies; stop buffering rather than grow without end. */
+const MAX_LINE_LENGTH = 16 * 1024
 
 interface Waiter {
   resolve(line: string): void
@@ -147,8 +147,8 @@ export class LineChannel {
       this.buffered = this.buffered.slice(end + 1)
       end = this.buffered.indexOf('\n')
     }
-    if (this.buffered.length > MAX_LINE_BYTES) {
-      this.fail(new DialogueError('protocol_error', `the server sent a line longer than ${MAX_LINE_BYTES} bytes`))
+    if (this.buffered.length > MAX_LINE_LENGTH) {
+      this.fail(new DialogueError('protocol_error', `the server sent a line longer than ${MAX_LINE_LENGTH} characters`))
       this.socket.destroy()
       return
     }
