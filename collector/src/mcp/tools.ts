@@ -4,6 +4,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js'
 import { type ZodObject, type ZodRawShape, z } from 'zod'
 import type { CollectorContext } from '../context.ts'
+import { hasPermission } from '../services/access/permissions.ts'
 import { audienceOf } from '../services/assistant/audience.ts'
 import { listAssistantIncidents } from '../services/assistant/list-incidents.ts'
 import { readAssistantDashboard } from '../services/assistant/read-dashboard.ts'
@@ -20,6 +21,12 @@ import {
   organizationFilter,
 } from '../services/assistant/schemas.ts'
 import { dashboardStats } from '../services/dashboard/stats.ts'
+import { serviceProtocol } from '../services/monitors/schemas.ts'
+import { createService } from '../services/services/create.ts'
+import { getService } from '../services/services/get.ts'
+import { listProtocols } from '../services/services/protocols.ts'
+import { serviceView } from '../services/services/schemas.ts'
+import { updateService } from '../services/services/update.ts'
 import { lookupDns } from '../services/toolbox/lookup-dns.ts'
 import { scanPorts } from '../services/toolbox/scan-ports.ts'
 import { dnsLookupResult } from '../services/toolbox/schemas.ts'
@@ -56,6 +63,14 @@ const READ_ONLY: ToolAnnotations = {
 /** Scans reach hosts outside Guard: open world, and not idempotent (a port may open between two calls). */
 const SCAN: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true }
 
+/** Writes a monitor: not read-only, not idempotent (a create makes another each time). */
+const WRITE: ToolAnnotations = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: false,
+  openWorldHint: false,
+}
+
 const tool = <I extends ZodRawShape, O extends ZodObject>(definition: GuardTool<I, O>) => definition
 
 /** The summaries' figures: "no" rather than "0 %" or "0 ms" while nothing has been checked. */
@@ -74,6 +89,37 @@ function signedIn(tool: ToolContext) {
   }
   return tool.auth.principal
 }
+
+/** A write needs a signed-in caller whose role (and token) grant services:write, as on the REST API. */
+function serviceWriter(tool: ToolContext) {
+  const caller = signedIn(tool)
+  if (!hasPermission(caller.permissions, 'services:write')) {
+    throw new GuardError('FORBIDDEN', 'Missing permission services:write')
+  }
+  return caller
+}
+
+/** Every protocol and what its protocolConfig takes, for the tools' descriptions. */
+const protocolGuide = () =>
+  listProtocols()
+    .map((protocol) => {
+      const options = Object.keys((protocol.options.properties as Record<string, unknown> | undefined) ?? {})
+      const secrets = protocol.secretFields.length ? `; secret: ${protocol.secretFields.join(', ')}` : ''
+      return `${protocol.kind} (${protocol.label}): ${options.join(', ') || 'no options'}${secrets}`
+    })
+    .join('\n')
+
+const serviceFields = {
+  checkInterval: z.number().int().min(5).max(86_400).optional().describe('Seconds between checks; default 60'),
+  timeout: z.number().int().min(1).max(300).optional().describe('Seconds a check may take, below the interval'),
+  enabled: z.boolean().optional(),
+  locations: z.array(z.string()).max(50).optional().describe('Probe location codes; default the configured ones'),
+}
+const protocolConfigArgument = z
+  .record(z.string(), z.unknown())
+  .describe(
+    'host, port and the options of the protocol (GET /api/protocols has each one as JSON Schema); secret fields are write-only',
+  )
 
 /** The tools: each one adapter over the services the REST routes use. */
 export const guardTools = [
@@ -208,6 +254,52 @@ export const guardTools = [
         .join('')}`,
     run: (input, tool) =>
       readHeartbeatsStatus({ ctx: tool.ctx, audience: audienceOf(member(tool), input.organizationId) }),
+  }),
+  tool({
+    name: 'create_service',
+    title: 'Create a service monitor',
+    description: `Creates a service monitor, as POST /api/services: a protocol and its protocolConfig. Requires sign-in, the write scope and services:write. Secrets are sealed and never returned (secretsSet). Protocols and their options:\n${protocolGuide()}`,
+    input: {
+      organizationId: z.string().max(64).optional().describe("One of the caller's organizations; default its first"),
+      name: z.string().trim().min(1).max(200),
+      protocol: serviceProtocol,
+      protocolConfig: protocolConfigArgument,
+      ...serviceFields,
+    },
+    output: serviceView,
+    scope: 'write',
+    annotations: WRITE,
+    summary: (service) => `Created the ${service.protocol} service ${service.name} (${service.id}).`,
+    run: async ({ organizationId, ...input }, tool) => {
+      const caller = serviceWriter(tool)
+      const created = await createService({
+        ctx: tool.ctx,
+        caller,
+        input: { ...input, organizationId } as Parameters<typeof createService>[0]['input'],
+      })
+      return getService(tool.ctx, caller, created.id)
+    },
+  }),
+  tool({
+    name: 'update_service',
+    title: 'Update a service monitor',
+    description: `Changes the given fields of a service monitor, as PUT /api/services/{id}; a protocolConfig replaces the stored one whole, secrets left out are kept. Requires sign-in, the write scope and services:write. Protocols and their options:\n${protocolGuide()}`,
+    input: {
+      id: z.string().min(1).max(64),
+      name: z.string().trim().min(1).max(200).optional(),
+      protocol: serviceProtocol.optional(),
+      protocolConfig: protocolConfigArgument.optional(),
+      ...serviceFields,
+    },
+    output: serviceView,
+    scope: 'write',
+    annotations: WRITE,
+    summary: (service) => `Updated the ${service.protocol} service ${service.name} (${service.id}).`,
+    run: async (input, tool) => {
+      const caller = serviceWriter(tool)
+      await updateService({ ctx: tool.ctx, caller, input: input as Parameters<typeof updateService>[0]['input'] })
+      return getService(tool.ctx, caller, input.id)
+    },
   }),
 ]
 

@@ -157,6 +157,57 @@ describe('check protocols through the services API', () => {
     expect((await scheduled(id)).target).toEqual({ kind: 'udp', host: 'example.org', port: 9 })
   })
 
+  it('creates and updates a registry protocol service through the MCP tools, never returning a secret', async () => {
+    const callTool = async (name: string, args: Record<string, unknown>) => {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/mcp',
+        headers: {
+          authorization: `Bearer ${harness.apiKey}`,
+          accept: 'application/json, text/event-stream',
+          'content-type': 'application/json',
+        },
+        payload: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } },
+      })
+      expect(response.statusCode, response.body).toBe(200)
+      return response.json().result as { isError?: boolean; structuredContent?: Record<string, unknown> }
+    }
+    const created = await callTool('create_service', {
+      name: 'MCP echo',
+      protocol: 'udp',
+      protocolConfig: { host: 'echo.example.org', port: 7, payload: 'hi' },
+    })
+    expect(created.isError).toBeFalsy()
+    const id = created.structuredContent!.id as string
+    expect(created.structuredContent).toMatchObject({
+      protocol: 'udp',
+      protocolConfig: { host: 'echo.example.org', port: 7, payload: 'hi' },
+    })
+    const foreign = await callTool('update_service', { id, protocolConfig: { host: 'x.example', port: 7, path: '/' } })
+    expect(foreign.isError).toBe(true)
+    const updated = await callTool('update_service', {
+      id,
+      protocolConfig: { host: 'echo.example.org', port: 7, replyMatches: '^hi' },
+    })
+    expect(updated.structuredContent).toMatchObject({ protocolConfig: { replyMatches: '^hi' } })
+    expect((await scheduled(id)).target).toEqual({
+      kind: 'udp',
+      host: 'echo.example.org',
+      port: 7,
+      replyMatches: '^hi',
+    })
+    if (secretProtocol) {
+      const secrets = Object.fromEntries(secretProtocol.secretFields.map((field) => [field, SECRET]))
+      const withSecret = await callTool('create_service', {
+        name: 'MCP secret',
+        protocol: secretProtocol.kind,
+        protocolConfig: { host: 'db.example.org', ...secrets },
+      })
+      expect(withSecret.structuredContent).toMatchObject({ protocolConfig: { secretsSet: true } })
+      expect(JSON.stringify(withSecret)).not.toContain(SECRET)
+    }
+  })
+
   it.skipIf(!secretProtocol)('keeps secrets write-only, sealed at rest and for probes, across updates', async () => {
     const protocol = secretProtocol!
     const secrets = Object.fromEntries(protocol.secretFields.map((field) => [field, SECRET]))

@@ -445,6 +445,22 @@ const table: Array<{
       }),
     ),
   ),
+  // Creating a service in our organization through MCP is refused like through the API.
+  {
+    method: 'POST',
+    path: '/mcp',
+    url: '/mcp',
+    body: {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: {
+        name: 'create_service',
+        arguments: { organizationId: ORG, name: 'x', protocol: 'udp', protocolConfig: { host: 'x.example', port: 9 } },
+      },
+    },
+    own: true,
+  },
   ...['', '/mcp', '/api/mcp'].map((suffix) => ({
     method: 'GET' as const,
     path: `/.well-known/oauth-protected-resource${suffix}`,
