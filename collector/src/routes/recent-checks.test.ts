@@ -1,5 +1,6 @@
-import { DEFAULT_ORGANIZATION } from '@guard/shared'
+import { DEFAULT_ORGANIZATION, newId } from '@guard/shared'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { heartbeatResult } from '../services/heartbeats/results.ts'
 import { applyResultsToState } from '../services/monitor-state/apply-results.ts'
 import { lookbackSeconds } from '../services/monitors/recent-checks.ts'
 import { storeResults } from '../services/results/store.ts'
@@ -11,10 +12,11 @@ const OTHER = 'org-recent-other'
 
 describe('GET /api/monitors/recent-checks', () => {
   let harness: Awaited<ReturnType<typeof collectorAppWithUsers>>
-  const ids: Record<'domain' | 'quiet' | 'service' | 'foreign', string> = {
+  const ids: Record<'domain' | 'quiet' | 'service' | 'heartbeat' | 'foreign', string> = {
     domain: '',
     quiet: '',
     service: '',
+    heartbeat: '',
     foreign: '',
   }
   const get = (user: string, query: string) =>
@@ -24,6 +26,7 @@ describe('GET /api/monitors/recent-checks', () => {
     harness = await collectorAppWithUsers({
       admin: userCaller('admin', [ORG]),
       reader: userCaller('reader', [ORG], ['domains:read']),
+      jobs: userCaller('jobs', [ORG], ['heartbeats:read']),
       stranger: userCaller('stranger', [OTHER]),
     })
     const create = async (user: string, path: string, payload: object) => {
@@ -39,7 +42,18 @@ describe('GET /api/monitors/recent-checks', () => {
       protocolConfig: { host: 'db.example', port: 5432 },
       checkInterval: 60,
     })
+    ids.heartbeat = await create('admin', '/api/heartbeats', { name: 'Nightly backup', every: 3600 })
     ids.foreign = await create('stranger', '/api/domains', { url: 'https://foreign.example' })
+    const run = (secondsAgo: number, up: boolean, durationMs?: number, errorKind?: 'missed' | 'failed') =>
+      heartbeatResult({
+        id: newId(),
+        monitorId: ids.heartbeat,
+        organizationId: ORG,
+        at: Date.now() - secondsAgo * 1000,
+        up,
+        durationMs,
+        ...(errorKind ? { errorKind, error: `the run ${errorKind}` } : {}),
+      })
     const results = [
       // Older than the domain's look-back (at 60 s and limit 5: an hour): never part of the answer.
       resultFor(ids.domain, ORG, 'fra', 3 * 3600, 'down', 1),
@@ -55,6 +69,11 @@ describe('GET /api/monitors/recent-checks', () => {
       resultFor(ids.domain, ORG, 'iad', 1, 'up', 130),
       resultFor(ids.service, ORG, 'fra', 30, 'up', 5, { kind: 'tcp', statusCode: 0 }),
       resultFor(ids.foreign, OTHER, 'fra', 30, 'up', 5),
+      // Hourly runs: the look-back of the heartbeat's period reaches past the domains' hour.
+      run(4 * 3600, true, 42_000),
+      run(3 * 3600, false, undefined, 'missed'),
+      run(2 * 3600, false, 1_500, 'failed'),
+      run(3600, true),
     ]
     await storeResults(harness.ctx.timeseries, results)
     await applyResultsToState(harness.ctx.sql, results)
@@ -93,6 +112,48 @@ describe('GET /api/monitors/recent-checks', () => {
     expect(domain!.uptime24h).toBeCloseTo((5 / 7) * 100, 1)
     expect(service!.checks).toEqual([expect.objectContaining({ status: 'up', statusCode: null })])
     expect(quiet).toEqual({ monitorId: ids.quiet, kind: 'domain', uptime24h: null, checks: [] })
+  })
+
+  it("answers a heartbeat's newest runs, with their durations and why they failed, like a domain's checks", async () => {
+    const { status, body } = await get('admin', `ids=${ids.heartbeat},${ids.domain}&limit=3`)
+    expect(status).toBe(200)
+    const [heartbeat, domain] = body.data as Array<{
+      monitorId: string
+      kind: string
+      uptime24h: number | null
+      checks: unknown[]
+    }>
+    expect(domain).toMatchObject({ monitorId: ids.domain, kind: 'domain' })
+    expect(heartbeat).toMatchObject({ monitorId: ids.heartbeat, kind: 'heartbeat' })
+    expect(heartbeat!.checks).toEqual([
+      {
+        timestamp: expect.any(String),
+        status: 'down',
+        location: 'heartbeat',
+        responseTime: 0,
+        statusCode: null,
+        errorKind: 'missed',
+        error: 'the run missed',
+      },
+      expect.objectContaining({ status: 'down', responseTime: 1_500, errorKind: 'failed' }),
+      expect.objectContaining({ status: 'up', responseTime: 0, errorKind: null, error: null }),
+    ])
+    // Four runs in the last day, two of them failed.
+    expect(heartbeat!.uptime24h).toBe(50)
+    const all = await get('admin', `ids=${ids.heartbeat}`)
+    expect(
+      (all.body.data as Array<{ checks: Array<{ responseTime: number }> }>)[0]!.checks.map((c) => c.responseTime),
+    ).toEqual([42_000, 0, 1_500, 0])
+  })
+
+  it('answers heartbeats to a caller who may read only heartbeats, and leaves them out for one who may not', async () => {
+    const jobs = await get('jobs', `ids=${ids.domain},${ids.heartbeat},${ids.service}`)
+    expect(jobs.status).toBe(200)
+    expect((jobs.body.data as Array<{ monitorId: string }>).map((entry) => entry.monitorId)).toEqual([ids.heartbeat])
+    const reader = await get('reader', `ids=${ids.heartbeat},${ids.domain}`)
+    expect((reader.body.data as Array<{ monitorId: string }>).map((entry) => entry.monitorId)).toEqual([ids.domain])
+    const stranger = await get('stranger', `ids=${ids.heartbeat}`)
+    expect(stranger.body.data).toEqual([])
   })
 
   it('defaults to 30 checks and reads the whole look-back of a long limit', async () => {

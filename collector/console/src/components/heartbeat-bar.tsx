@@ -16,7 +16,7 @@ export interface RecentCheck {
 
 export interface MonitorRecentChecks {
   monitorId: string
-  kind: 'domain' | 'service'
+  kind: 'domain' | 'service' | 'heartbeat'
   uptime24h: number | null
   /** Oldest first. */
   checks: RecentCheck[]

@@ -359,7 +359,7 @@ export default function Overview() {
                     <Sparkline
                       label={
                         row.kind === 'heartbeat'
-                          ? `${row.name} reports in; its run times are on its page`
+                          ? `Run time of ${row.name} over its last ${checks?.length ?? 0} runs`
                           : `Response time of ${row.name} over its last ${checks?.length ?? 0} checks`
                       }
                       values={latencies(checks)}

@@ -5,7 +5,6 @@ import { hasPermission } from '../access/permissions.ts'
 import { isoFromMillis, selectRows } from '../results/query.ts'
 import { uptimeOf } from '../results/window.ts'
 import { readLastDay } from '../summaries/read.ts'
-import { type MonitorKind, monitorKind } from './schemas.ts'
 
 /** Bounds of one batch: a list page or an overview asks once, never once per row. */
 export const RECENT_CHECKS_MAX_IDS = 200
@@ -20,11 +19,15 @@ export const recentChecksInput = z.strictObject({
   organizationId: z.string().max(64).optional(),
 })
 
+/** Heartbeats' runs are results of the same store (location `heartbeat`), so their sparklines read here too. */
+export const recentChecksKind = z.enum(['domain', 'service', 'heartbeat'])
+type RecentChecksKind = z.infer<typeof recentChecksKind>
+
 export const recentCheck = z.object({
   timestamp: z.string().describe('When the check started'),
   status: z.string().describe('up, degraded or down'),
-  location: z.string().describe('The probe location that ran it'),
-  responseTime: z.number().describe('Milliseconds'),
+  location: z.string().describe('The probe location that ran it; `heartbeat` for a heartbeat’s runs'),
+  responseTime: z.number().describe('Milliseconds; a heartbeat’s run duration (0 for a run without a start ping)'),
   statusCode: z.number().int().nullable().describe('The HTTP status; null for checks without an HTTP answer'),
   errorKind: z.string().nullable().describe('Why it was not up (closed set); null when up'),
   error: z.string().nullable().describe('The reason in words; null when up'),
@@ -33,13 +36,17 @@ export type RecentCheck = z.infer<typeof recentCheck>
 
 export const monitorRecentChecks = z.object({
   monitorId: z.string(),
-  kind: monitorKind,
+  kind: recentChecksKind,
   uptime24h: z.number().nullable().describe('Percent of checks not down over the last 24 hours; null without a check'),
   checks: z.array(recentCheck).describe('The newest `limit` checks, every location mixed, oldest first'),
 })
 export type MonitorRecentChecks = z.infer<typeof monitorRecentChecks>
 
-const READ_PERMISSION: Record<MonitorKind, string> = { domain: 'domains:read', service: 'services:read' }
+const READ_PERMISSION: Record<RecentChecksKind, string> = {
+  domain: 'domains:read',
+  service: 'services:read',
+  heartbeat: 'heartbeats:read',
+}
 const HOUR = 3600
 
 interface ResultRow {
@@ -78,9 +85,9 @@ export async function listRecentChecks({
 }): Promise<MonitorRecentChecks[]> {
   const { ids, limit, organizationId } = recentChecksInput.parse(input)
   const organization = organizationScope(caller, organizationId)
-  const kinds = monitorKind.options.filter((kind) => hasPermission(caller.permissions, READ_PERMISSION[kind]))
+  const kinds = recentChecksKind.options.filter((kind) => hasPermission(caller.permissions, READ_PERMISSION[kind]))
   const unique = [...new Set(ids)]
-  const { rows: monitors } = await ctx.sql.query<{ id: string; kind: MonitorKind; check_interval: number }>(
+  const { rows: monitors } = await ctx.sql.query<{ id: string; kind: RecentChecksKind; check_interval: number }>(
     `SELECT id, kind, check_interval FROM monitoring.monitors
       WHERE id = ANY($1) AND organization_id = $2 AND kind = ANY($3)`,
     [unique, organization, kinds],
