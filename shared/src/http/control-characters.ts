@@ -12,10 +12,14 @@ const IN_BODY = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/
 
 const MAX_DEPTH = 32
 
-/** The dotted path of the first string in `value` that `pattern` matches, or undefined. */
+/**
+ * The dotted path of the first string in `value` that `pattern` matches, or undefined. Bytes (a
+ * body a route takes raw, like a ping's) are not text to check: walked as an object, each byte
+ * would be a key, a million of them for a 1 MB body.
+ */
 export function firstMatch(value: unknown, pattern: RegExp, path: string, depth = 0): string | undefined {
   if (typeof value === 'string') return pattern.test(value) ? path : undefined
-  if (!value || typeof value !== 'object' || depth > MAX_DEPTH) return undefined
+  if (!value || typeof value !== 'object' || depth > MAX_DEPTH || ArrayBuffer.isView(value)) return undefined
   for (const [key, inner] of Object.entries(value)) {
     const where = `${path}.${key}`
     if (pattern.test(key)) return where

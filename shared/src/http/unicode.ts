@@ -101,16 +101,20 @@ export function parseUrlEncodedForm(body: Uint8Array): URLSearchParams {
 }
 
 function headerProblem(headers: IncomingHttpHeaders): string | undefined {
-  for (const [name, value] of Object.entries(headers)) {
-    for (const text of [value ?? []].flat()) {
-      if (!NON_ASCII.test(text)) continue
-      if (LONE_SURROGATE.test(text)) return `Header ${name} contains a lone surrogate`
-      if (BEYOND_LATIN1.test(text)) continue
-      const problem = bytesProblem(Buffer.from(text, 'latin1'))
-      if (problem) return `Header ${name} ${problem}`
-    }
+  for (const name in headers) {
+    const value = headers[name]
+    // Every request passes here: the common case (one ASCII string) allocates nothing.
+    const problem = typeof value === 'string' ? headerTextProblem(value) : value?.map(headerTextProblem).find(Boolean)
+    if (problem) return `Header ${name} ${problem}`
   }
   return undefined
+}
+
+function headerTextProblem(text: string): string | undefined {
+  if (!NON_ASCII.test(text)) return undefined
+  if (LONE_SURROGATE.test(text)) return 'contains a lone surrogate'
+  if (BEYOND_LATIN1.test(text)) return undefined
+  return bytesProblem(Buffer.from(text, 'latin1'))
 }
 
 /**
