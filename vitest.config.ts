@@ -14,6 +14,9 @@ export default defineConfig({
     // now). Tests share one chDB per process through their own databases (openTestTimeSeriesStore)
     // and start Guard's processes apart, so nothing a file leaves behind is another file's state.
     isolate: false,
+    // Tests stay on this machine: a Guard a test starts (and its children, which inherit this) asks
+    // a closed local port, never IANA or a registry, for domain registrations.
+    env: { GUARD_RDAP_URL: 'http://127.0.0.1:9/', GUARD_RDAP_BOOTSTRAP_URL: 'http://127.0.0.1:9/' },
     // The collector serves the web console's build; it is built once here, before any test starts Guard.
     globalSetup: ['test/support/console-build-setup.ts'],
   },

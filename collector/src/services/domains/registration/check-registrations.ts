@@ -13,8 +13,9 @@ import { refreshRegistrations } from './refresh-registrations.ts'
  * the monitors whose registration was read again. `now` is the job's clock (tests set it).
  */
 export async function checkRegistrations(ctx: CollectorContext, now = new Date()) {
-  await refreshBootstrap(ctx, now)
   const monitors = await domainMonitorsWithRegistration(ctx.sql)
+  // Nothing to look up, nothing to fetch: a Guard watching addresses only never calls IANA.
+  if (monitors.length > 0) await refreshBootstrap(ctx, now)
   const lookedUp = await refreshRegistrations(
     ctx,
     await currentBootstrap(ctx.sql),
