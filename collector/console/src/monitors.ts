@@ -34,6 +34,8 @@ export interface HttpOptions {
   followRedirects?: boolean
   degradedAboveMs?: number
   ignoreTlsErrors?: boolean
+  /** Gatus-style assertions, one per entry (README "Conditions"). */
+  conditions?: string[]
 }
 
 export interface DomainDetail extends DomainItem, HttpOptions {
@@ -49,6 +51,8 @@ export interface DomainDetail extends DomainItem, HttpOptions {
   tags?: string[]
   failureThreshold?: number
   quorumPercent?: number
+  /** Slower answers are down; `degradedAboveMs` is the HTTP option. */
+  downAboveMs?: number
 }
 
 export interface Phases {
@@ -129,6 +133,9 @@ export interface ServiceItem {
   failingLocations?: string[]
   failureThreshold?: number
   quorumPercent?: number
+  /** Response-time thresholds of any protocol, in ms. */
+  degradedAboveMs?: number
+  downAboveMs?: number
 }
 
 export interface Incident {

@@ -59,6 +59,9 @@ interface Model {
   jsonEquals: string
   followRedirects: boolean
   degradedAboveMs: string
+  downAboveMs: string
+  /** One condition per line. */
+  conditions: string
   ignoreTlsErrors: boolean
   recordType: string
   expected: string
@@ -101,6 +104,8 @@ const EMPTY: Model = {
   jsonEquals: '',
   followRedirects: true,
   degradedAboveMs: '',
+  downAboveMs: '',
+  conditions: '',
   ignoreTlsErrors: false,
   recordType: 'A',
   expected: '',
@@ -140,6 +145,7 @@ function httpModel(options: HttpOptions): Partial<Model> {
     followRedirects: options.followRedirects ?? true,
     degradedAboveMs: options.degradedAboveMs === undefined ? '' : String(options.degradedAboveMs),
     ignoreTlsErrors: options.ignoreTlsErrors ?? false,
+    conditions: (options.conditions ?? []).join('\n'),
   }
 }
 
@@ -159,6 +165,7 @@ function domainModel(domain: DomainDetail): Model {
     isApi: domain.isApi ?? false,
     authType: domain.authType ?? 'none',
     credentialsSet: domain.credentialsSet ?? false,
+    downAboveMs: domain.downAboveMs === undefined ? '' : String(domain.downAboveMs),
   }
 }
 
@@ -189,6 +196,9 @@ function serviceModel(service: ServiceItem): Model {
     count: text(config.count),
     options: optionValuesOf(config),
     secretsSet: config.secretsSet ?? false,
+    // The form has one degraded threshold: the service's, or the HTTP option of one saved before.
+    degradedAboveMs: text(service.degradedAboveMs ?? config.degradedAboveMs),
+    downAboveMs: text(service.downAboveMs),
   }
 }
 
@@ -237,10 +247,25 @@ function httpBody(model: Model, update: boolean): Record<string, unknown> {
     regex: model.regex ? model.regex : absent,
     jsonPath: model.jsonPath ? { path: model.jsonPath, ...(equals !== undefined ? { equals } : {}) } : absent,
     followRedirects: model.followRedirects,
-    degradedAboveMs: integer(model.degradedAboveMs, 'Degraded above') ?? absent,
     ignoreTlsErrors: model.ignoreTlsErrors,
+    conditions: conditionsOf(model.conditions) ?? absent,
   }
   return Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined))
+}
+
+/** The conditions field, one per line; blank lines are skipped. */
+function conditionsOf(text: string): string[] | undefined {
+  const lines = text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+  return lines.length ? lines : undefined
+}
+
+/** The part of an API error about `conditions`, to show beside that field. */
+function conditionsErrorOf(error: unknown): string | undefined {
+  if (!(error instanceof Error)) return undefined
+  return /(?:^|[\s;,])(?:protocolConfig\.)?conditions(?:\.\d+)?: ([^;]*)/.exec(error.message)?.[1]
 }
 
 function credentialsOf(model: Model): Record<string, string> | undefined {
@@ -259,6 +284,8 @@ function requestBody(kind: Kind, model: Model, update: boolean, registry?: Proto
     locations: model.locations.length ? model.locations : undefined,
     failureThreshold: integer(model.failureThreshold, 'Failures before down'),
     quorumPercent: integer(model.quorumPercent, 'Quorum'),
+    degradedAboveMs: integer(model.degradedAboveMs, 'Degraded above') ?? (update ? null : undefined),
+    downAboveMs: integer(model.downAboveMs, 'Down above') ?? (update ? null : undefined),
   }
   if (kind === 'domains') {
     return {
@@ -377,6 +404,7 @@ export default function MonitorForm({ id }: { id?: string }) {
   )
   const test = useAction()
   const [tested, setTested] = useState<TestedCheck | undefined>(undefined)
+  const [conditionsError, setConditionsError] = useState<string | undefined>(undefined)
   const protocols = useProtocols()
 
   if (existing.error) return <ErrorText error={existing.error} retry={existing.reload} />
@@ -395,20 +423,33 @@ export default function MonitorForm({ id }: { id?: string }) {
       const where = testLocation(model.locations, locations.data)
       if (!where) throw new Error('No probe has reported yet: start one to test from')
       const body = requestBody(kind, model, false, registry)
-      const answer = await api.post<Envelope<TestedCheck>>('/api/monitors/test', {
-        location: where,
-        [kind === 'domains' ? 'domain' : 'service']: body,
-      })
+      const answer = await noteConditionsError(() =>
+        api.post<Envelope<TestedCheck>>('/api/monitors/test', {
+          location: where,
+          [kind === 'domains' ? 'domain' : 'service']: body,
+        }),
+      )
       setTested(answer.data)
     })
+
+  /** Runs a request, keeping what the API said about the conditions for the field itself. */
+  async function noteConditionsError<T>(request: () => Promise<T>): Promise<T> {
+    setConditionsError(undefined)
+    try {
+      return await request()
+    } catch (error) {
+      setConditionsError(conditionsErrorOf(error))
+      throw error
+    }
+  }
 
   const submit = async () => {
     const body = requestBody(kind, model, editing, registry)
     if (editing) {
-      await api.put(`/api/${kind}/${id}`, body)
+      await noteConditionsError(() => api.put(`/api/${kind}/${id}`, body))
       location.route(`/${kind}/${id}`)
     } else {
-      const created = await api.post<Envelope<{ id: string }>>(`/api/${kind}`, body)
+      const created = await noteConditionsError(() => api.post<Envelope<{ id: string }>>(`/api/${kind}`, body))
       location.route(`/${kind}/${created.data.id}`)
     }
   }
@@ -734,11 +775,6 @@ export default function MonitorForm({ id }: { id?: string }) {
               <Field label="Expected status codes" hint="e.g. 200, 300-399 (default 200-399)">
                 {(fieldId, hint) => <input id={fieldId} aria-describedby={hint} {...text('expectedStatus')} />}
               </Field>
-              <Field label="Degraded above (ms)" hint="Slower answers are degraded, not up">
-                {(fieldId, hint) => (
-                  <input id={fieldId} aria-describedby={hint} inputMode="numeric" {...text('degradedAboveMs')} />
-                )}
-              </Field>
             </div>
             <div class="row">
               <Field label="Keyword" hint="The body must contain this text">
@@ -767,8 +803,45 @@ export default function MonitorForm({ id }: { id?: string }) {
                 )}
               </Field>
             </div>
+            <Field
+              label="Conditions"
+              hint="One per line, all must hold, e.g. [STATUS] == 200, [BODY].data.id == 1, len([BODY].items) > 0, [CERTIFICATE_EXPIRATION] > 48h"
+            >
+              {(fieldId, hint) => (
+                <>
+                  <textarea
+                    id={fieldId}
+                    rows={4}
+                    spellcheck={false}
+                    aria-describedby={conditionsError ? `${fieldId}-error ${hint}` : hint}
+                    aria-invalid={conditionsError ? true : undefined}
+                    {...text('conditions')}
+                  />
+                  {conditionsError ? (
+                    <small id={`${fieldId}-error`} class="error" role="alert">
+                      {conditionsError}
+                    </small>
+                  ) : null}
+                </>
+              )}
+            </Field>
           </fieldset>
         ) : null}
+        <fieldset>
+          <legend>Response time</legend>
+          <div class="row">
+            <Field label="Degraded above (ms)" hint="Slower answers are degraded, not up">
+              {(fieldId, hint) => (
+                <input id={fieldId} aria-describedby={hint} inputMode="numeric" {...text('degradedAboveMs')} />
+              )}
+            </Field>
+            <Field label="Down above (ms)" hint="Slower answers are down; below the timeout">
+              {(fieldId, hint) => (
+                <input id={fieldId} aria-describedby={hint} inputMode="numeric" {...text('downAboveMs')} />
+              )}
+            </Field>
+          </div>
+        </fieldset>
         <div aria-live="polite">
           <ErrorText error={test.error} />
           {tested ? <TestResult result={tested} /> : null}
