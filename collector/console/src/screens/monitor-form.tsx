@@ -265,7 +265,7 @@ function conditionsOf(text: string): string[] | undefined {
 /** The part of an API error about `conditions`, to show beside that field. */
 function conditionsErrorOf(error: unknown): string | undefined {
   if (!(error instanceof Error)) return undefined
-  return /(?:^|[\s;,])(?:protocolConfig\.)?conditions(?:\.\d+)?: ([^;]*)/.exec(error.message)?.[1]
+  return /(?:^|[\s;,.])conditions(?:\.\d+)?: ([^;]*)/.exec(error.message)?.[1]
 }
 
 function credentialsOf(model: Model): Record<string, string> | undefined {
