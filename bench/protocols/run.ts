@@ -1,108 +1,173 @@
-import { spawn, spawnSync } from 'node:child_process'
+import { execFile, spawn } from 'node:child_process'
+import { availableParallelism, loadavg } from 'node:os'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
-import type { MonitorTarget } from '@guard/shared'
-import { checkTarget } from '../../probe/src/checkers/index.ts'
+import { promisify } from 'node:util'
+import type { CheckResult } from '@guard/shared'
+import { runCheck } from '../../probe/src/run-check.ts'
+import { type BenchCase, benchCases, credentialsKey, selectedKinds, servedTargets } from './cases.ts'
+import { type MemoryReport, memoryReport } from './memory-report.ts'
 
 /**
- * The probe's cost per gRPC health, WebSocket and MQTT check against local servers (another
- * process): CPU-ms per check of this process (user + system) over BENCH_PROTOCOL_CHECKS (500)
- * sequential checks after 50 of warm-up (a TCP check as the reference), and the RSS each client library adds when first imported
- * (a fresh Node process per library). Prints JSON.
+ * bench/protocols: what a probe spends per check of each kind, to size a probe. Every target is
+ * served on 127.0.0.1 by another process (servers.ts), so only the checking side is measured.
+ *
+ * perCheck, one entry per kind and variant (the TLS and assertion variants the test fixtures
+ * serve), each over BENCH_CHECKS sequential checks after a warm-up of a tenth of them (at least 5), run through
+ * the probe's own runCheck (secrets sealed and opened as in production, thresholds applied):
+ * - cpuMs: CPU time of this process (user + system) per check, the figure to size a probe with;
+ * - cpuVsTcp: cpuMs over the TCP reference's, measured in the same run. A shared or busy machine
+ *   inflates every cpuMs alike, so compare the ratios when the load average is high;
+ * - wallMsP50 / wallMsP95: wall time of one check, start to result (latency, not cost);
+ * - up / down: every check must be up; a check that is not is printed and the run fails.
+ *
+ * memory, each in a fresh process of its own (memory.ts, after a full GC, in MB):
+ * - httpOnly: a probe that ran BENCH_CHECKS HTTP checks and nothing else;
+ * - allKinds: the same after one check of every case as well, so every lazily loaded driver
+ *   (@grpc/grpc-js, ws, mqtt, ssh2, pg, mysql2, redis, mongodb) is in;
+ * - added: allKinds minus httpOnly, RSS and heap;
+ * - runtime and modulesLoaded: Node with tsx (how Guard runs), then with the probe's modules imported;
+ * - firstCheckAdds: what each case's first check added in the allKinds process, in the order run:
+ *   the first case of a kind carries its driver's load; a later one only what it adds beside.
+ *
+ * loadAverage at start and end says how busy the machine was. Environment: BENCH_CHECKS (200),
+ * BENCH_KINDS (a comma list of tcp, http, udp, grpc, websocket, mqtt, smtp, imap, pop3, ssh,
+ * postgres, mysql, redis, mongodb; default all; tcp is always run). PostgreSQL, MariaDB and Redis
+ * must be installed for their kinds; MongoDB is the tests' wire-protocol fake. Prints JSON.
  */
-const CHECKS = Number(process.env.BENCH_PROTOCOL_CHECKS ?? 500)
-const WARMUP = 50
-const probeDir = fileURLToPath(new URL('../../probe/', import.meta.url))
+const CHECKS = Number(process.env.BENCH_CHECKS ?? 200)
+const WARMUP = Math.max(5, Math.round(CHECKS / 10))
+const MEMORY_RUN_TIMEOUT_MS = 180_000
+const SERVERS_READY_TIMEOUT_MS = 120_000
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url))
+const here = (file: string) => fileURLToPath(new URL(file, import.meta.url))
+const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits
+const loadAverage = () => loadavg().map((load) => round(load))
 
-/** Node's modules a probe has loaded before its first gRPC, WebSocket or MQTT check. */
-const PROBE_BUILTINS = [
-  'http',
-  'https',
-  'tls',
-  'net',
-  'dns',
-  'crypto',
-  'zlib',
-  'stream',
-  'events',
-  'url',
-  'util',
-  'dgram',
-]
+const startLoad = loadAverage()
+const kinds = selectedKinds()
 
-/**
- * RSS and heap a library adds when imported, in a fresh process that has already loaded the
- * builtins a probe has (otherwise `ws` would be charged for loading node:http and node:tls).
- */
-function libraryCost(specifier: string) {
-  const script = `
-    for (const name of ${JSON.stringify(PROBE_BUILTINS)}) await import('node:' + name)
-    const before = process.memoryUsage()
-    await import(${JSON.stringify(specifier)})
-    const after = process.memoryUsage()
-    console.log(JSON.stringify({ rss: after.rss - before.rss, heap: after.heapUsed - before.heapUsed }))`
-  const { stdout } = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
-    cwd: probeDir,
-    encoding: 'utf8',
+function startServers() {
+  const child = spawn(process.execPath, ['--import', 'tsx', here('./servers.ts')], {
+    cwd: repoRoot,
+    stdio: ['pipe', 'pipe', 'inherit'],
   })
-  const { rss, heap } = JSON.parse(stdout) as { rss: number; heap: number }
-  const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10
-  return { rssAddedMb: mb(rss), heapAddedMb: mb(heap) }
+  const firstLine = new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout }).once('line', resolve)
+    child.once('exit', (code) => reject(new Error(`the servers process exited (${code}) before serving`)))
+    setTimeout(() => reject(new Error('the servers were not ready in time')), SERVERS_READY_TIMEOUT_MS).unref()
+  })
+  return { child, firstLine }
 }
 
-const servers = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./servers.ts', import.meta.url))], {
-  stdio: ['pipe', 'pipe', 'inherit'],
-})
-const [line] = await createInterface({ input: servers.stdout! })
-  [Symbol.asyncIterator]()
-  .next()
-  .then((next) => [next.value as string])
-const ports = JSON.parse(line!) as Record<string, number>
-const host = '127.0.0.1'
+const servers = startServers()
+const served = servedTargets.parse(JSON.parse(await servers.firstLine.catch(stopAndRethrow)))
+const cases = benchCases(kinds, served)
+const failures: string[] = []
 
-const cases: Array<[string, MonitorTarget]> = [
-  ['tcp (reference)', { kind: 'tcp', host, port: ports.websocket! }],
-  ['grpc', { kind: 'grpc', host, port: ports.grpc! }],
-  ['grpc tls', { kind: 'grpc', host, port: ports.grpcTls!, tls: true, ignoreTlsErrors: true }],
-  ['websocket', { kind: 'websocket', host, port: ports.websocket! }],
-  ['websocket send+reply', { kind: 'websocket', host, port: ports.websocket!, send: 'ping', replyContains: 'ping' }],
-  ['websocket tls', { kind: 'websocket', host, port: ports.websocketTls!, tls: true, ignoreTlsErrors: true }],
-  ['mqtt', { kind: 'mqtt', host, port: ports.mqtt! }],
-  ['mqtt retained message', { kind: 'mqtt', host, port: ports.mqtt!, topic: 'bench/state', messageContains: 'ok' }],
-  ['mqtt tls', { kind: 'mqtt', host, port: ports.mqttTls!, tls: true, ignoreTlsErrors: true }],
-]
+async function stopServers() {
+  if (servers.child.exitCode !== null) return
+  const exited = new Promise((resolve) => servers.child.once('exit', resolve))
+  servers.child.stdin.end()
+  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 20_000).unref())])
+}
 
-const check = (target: MonitorTarget) =>
-  checkTarget(target, { timeoutMs: 5000, signal: AbortSignal.timeout(5000), allowPrivate: true })
+async function stopAndRethrow(error: unknown): Promise<never> {
+  await stopServers()
+  throw error
+}
 
-const perCheck: Record<string, { cpuMsPerCheck: number; wallMsPerCheck: number; down: number }> = {}
-for (const [name, target] of cases) {
-  for (let index = 0; index < WARMUP; index++) await check(target)
-  let down = 0
+function noteDown(name: string, result: CheckResult) {
+  failures.push(`${name}: ${result.status} ${result.errorKind ?? ''} ${result.error ?? ''}`)
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!
+
+async function measure({ name, monitor }: BenchCase) {
+  const check = () => runCheck(monitor, 'bench', true, { credentialsKey })
+  for (let index = 0; index < WARMUP; index++) {
+    const result = await check()
+    if (result.status !== 'up') noteDown(`${name} (warm-up)`, result)
+  }
+  const walls: number[] = []
+  let up = 0
   const cpu = process.cpuUsage()
-  const started = performance.now()
-  for (let index = 0; index < CHECKS; index++) if ((await check(target)).status !== 'up') down++
+  for (let index = 0; index < CHECKS; index++) {
+    const started = performance.now()
+    const result = await check()
+    walls.push(performance.now() - started)
+    if (result.status === 'up') up++
+    else noteDown(name, result)
+  }
   const used = process.cpuUsage(cpu)
-  perCheck[name] = {
-    cpuMsPerCheck: Math.round(((used.user + used.system) / 1000 / CHECKS) * 100) / 100,
-    wallMsPerCheck: Math.round(((performance.now() - started) / CHECKS) * 100) / 100,
-    down,
+  walls.sort((a, b) => a - b)
+  return {
+    cpuMs: (used.user + used.system) / 1000 / CHECKS,
+    wallMsP50: round(percentile(walls, 0.5)),
+    wallMsP95: round(percentile(walls, 0.95)),
+    up,
+    down: CHECKS - up,
   }
 }
-servers.stdin!.end()
 
-console.log(
-  JSON.stringify(
+async function memoryRun(mode: 'http' | 'all'): Promise<MemoryReport> {
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ['--expose-gc', '--import', 'tsx', here('./memory.ts'), mode],
     {
-      checks: CHECKS,
-      perCheck,
-      library: {
-        '@grpc/grpc-js': libraryCost('@grpc/grpc-js'),
-        ws: libraryCost('ws'),
-        mqtt: libraryCost('mqtt'),
-      },
+      cwd: repoRoot,
+      env: { ...process.env, BENCH_SERVED: JSON.stringify(served), BENCH_CHECKS: String(CHECKS) },
+      timeout: MEMORY_RUN_TIMEOUT_MS,
     },
-    null,
-    2,
-  ),
-)
+  )
+  const report = memoryReport.parse(JSON.parse(stdout))
+  failures.push(...report.down.map((line) => `memory ${mode}: ${line}`))
+  return report
+}
+
+try {
+  const measured: Array<[string, Awaited<ReturnType<typeof measure>>]> = []
+  for (const entry of cases) {
+    process.stderr.write(`  ${entry.name}\n`)
+    measured.push([entry.name, await measure(entry)])
+  }
+  const tcpCpuMs = measured[0]![1].cpuMs
+  const perCheck = Object.fromEntries(
+    measured.map(([name, { cpuMs, ...rest }]) => [
+      name,
+      { cpuMs: round(cpuMs), cpuVsTcp: round(cpuMs / tcpCpuMs, 1), ...rest },
+    ]),
+  )
+
+  process.stderr.write('  memory\n')
+  const httpOnly = await memoryRun('http')
+  const allKinds = await memoryRun('all')
+  const memory = {
+    httpOnly: httpOnly.final,
+    allKinds: allKinds.final,
+    added: {
+      rssMb: round(allKinds.final.rssMb - httpOnly.final.rssMb, 1),
+      heapMb: round(allKinds.final.heapMb - httpOnly.final.heapMb, 1),
+    },
+    runtime: httpOnly.runtime,
+    modulesLoaded: httpOnly.modulesLoaded,
+    firstCheckAdds: allKinds.firstCheckAdds,
+  }
+
+  const report = {
+    checks: CHECKS,
+    warmup: WARMUP,
+    cores: availableParallelism(),
+    loadAverage: { start: startLoad, end: loadAverage() },
+    perCheck,
+    memory,
+  }
+  process.stdout.write(`${JSON.stringify(report, null, 2)}\n`)
+} finally {
+  await stopServers()
+}
+
+if (failures.length > 0) {
+  process.stderr.write(`${failures.length} checks were not up:\n${failures.slice(0, 50).join('\n')}\n`)
+  process.exitCode = 1
+}
