@@ -3,7 +3,7 @@ import { z } from 'zod'
 import type { CollectorContext } from '../context.ts'
 import { callerOf } from '../plugins/authenticate.ts'
 import { createHeartbeat } from '../services/heartbeats/create.ts'
-import { heartbeatDay, heartbeatDaysQuery, listHeartbeatDays } from '../services/heartbeats/daily-history.ts'
+import { heartbeatDay, heartbeatDaysQuery, readHeartbeatHistory } from '../services/heartbeats/daily-history.ts'
 import { deleteHeartbeat } from '../services/heartbeats/delete.ts'
 import { getHeartbeat } from '../services/heartbeats/get.ts'
 import { listHeartbeats } from '../services/heartbeats/list.ts'
@@ -17,6 +17,7 @@ import {
 } from '../services/heartbeats/schemas.ts'
 import { updateHeartbeat } from '../services/heartbeats/update.ts'
 import { deleted, envelope, errorResponses, idParams, ok } from './common.ts'
+import { fileNamePart, responseFormat, sendCsv, wantsCsv } from './csv.ts'
 
 const read = { access: { permission: 'heartbeats:read' as const } }
 const write = { access: { permission: 'heartbeats:write' as const } }
@@ -143,19 +144,26 @@ export function heartbeatRoutes(app: GuardFastify, ctx: CollectorContext): void 
       config: read,
       schema: {
         description:
-          'The history per calendar day (UTC), oldest first, today last: runs, failures, missed windows, uptime and run durations (runs with a `/start`). Days without data are present, with no run.',
+          'The history per calendar day (UTC), oldest first, today last: runs, failures, missed windows, uptime and run durations (runs with a `/start`). Days without data are present, with no run. `format=csv` or `Accept: text/csv` answers one CSV row per day, the heartbeat’s name first (empty cells for null).',
         params: idParams,
-        querystring: heartbeatDaysQuery,
-        response: { 200: envelope(z.array(heartbeatDay)), ...errorResponses },
+        querystring: heartbeatDaysQuery.extend({ format: responseFormat }),
+        produces: ['application/json', 'text/csv'],
+        response: { 200: z.union([envelope(z.array(heartbeatDay)), z.string()]), ...errorResponses },
       },
     },
-    async (request) =>
-      ok(
-        await listHeartbeatDays({
-          ctx,
-          caller: callerOf(request),
-          input: { id: request.params.id, days: request.query.days },
-        }),
-      ),
+    async (request, reply) => {
+      const history = await readHeartbeatHistory({
+        ctx,
+        caller: callerOf(request),
+        input: { id: request.params.id, days: request.query.days },
+      })
+      if (!wantsCsv(request, request.query.format)) return ok(history.days)
+      return sendCsv(
+        reply,
+        `${fileNamePart(history.name, 'heartbeat')}-daily-${request.query.days}d`,
+        ['heartbeat', ...Object.keys(heartbeatDay.shape)],
+        history.days.map((day) => ({ heartbeat: history.name, ...day })),
+      )
+    },
   )
 }

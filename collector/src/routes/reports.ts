@@ -1,6 +1,4 @@
 import type { GuardFastify } from '@guard/shared'
-import { stringify } from 'csv-stringify/sync'
-import type { FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import type { CollectorContext } from '../context.ts'
 import { callerOf } from '../plugins/authenticate.ts'
@@ -9,19 +7,9 @@ import { domainReport, domainReportRow, reportDomains, reportQuery } from '../se
 import { heartbeatReport, heartbeatReportRow, reportHeartbeats } from '../services/reports/heartbeats.ts'
 import { incidentReport, incidentReportRow, reportIncidents } from '../services/reports/incidents.ts'
 import { envelope, errorResponses, ok } from './common.ts'
+import { sendCsv, wantsCsv } from './csv.ts'
 
 const read = { access: { permission: 'reports:read' as const } }
-
-/** CSV when asked for with `format=csv` or an Accept header preferring text/csv; JSON otherwise. */
-const wantsCsv = (request: FastifyRequest, format: string | undefined) =>
-  format === 'csv' || (format === undefined && /^\s*text\/csv/.test(request.headers.accept ?? ''))
-
-function sendCsv(reply: FastifyReply, name: string, columns: string[], rows: Array<Record<string, unknown>>) {
-  reply.header('Content-Disposition', `attachment; filename="${name}.csv"`)
-  return reply
-    .type('text/csv; charset=utf-8')
-    .send(stringify(rows, { header: true, columns, cast: { boolean: String } }))
-}
 
 export function reportRoutes(app: GuardFastify, ctx: CollectorContext): void {
   app.get(

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks'
-import { api, type Envelope } from '../api.ts'
+import { api, type Envelope, withQuery } from '../api.ts'
 import { CopyBlock } from '../components/copy-block.tsx'
 import { IncidentList, useMonitorIncidents, useMonitorRefresh } from '../components/monitor.tsx'
 import { Sparkline } from '../components/sparkline.tsx'
@@ -97,6 +97,9 @@ export default function HeartbeatDetail({ id }: { id: string }) {
             </button>
           ))}
         </fieldset>
+        <a class="button" href={withQuery(`${path}/daily`, { days: span, format: 'csv' })} download>
+          Download CSV
+        </a>
       </div>
       <ErrorText error={history.error} retry={history.reload} />
       <div class="card heartbeat-card" aria-busy={!days}>

@@ -1,4 +1,5 @@
 import { DEFAULT_ORGANIZATION, type HeartbeatPing, newId, type Stoppable } from '@guard/shared'
+import { parse } from 'csv-parse/sync'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildCollectorApp } from '../../app.ts'
 import { consumeHeartbeatPings } from '../../ingest/consume-heartbeat-pings.ts'
@@ -148,6 +149,76 @@ describe('GET /api/heartbeats/{id}/daily', () => {
     }, 'the run in today’s row')
     expect(today).toMatchObject({ runs: 1, failures: 0, missed: 0, uptime: 100 })
     expect(today!.avgRunSeconds).toBeGreaterThanOrEqual(0)
+  })
+
+  it('answers one CSV row per day with format=csv or Accept: text/csv, the name quoted and null as an empty cell', async () => {
+    const name = 'Backup "db", nightly\nmain'
+    const heartbeat = await create(name)
+    const today = Math.floor(Date.now() / DAY) * DAY
+    await storeResults(harness.ctx.timeseries, [
+      heartbeatResult({ id: newId(), monitorId: heartbeat.id, organizationId: ORG, at: today + 1, up: true }),
+      heartbeatResult({
+        id: newId(),
+        monitorId: heartbeat.id,
+        organizationId: ORG,
+        at: today + 2,
+        up: false,
+        errorKind: 'missed',
+        error: 'missed',
+      }),
+    ])
+    const json = await daysOf(heartbeat.id, 2)
+    const csv = await get(`/api/heartbeats/${heartbeat.id}/daily?days=2&format=csv`)
+    expect(csv.statusCode, csv.body).toBe(200)
+    expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8')
+    expect(csv.headers['content-disposition']).toBe('attachment; filename="backup-db-nightly-main-daily-2d.csv"')
+    const [header, ...lines] = csv.body.trimEnd().split('\n')
+    expect(header).toBe('heartbeat,date,runs,failures,missed,uptime,avgRunSeconds,p95RunSeconds')
+    // The quote doubled, the comma and line break kept inside one quoted cell.
+    expect(csv.body).toContain('"Backup ""db"", nightly\nmain"')
+    expect(lines).toHaveLength(4)
+    const rows = parse(csv.body, { columns: true }) as Array<Record<string, string>>
+    const cell = (value: number | null) => (value === null ? '' : String(value))
+    expect(rows).toEqual(
+      json.map((day) => ({
+        heartbeat: name,
+        date: day.date,
+        runs: cell(day.runs),
+        failures: cell(day.failures),
+        missed: cell(day.missed),
+        uptime: cell(day.uptime),
+        avgRunSeconds: cell(day.avgRunSeconds),
+        p95RunSeconds: cell(day.p95RunSeconds),
+      })),
+    )
+    expect(rows.map((row) => [row.runs, row.failures, row.missed, row.uptime, row.avgRunSeconds])).toEqual([
+      ['0', '0', '0', '', ''],
+      ['2', '1', '1', '50', ''],
+    ])
+
+    const accepted = await app.inject({
+      method: 'GET',
+      url: `/api/heartbeats/${heartbeat.id}/daily?days=2`,
+      headers: { authorization: `Bearer ${harness.apiKey}`, accept: 'text/csv' },
+    })
+    expect(accepted.headers['content-type']).toMatch(/^text\/csv/)
+    expect(accepted.body).toBe(csv.body)
+    const explicitJson = await app.inject({
+      method: 'GET',
+      url: `/api/heartbeats/${heartbeat.id}/daily?days=2&format=json`,
+      headers: { authorization: `Bearer ${harness.apiKey}`, accept: 'text/csv' },
+    })
+    expect(explicitJson.json().data).toEqual(json)
+    const stranger = await get(`/api/heartbeats/${heartbeat.id}/daily?format=csv`, 'Bearer user:stranger')
+    expect(stranger.statusCode).toBe(404)
+    expect(stranger.body).not.toContain('Backup')
+    expect((await get(`/api/heartbeats/${heartbeat.id}/daily?format=xml`)).statusCode).toBe(400)
+
+    const document = (await app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
+      paths: Record<string, { get: { responses: Record<string, { content: Record<string, unknown> }> } }>
+    }
+    const daily = document.paths['/api/heartbeats/{id}/daily']!.get
+    expect(Object.keys(daily.responses['200']!.content)).toEqual(['application/json', 'text/csv'])
   })
 
   it('answers 404 for another organization’s heartbeat and an unknown id, 400 for a range it does not keep', async () => {

@@ -57,23 +57,30 @@ export function utcDates(count: number, now: Date): string[] {
   )
 }
 
-/**
- * A heartbeat's history per UTC day, oldest first, every day present (empty without data). Runs and
- * failures come from the hourly rollups like the heartbeat report's, the missed windows from the raw
- * results' error kind (while they are kept) and run durations from the run log (only runs with a
- * start ping have one): two queries for the whole range, whatever its length.
- */
-export async function listHeartbeatDays({
-  ctx,
-  caller,
-  input,
-  now = new Date(),
-}: {
+interface HistoryRequest {
   ctx: Pick<CollectorContext, 'sql' | 'timeseries' | 'credentialKey' | 'env'>
   caller: Caller
   input: { id: string; days?: number | undefined }
   now?: Date
-}): Promise<HeartbeatDay[]> {
+}
+
+/** A heartbeat's history per UTC day, oldest first (see `readHeartbeatHistory`). */
+export async function listHeartbeatDays(request: HistoryRequest): Promise<HeartbeatDay[]> {
+  return (await readHeartbeatHistory(request)).days
+}
+
+/**
+ * A heartbeat's name and its history per UTC day, oldest first, every day present (empty without
+ * data). Runs and failures come from the hourly rollups like the heartbeat report's, the missed
+ * windows from the raw results' error kind (while they are kept) and run durations from the run log
+ * (only runs with a start ping have one): two queries for the whole range, whatever its length.
+ */
+export async function readHeartbeatHistory({
+  ctx,
+  caller,
+  input,
+  now = new Date(),
+}: HistoryRequest): Promise<{ name: string; days: HeartbeatDay[] }> {
   const { days } = heartbeatDaysQuery.parse({ days: input.days })
   const heartbeat = await findHeartbeat(ctx.sql, ctx.credentialKey, caller, input.id)
   const dates = utcDates(days, now)
@@ -117,7 +124,7 @@ export async function listHeartbeatDays({
   const seconds = (ms: number | undefined) => (ms === undefined ? null : round2(Number(ms) / 1000))
   // Raw results older than their retention may be gone already, and with them the missed windows.
   const rawKeptFrom = now.getTime() - ctx.env.GUARD_RETENTION_RAW_DAYS * DAY_MS
-  return dates.map((date) => {
+  const history = dates.map((date) => {
     const count = countsOf.get(date)
     const runs = Number(count?.runs ?? 0)
     const failures = Number(count?.failures ?? 0)
@@ -132,4 +139,5 @@ export async function listHeartbeatDays({
       p95RunSeconds: seconds(duration?.p95),
     }
   })
+  return { name: heartbeat.name, days: history }
 }
