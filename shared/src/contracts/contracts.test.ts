@@ -74,7 +74,7 @@ describe('monitor config v1 targets', () => {
   it('refuses an unknown target kind, an invalid regex and a port out of range', () => {
     const base = canonical(golden('monitor.v1.golden.json'))
     const bad = [
-      { kind: 'smtp', host: 'example.org' },
+      { kind: 'gopher', host: 'example.org' },
       { kind: 'http', url: 'https://example.org/', regex: '(' },
       { kind: 'tcp', host: 'example.org', port: 70_000 },
     ]
