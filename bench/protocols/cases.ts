@@ -20,11 +20,14 @@ export const benchKinds = [
 ] as const
 export type BenchKind = (typeof benchKinds)[number]
 
-/** BENCH_KINDS (a comma list, default all), always with tcp: the reference every other figure is read against. */
+/** Always measured: every other figure is read against them, and the memory figures run HTTP checks. */
+const referenceKinds: readonly BenchKind[] = ['tcp', 'http']
+
+/** BENCH_KINDS (a comma list, default all), always with the references. */
 export function selectedKinds(list = process.env.BENCH_KINDS): BenchKind[] {
   if (!list) return [...benchKinds]
   const asked = z.array(z.enum(benchKinds)).parse(list.split(',').map((kind) => kind.trim()))
-  return benchKinds.filter((kind) => kind === 'tcp' || asked.includes(kind))
+  return benchKinds.filter((kind) => referenceKinds.includes(kind) || asked.includes(kind))
 }
 
 const port = z.number().int().positive()

@@ -41,8 +41,8 @@ async function checkOnce(name: string, monitor: (typeof cases)[number]['monitor'
 }
 
 const modulesLoaded = await settled()
-const [http] = cases.filter((entry) => entry.kind === 'http')
-for (let index = 0; index < checks; index++) await checkOnce(http!.name, http!.monitor)
+const http = cases.find((entry) => entry.kind === 'http') ?? fail('no http case')
+for (let index = 0; index < checks; index++) await checkOnce(http.name, http.monitor)
 const afterHttp = await settled()
 
 const firstCheckAdds: MemoryReport['firstCheckAdds'] = {}
