@@ -1,12 +1,13 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import type { AddressInfo } from 'node:net'
-import { DEFAULT_ORGANIZATION } from '@guard/shared'
+import { DEFAULT_ORGANIZATION, newId } from '@guard/shared'
 import { serviceAvailable } from '@guard/shared/testing'
 import { type Browser, chromium, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildCollectorApp } from '../collector/src/app.ts'
 import { resultFor } from '../collector/src/routes/test-helpers.ts'
+import { applyPings } from '../collector/src/services/heartbeats/apply-pings.ts'
 import { applyResultsToState } from '../collector/src/services/monitor-state/apply-results.ts'
 import { storeResults } from '../collector/src/services/results/store.ts'
 import {
@@ -177,6 +178,54 @@ describe.skipIf(!CHROMIUM)('the public status page in headless Chromium', () => 
     await page.screenshot({ path: new URL('no-javascript.png', ARTIFACTS).pathname, fullPage: true })
     await context.close()
   }, 30_000)
+
+  it('shows a heartbeat by when it reported, without a chart, and draws a lone latency point on a 24-hour axis', async () => {
+    const headers = { authorization: `Bearer ${harness.apiKey}` }
+    const post = async (url: string, payload: Record<string, unknown>) =>
+      (await app.inject({ method: 'POST', url, headers, payload })).json().data
+    const heartbeat = await post('/api/heartbeats', { name: 'Nightly backup', every: 86_400 })
+    const { results } = await applyPings(
+      harness.ctx.sql,
+      [
+        {
+          v: 1,
+          id: newId(),
+          monitorId: heartbeat.id,
+          organizationId: ORG,
+          type: 'success',
+          receivedAt: new Date(Date.now() - 600_000).toISOString(),
+          method: 'POST',
+          sourceIp: '192.0.2.10',
+        },
+      ],
+      async () => {},
+    )
+    // A domain checked once: one 10-minute point, which uPlot alone would spread over years.
+    const fresh = await post('/api/domains', { url: 'https://new.example', name: 'New site' })
+    const checked = [...results, resultFor(fresh.id, ORG, 'fra', 300, 'up', 80)]
+    await storeResults(harness.ctx.timeseries, checked)
+    await applyResultsToState(harness.ctx.sql, checked)
+    await refreshSummariesOf(harness.ctx, checked)
+    const statusPage = await post('/api/status-pages', { name: 'Jobs', slug: 'jobs', isPublic: true })
+    await post(`/api/status-pages/${statusPage.id}/heartbeats`, { heartbeatId: heartbeat.id })
+    await post(`/api/status-pages/${statusPage.id}/domains`, { domainId: fresh.id })
+
+    const context = await browser.newContext({ viewport: { width: 1200, height: 1000 }, bypassCSP: true })
+    const page = await context.newPage()
+    expect((await page.goto(`${base}/status/jobs`))?.status()).toBe(200)
+    await expect.poll(() => page.locator('.chart canvas').count(), { timeout: 10_000 }).toBe(1)
+    const [job, site] = [page.locator('.component').nth(0), page.locator('.component').nth(1)]
+    expect(await job.locator('h3').textContent()).toBe('Nightly backup')
+    expect(await job.locator('.runs').textContent()).toMatch(
+      /^Last reported: \d{4}-\d\d-\d\d \d\d:\d\d UTC · next expected: \d{4}-\d\d-\d\d \d\d:\d\d UTC$/,
+    )
+    expect(await job.locator('.chart, .locations').count()).toBe(0)
+    expect(await job.locator('.bar.ok').last().getAttribute('title')).toMatch(/: 100% up \(0 of 1 runs failed\)$/)
+    expect(await site.locator('.chart').getAttribute('data-hours')).toBe('24')
+    await page.screenshot({ path: new URL('heartbeat.png', ARTIFACTS).pathname, fullPage: true })
+    expect(await serious(page)).toEqual([])
+    await context.close()
+  }, 60_000)
 
   it('keeps internal ids and other organizations out of the HTML, and hides private and unknown pages', async () => {
     const html = await (await fetch(`${base}/status/acme`)).text()

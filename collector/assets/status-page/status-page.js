@@ -5,6 +5,10 @@
   const data = JSON.parse(embedded.textContent)
   // The time axis in the page's time zone, like the times written in the page.
   const zone = embedded.dataset.timezone || 'UTC'
+  // The series cover the 24 hours before the page was made: the axis spans them, so a component
+  // with one point shows it at its hour instead of an axis uPlot stretches over years.
+  const until = Date.parse(embedded.dataset.until) / 1000 || Date.now() / 1000
+  const DAY = 86_400
   const palette = ['#0969da', '#bf3989', '#1a7f37', '#9a6700', '#8250df', '#cf222e', '#0a3069', '#57606a']
   const charts = []
   for (const element of document.querySelectorAll('.chart[data-component]')) {
@@ -23,6 +27,16 @@
       width: element.clientWidth || 320,
       height: 160,
       tzDate: (seconds) => uPlot.tzDate(new Date(seconds * 1000), zone),
+      // uPlot widens a single value's range by itself (to years on a time axis): the range is set here.
+      scales: { x: { time: true, range: () => [Math.min(times[0], until - DAY), Math.max(times.at(-1), until)] } },
+      hooks: {
+        // What the drawn axis spans, readable without decoding the canvas.
+        setScale: [
+          (u, key) =>
+            key === 'x' &&
+            element.setAttribute('data-hours', String(Math.round((u.scales.x.max - u.scales.x.min) / 3600))),
+        ],
+      },
       series: [
         {},
         ...locations.map((l, i) => ({

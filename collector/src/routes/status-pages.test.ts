@@ -1,9 +1,10 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
-import { DEFAULT_ORGANIZATION } from '@guard/shared'
+import { DEFAULT_ORGANIZATION, newId } from '@guard/shared'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildCollectorApp } from '../app.ts'
 import { applyHeartbeats } from '../services/devices/apply-heartbeats.ts'
 import { compressBody } from '../services/encoded-body.ts'
+import { applyPings } from '../services/heartbeats/apply-pings.ts'
 import { applyResultsToState } from '../services/monitor-state/apply-results.ts'
 import { invalidateIngestedReads, invalidateReads } from '../services/read-cache/invalidate.ts'
 import { storeResults } from '../services/results/store.ts'
@@ -393,6 +394,82 @@ describe('status pages', () => {
     expect(component.uptime90d).toBeLessThan(100)
     const html = await app.inject({ method: 'GET', url: '/status/devices-page', remoteAddress: fresh() })
     expect(html.body).toContain(`${yesterday}: online 75% of the day`)
+  })
+
+  it('shows a heartbeat by its days, when it last reported and when it is next expected, with no latency chart', async () => {
+    const created = await post('/api/heartbeats', { name: 'Backup job internal', every: 3600 })
+    expect(created.statusCode, created.body).toBe(201)
+    const heartbeat = created.json().data as { id: string; pingUrl: string }
+    const pingedAt = Math.floor(Date.now() / 1000) * 1000 - 60_000
+    // What the ping consumer does with a ping: its run state, then its result through the pipeline.
+    const { results } = await applyPings(
+      harness.ctx.sql,
+      [
+        {
+          v: 1,
+          id: newId(),
+          monitorId: heartbeat.id,
+          organizationId: ORG,
+          type: 'success',
+          receivedAt: new Date(pingedAt).toISOString(),
+          method: 'POST',
+          sourceIp: '192.0.2.10',
+        },
+      ],
+      async () => {},
+    )
+    expect(results).toHaveLength(1)
+    await storeResults(harness.ctx.timeseries, results)
+    await applyResultsToState(harness.ctx.sql, results)
+    await refreshSummariesOf(harness.ctx, results)
+    const page = (await post('/api/status-pages', { name: 'Jobs', slug: 'jobs-page', isPublic: true })).json().data
+    await post(`/api/status-pages/${page.id}/heartbeats`, { heartbeatId: heartbeat.id, displayName: 'Nightly backup' })
+    await post(`/api/status-pages/${page.id}/domains`, { domainId: shop, displayName: 'Shop' })
+
+    const response = await publicGet('jobs-page')
+    expect(response.statusCode).toBe(200)
+    const [job, shopComponent] = response.json().data.components
+    expect(job).toMatchObject({
+      name: 'Nightly backup',
+      kind: 'heartbeat',
+      status: 'up',
+      uptime90d: 100,
+      locations: [],
+      heartbeat: {
+        lastPingAt: new Date(pingedAt).toISOString(),
+        nextExpectedAt: new Date(pingedAt + 3_600_000).toISOString(),
+      },
+    })
+    expect(job.daily.at(-1)).toMatchObject({ uptime: 100, checks: 1, failures: 0 })
+    expect(shopComponent.heartbeat).toBeUndefined()
+    expect(shopComponent.locations.length).toBeGreaterThan(0)
+    for (const secret of [heartbeat.id, new URL(heartbeat.pingUrl).pathname, 'Backup job internal', '192.0.2.10']) {
+      expect(response.body).not.toContain(secret)
+    }
+
+    const html = (await app.inject({ method: 'GET', url: '/status/jobs-page', remoteAddress: fresh() })).body
+    expect(html).toContain(`<p class="runs">Last reported: <time datetime="${new Date(pingedAt).toISOString()}">`)
+    expect(html).toContain(`next expected: <time datetime="${new Date(pingedAt + 3_600_000).toISOString()}">`)
+    expect(html).toContain(`${job.daily.at(-1).date}: 100% up (0 of 1 runs failed)`)
+    // The heartbeat (component 0) draws no chart; the domain (component 1) does, over the page's 24 hours.
+    expect(html).not.toContain('data-component="0"')
+    expect(html).toContain('data-component="1"')
+    expect(html).toMatch(/id="latency-data"[^>]* data-until="\d{4}-\d\d-\d\dT/)
+    const series = JSON.parse(html.match(/id="latency-data"[^>]*>(.*?)<\/script>/)![1]!)
+    expect(series[0]).toEqual([])
+    expect(html).not.toContain(heartbeat.id)
+
+    const paused = await app.inject({
+      method: 'PATCH',
+      url: `/api/heartbeats/${heartbeat.id}`,
+      headers,
+      payload: { enabled: false },
+    })
+    expect(paused.statusCode).toBe(200)
+    const [pausedJob] = (await publicGet('jobs-page')).json().data.components
+    expect(pausedJob.heartbeat).toEqual({ lastPingAt: new Date(pingedAt).toISOString(), nextExpectedAt: null })
+    const pausedHtml = (await app.inject({ method: 'GET', url: '/status/jobs-page', remoteAddress: fresh() })).body
+    expect(pausedHtml).toContain('next expected: paused</p>')
   })
 
   it('keeps the public answer until a write or ingest of its organization, not of another', async () => {

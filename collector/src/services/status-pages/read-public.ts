@@ -9,6 +9,7 @@ import { selectRows } from '../results/query.ts'
 import { round2 } from '../results/window.ts'
 import { readDailyUptime } from '../summaries/read.ts'
 import { readComponents } from './find.ts'
+import { readHeartbeatTimes } from './heartbeat-times.ts'
 import { type PublicStatusPage, publicStatusPage, type StatusPageComponent } from './schemas.ts'
 
 const publicStatusPageEnvelope = z.object({ success: z.literal(true), data: publicStatusPage })
@@ -128,12 +129,16 @@ async function buildPublicPage(
   const monitors = components.filter((component) => component.kind !== 'device')
   const monitorIds = monitors.map((component) => component.subjectId)
   const deviceIds = components.filter((component) => component.kind === 'device').map((c) => c.subjectId)
-  const [states, devices, daily, deviceDays, latency, incidents, maintenance] = await Promise.all([
+  const heartbeatIds = monitors.filter((component) => component.kind === 'heartbeat').map((c) => c.subjectId)
+  // A heartbeat's "response time" is its run duration, at most one point per run: no latency chart.
+  const probedIds = monitors.filter((component) => component.kind !== 'heartbeat').map((c) => c.subjectId)
+  const [states, devices, daily, deviceDays, latency, heartbeatTimes, incidents, maintenance] = await Promise.all([
     monitorStates(ctx.sql, monitorIds),
     deviceStates(ctx.sql, page.organization_id, deviceIds),
     readDailyUptime(ctx.sql, monitorIds, DAYS),
     deviceDailyUptime(ctx.sql, page.organization_id, deviceIds),
-    latencyByLocation(ctx, page.organization_id, monitorIds),
+    latencyByLocation(ctx, page.organization_id, probedIds),
+    readHeartbeatTimes(ctx.sql, page.organization_id, heartbeatIds),
     pageIncidents(ctx.sql, page.organization_id, components),
     pageMaintenance(ctx.sql, page.organization_id, components),
   ])
@@ -153,7 +158,9 @@ async function buildPublicPage(
     const state = states.get(component.subjectId)
     const days = daily.get(component.subjectId) ?? new Map()
     const series = latency.get(component.subjectId) ?? new Map<string, Array<{ t: string; avg: number }>>()
-    const locations = [...new Set([...series.keys(), ...(state?.locations.keys() ?? [])])].sort()
+    const heartbeat = component.kind === 'heartbeat' ? heartbeatTimes.get(component.subjectId) : undefined
+    const locations =
+      component.kind === 'heartbeat' ? [] : [...new Set([...series.keys(), ...(state?.locations.keys() ?? [])])].sort()
     const checks = [...days.values()].reduce((sum, day) => sum + day.checks, 0)
     const failures = [...days.values()].reduce((sum, day) => sum + day.failures, 0)
     return {
@@ -172,6 +179,7 @@ async function buildPublicPage(
         status: state?.locations.get(location) ?? ('unknown' as const),
         points: series.get(location) ?? [],
       })),
+      ...(component.kind === 'heartbeat' ? { heartbeat: heartbeat ?? { lastPingAt: null, nextExpectedAt: null } } : {}),
     }
   })
   const body = {

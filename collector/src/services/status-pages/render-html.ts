@@ -54,11 +54,18 @@ function bar(day: Component['daily'][number], kind: Component['kind']): string {
       ? `${day.date}: no data`
       : kind === 'device'
         ? `${day.date}: online ${day.uptime}% of the day`
-        : `${day.date}: ${day.uptime}% up (${day.failures} of ${day.checks} checks failed)`
+        : `${day.date}: ${day.uptime}% up (${day.failures} of ${day.checks} ${kind === 'heartbeat' ? 'runs' : 'checks'} failed)`
   return `<span class="bar ${level}" title="${escapeHtml(text)}"></span>`
 }
 
-function component(item: Component, index: number): string {
+/** A job reports in: when it last did and when it should next, instead of a latency it does not have. */
+function heartbeatTimes(times: NonNullable<Component['heartbeat']>, zone: string): string {
+  const last = times.lastPingAt ? time(times.lastPingAt, zone) : 'not yet'
+  const next = times.nextExpectedAt ? time(times.nextExpectedAt, zone) : 'paused'
+  return `<p class="runs">Last reported: ${last} · next expected: ${next}</p>`
+}
+
+function component(item: Component, index: number, zone: string): string {
   const bars = item.daily.length
     ? `<div class="bars" role="img" aria-label="${escapeHtml(`Daily uptime of ${item.name} over 90 days`)}">${item.daily.map((day) => bar(day, item.kind)).join('')}</div>
        <div class="legend"><span>90 days ago</span><span>${item.uptime90d === null ? 'no data' : `${item.uptime90d}% uptime`}</span><span>Today</span></div>`
@@ -74,7 +81,7 @@ function component(item: Component, index: number): string {
     : ''
   return `<li class="component">
     <div class="row"><h3>${escapeHtml(item.name)}</h3><span class="state ${item.status}">${STATE[item.status]}</span></div>
-    ${bars}${locations}</li>`
+    ${bars}${item.heartbeat ? heartbeatTimes(item.heartbeat, zone) : ''}${locations}</li>`
 }
 
 function incident(item: Incident, zone: string): string {
@@ -165,13 +172,13 @@ ${
     : ''
 }
 <section aria-labelledby="components"><h2 id="components">Components</h2>
-<ul class="components">${page.components.map(component).join('')}</ul></section>
+<ul class="components">${page.components.map((item, index) => component(item, index, zone)).join('')}</ul></section>
 <section aria-labelledby="recent"><h2 id="recent">Past incidents</h2>
 ${page.incidents.recent.length ? page.incidents.recent.map((item) => incident(item, zone)).join('') : '<p>No incidents in the last 14 days.</p>'}
 </section>
 <footer><p>Updated ${time(page.generatedAt, zone)}. Daily bars are UTC days. Latency is the average response time per probe location over the last 24 hours. <a href="/status/${escapeHtml(page.slug)}/feed.atom">Incident feed (Atom)</a></p></footer>
 </main>
-<script type="application/json" id="latency-data" data-timezone="${escapeHtml(zone)}">${embedded(series)}</script>
+<script type="application/json" id="latency-data" data-timezone="${escapeHtml(zone)}" data-until="${escapeHtml(page.generatedAt)}">${embedded(series)}</script>
 <script src="${assetBase}/uplot.iife.min.js"></script>
 <script src="${assetBase}/status-page.js"></script>
 </body>

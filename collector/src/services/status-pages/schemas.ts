@@ -149,7 +149,19 @@ export const publicComponent = z.object({
     description:
       '90 UTC days, oldest first. Devices: uptime is the share of the day online (from their offline incidents), checks and failures 0',
   }),
-  locations: z.array(locationSeries).meta({ description: 'last 24 h per probe location; empty for devices' }),
+  locations: z
+    .array(locationSeries)
+    .meta({ description: 'last 24 h per probe location; empty for devices and heartbeats (no probe checks them)' }),
+  heartbeat: z
+    .object({
+      lastPingAt: z.string().nullable().meta({ description: 'when the job last reported; null before its first ping' }),
+      nextExpectedAt: z
+        .string()
+        .nullable()
+        .meta({ description: 'when its next ping is expected (before the grace time); null while paused' }),
+    })
+    .optional()
+    .meta({ description: 'heartbeat components only: a job reports in, so its times say more than a latency' }),
 })
 
 const publicUpdate = z.object({ status: z.string(), message: z.string(), createdAt: z.string() })
