@@ -95,6 +95,7 @@ const table: Array<{
   { method: 'POST', path: '/api/heartbeats/{id}/regenerate-token', url: '/api/heartbeats/:heartbeat/regenerate-token' },
   { method: 'GET', path: '/api/heartbeats/{id}/pings', url: '/api/heartbeats/:heartbeat/pings' },
   { method: 'GET', path: '/api/heartbeats/{id}/daily', url: '/api/heartbeats/:heartbeat/daily?days=90' },
+  { method: 'GET', path: '/api/heartbeats/{id}/daily', url: '/api/heartbeats/:heartbeat/daily?format=csv' },
   // Pings carry no credentials but the token: a token that is not ours is simply not found.
   { method: 'GET', path: '/ping/{token}', url: '/ping/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' },
   { method: 'POST', path: '/ping/{token}', url: '/ping/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' },
@@ -114,12 +115,12 @@ const table: Array<{
   {
     method: 'GET',
     path: '/api/monitors/recent-checks',
-    url: `/api/monitors/recent-checks?ids=:domain,:service&organizationId=${ORG}`,
+    url: `/api/monitors/recent-checks?ids=:domain,:service,:heartbeat&organizationId=${ORG}`,
   },
   {
     method: 'GET',
     path: '/api/monitors/recent-checks',
-    url: '/api/monitors/recent-checks?ids=:domain,:service',
+    url: '/api/monitors/recent-checks?ids=:domain,:service,:heartbeat',
     own: true,
   },
   { method: 'GET', path: '/api-keys', url: '/api-keys', own: true },
