@@ -9,6 +9,13 @@ import { applyHeartbeats } from '../services/devices/apply-heartbeats.ts'
 import { storeHeartbeats } from '../services/devices/store-heartbeats.ts'
 import { applyResultsToState } from '../services/monitor-state/apply-results.ts'
 import { storeResults } from '../services/results/store.ts'
+import {
+  configComponentId,
+  configViewComponentId,
+  registryConfigSchema,
+  registryProtocols,
+} from '../services/services/registry-protocols.ts'
+import { protocolConfig } from '../services/services/schemas.ts'
 import { authenticateWithUsers, collectorForTest, userCaller } from '../test-support.ts'
 import { resultFor } from './test-helpers.ts'
 
@@ -20,7 +27,11 @@ interface Operation {
 interface Document {
   openapi: string
   paths: Record<string, Record<string, Operation>>
+  components: { schemas: Record<string, object> }
 }
+
+/** How many times `text` occurs in `within`. */
+const occurrences = (within: string, text: string) => within.split(text).length - 1
 
 describe('OpenAPI document', () => {
   let harness: Harness
@@ -56,6 +67,41 @@ describe('OpenAPI document', () => {
       const media = document.paths[path]?.[method]?.requestBody?.content['application/json']
       expect(media?.example ?? media?.examples, `${method} ${path}`).toBeDefined()
     }
+  })
+
+  it("writes each check protocol's configuration once, as a component the services routes refer to", () => {
+    const whole = JSON.stringify(document)
+    const paths = JSON.stringify(document.paths)
+    const refersTo = (path: string, method: string, id: string) =>
+      JSON.stringify(document.paths[path]?.[method]).includes(`"#/components/schemas/${id}"`)
+    for (const protocol of registryProtocols) {
+      const config = configComponentId(protocol.kind)
+      const view = configViewComponentId(protocol.kind)
+      expect(document.components.schemas[config], config).toBeDefined()
+      expect(document.components.schemas[view], view).toBeDefined()
+      const description = registryConfigSchema(protocol).description
+      expect(description).toBeDefined()
+      expect(occurrences(whole, JSON.stringify(description)), `${protocol.kind}: its description`).toBe(1)
+      expect(occurrences(paths, `${protocol.label} protocolConfig`), `${protocol.kind}: inline in a path`).toBe(0)
+      for (const method of ['post', 'put'] as const) {
+        expect(refersTo(method === 'post' ? '/api/services' : '/api/services/{id}', method, config), method).toBe(true)
+      }
+      expect(refersTo('/api/services/{id}', 'get', view)).toBe(true)
+      expect(refersTo('/api/services', 'get', view)).toBe(true)
+    }
+    const builtin = document.components.schemas.BuiltinProtocolConfig as { properties: Record<string, unknown> }
+    expect(Object.keys(builtin.properties).sort()).toEqual(Object.keys(protocolConfig.shape).sort())
+    expect(refersTo('/api/services', 'post', 'BuiltinProtocolConfig')).toBe(true)
+    expect(refersTo('/api/services/{id}', 'get', 'BuiltinProtocolConfigView')).toBe(true)
+  })
+
+  it("keeps the description of an update's protocolConfig beside its component", () => {
+    const body = document.paths['/api/services/{id}']?.put?.requestBody?.content['application/json'] as {
+      schema: { oneOf?: Array<{ properties: { protocolConfig: { description?: string; allOf?: unknown } } }> }
+    }
+    const branches = body.schema.oneOf ?? []
+    expect(branches.length).toBe(registryProtocols.length + 2)
+    for (const branch of branches) expect(branch.properties.protocolConfig.description).toMatch(/^Replaces the whole/)
   })
 
   it('describes the live responses of every kind of route, errors included', async () => {
@@ -335,7 +381,7 @@ describe('OpenAPI document', () => {
         schema,
         `${call.method} ${call.url} answered ${response.statusCode}, which the document does not list`,
       ).toBeDefined()
-      const validate = ajv.compile(schema!)
+      const validate = ajv.compile({ ...schema, components: document.components })
       expect(validate(response.json()), `${call.method} ${call.url}: ${ajv.errorsText(validate.errors)}`).toBe(true)
       seen.add(response.statusCode)
     }

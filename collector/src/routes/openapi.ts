@@ -1,10 +1,11 @@
 import swagger from '@fastify/swagger'
 import type { GuardFastify } from '@guard/shared'
-import { jsonSchemaTransform } from 'fastify-type-provider-zod'
+import { transform, transformObject } from './openapi-components.ts'
 
 /**
  * Collects every route's zod schemas into an OpenAPI 3.1 document. Must be registered before the
- * routes, since it records them as they are added.
+ * routes, since it records them as they are added. A schema with an `id` (`.meta({ id })`, such as
+ * each check protocol's configuration) is written once under `components.schemas` and referred to.
  */
 export async function registerOpenApi(app: GuardFastify): Promise<void> {
   await app.register(swagger, {
@@ -28,7 +29,8 @@ export async function registerOpenApi(app: GuardFastify): Promise<void> {
       },
       security: [{ bearer: [] }],
     },
-    transform: jsonSchemaTransform,
+    transform,
+    transformObject,
   })
 }
 

@@ -25,15 +25,22 @@ function secretShape(protocol: ProtocolDefinition) {
   return optionalShape(protocol.secrets.shape as Shape)
 }
 
+/** The OpenAPI component of a protocol's `protocolConfig`: `postgres` is `PostgresProtocolConfig`. */
+export const configComponentId = (kind: string) => `${kind[0]?.toUpperCase()}${kind.slice(1)}ProtocolConfig`
+/** The OpenAPI component of how reads show it: `PostgresProtocolConfigView`. */
+export const configViewComponentId = (kind: string) => `${configComponentId(kind)}View`
+
 /**
  * A registry protocol's `protocolConfig`: `host`, `port` (default: the protocol's), its options and
  * its secret fields flat beside them; strict, so an option of another protocol is a 400 naming it.
+ * The `id` makes it one OpenAPI component that every route refers to, not a copy per route.
  */
-export function registryConfigSchema(protocol: ProtocolDefinition) {
+function buildConfigSchema(protocol: ProtocolDefinition) {
   return z
     .object({ host, port, ...optionsOf(protocol), ...secretShape(protocol) })
     .strict()
     .meta({
+      id: configComponentId(protocol.kind),
       title: `${protocol.label} protocolConfig`,
       description: `protocol \`${protocol.kind}\`: ${protocol.description}${
         protocol.secretFields.length ? ` Write-only: ${protocol.secretFields.join(', ')}.` : ''
@@ -42,7 +49,7 @@ export function registryConfigSchema(protocol: ProtocolDefinition) {
 }
 
 /** How reads show it: the options, and `secretsSet` in place of the secrets. */
-export function registryConfigView(protocol: ProtocolDefinition) {
+function buildConfigView(protocol: ProtocolDefinition) {
   return z
     .object({
       host: z.string(),
@@ -51,8 +58,21 @@ export function registryConfigView(protocol: ProtocolDefinition) {
       ...(protocol.secretFields.length ? { secretsSet: z.boolean() } : {}),
     })
     .strict()
-    .meta({ title: `${protocol.label} protocolConfig` })
+    .meta({ id: configViewComponentId(protocol.kind), title: `${protocol.label} protocolConfig` })
 }
+
+// Built once: a schema registered under an id must be the same object wherever it is used.
+const configSchemas = new Map(registryProtocols.map((protocol) => [protocol.kind, buildConfigSchema(protocol)]))
+const configViews = new Map(registryProtocols.map((protocol) => [protocol.kind, buildConfigView(protocol)]))
+
+function registeredOnly<Schema>(schemas: Map<string, Schema>, protocol: ProtocolDefinition): Schema {
+  const schema = schemas.get(protocol.kind)
+  if (!schema) throw new Error(`${protocol.kind} is not a registered protocol`)
+  return schema
+}
+
+export const registryConfigSchema = (protocol: ProtocolDefinition) => registeredOnly(configSchemas, protocol)
+export const registryConfigView = (protocol: ProtocolDefinition) => registeredOnly(configViews, protocol)
 
 export type RegistryConfig = { host: string; port?: number | undefined } & Record<string, unknown>
 

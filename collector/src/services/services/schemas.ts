@@ -39,7 +39,8 @@ export { type ServiceProtocol, serviceProtocol }
 
 /**
  * Where and how a service is checked. `host`, `port` and `path` as in the spec; the rest are the
- * options of the protocol's check, derived from the probe's contract (README "Services").
+ * options of the protocol's check, derived from the probe's contract (README "Services"). One
+ * OpenAPI component, like each registry protocol's configuration.
  */
 export const protocolConfig = z
   .object({
@@ -57,6 +58,7 @@ export const protocolConfig = z
     count: icmpTarget.shape.count,
   })
   .strict()
+  .meta({ id: 'BuiltinProtocolConfig' })
 export type ProtocolConfig = z.infer<typeof protocolConfig>
 
 const HTTP_ONLY = [...HTTP_OPTION_NAMES, 'path', 'isApi', 'authType', 'credentials'] as const
@@ -215,9 +217,10 @@ export const updateServiceInput = z.discriminatedUnion('protocol', [
 export type UpdateServiceInput = z.infer<typeof updateServiceInput>
 
 /** The configuration as reads show it: credentials never, `credentialsSet` instead. */
-export const protocolConfigView = protocolConfig.omit({ credentials: true }).extend({
-  credentialsSet: z.boolean().optional(),
-})
+export const protocolConfigView = protocolConfig
+  .omit({ credentials: true })
+  .extend({ credentialsSet: z.boolean().optional() })
+  .meta({ id: 'BuiltinProtocolConfigView' })
 export type ProtocolConfigView = z.infer<typeof protocolConfigView>
 
 /**
