@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
@@ -97,6 +98,15 @@ describe.skipIf(!CHROMIUM)('console: heartbeat monitors', () => {
     await page.getByRole('button', { name: '90 days' }).click()
     const quarter = page.getByRole('img', { name: /Daily history of Nightly backup over 90 days/ })
     await expect.poll(() => quarter.locator('.beat').count(), { timeout: 10_000 }).toBe(90)
+    // The days shown, as CSV, through the browser's own session.
+    const download = page.waitForEvent('download')
+    await page.getByRole('link', { name: 'Download CSV' }).click()
+    const file = await download
+    expect(file.suggestedFilename()).toBe('nightly-backup-daily-90d.csv')
+    const [header, ...lines] = (await readFile(await file.path(), 'utf8')).trimEnd().split('\n')
+    expect(header).toBe('heartbeat,date,runs,failures,missed,uptime,avgRunSeconds,p95RunSeconds')
+    expect(lines).toHaveLength(90)
+    expect(lines.at(-1)).toMatch(new RegExp(`^Nightly backup,${new Date().toISOString().slice(0, 10)},1,0,0,100,`))
     expect(await page.getByRole('table', { name: 'Run log of Nightly backup' }).textContent()).toContain(
       'dumped 3 tables',
     )
@@ -129,6 +139,10 @@ describe.skipIf(!CHROMIUM)('console: heartbeat monitors', () => {
     await expect
       .poll(() => page.locator('a.card.stat', { hasText: 'Heartbeats' }).textContent(), { timeout: 10_000 })
       .toMatch(/1\/2 up\s*1 down/)
+    // Its runs come with the other monitors' recent checks: a run-time line, not the empty one.
+    await page
+      .getByRole('img', { name: /^Run time of Nightly backup over its last [1-9]\d* runs$/ })
+      .waitFor({ timeout: 10_000 })
     await saveScreenshot(page, 'console/overview-heartbeats')
   }, 60_000)
 
@@ -153,8 +167,11 @@ describe.skipIf(!CHROMIUM)('console: heartbeat monitors', () => {
       `/api/status-pages/${statusPage.id}`,
     )
     expect(stored.components).toMatchObject([{ kind: 'heartbeat', displayName: 'Nightly backup' }])
-    const visitor = await fetch(`${guard.collectorUrl}/status/${statusPage.slug}`)
-    expect(await visitor.text()).toContain('Nightly backup')
+    const visitor = await (await fetch(`${guard.collectorUrl}/status/${statusPage.slug}`)).text()
+    expect(visitor).toContain('Nightly backup')
+    // A job's component says when it reported, and draws no latency chart.
+    expect(visitor).toContain('<p class="runs">Last reported: <time')
+    expect(visitor).not.toContain('class="chart"')
     expect(await seriousViolations(page)).toEqual([])
     await saveScreenshot(page, 'console/status-page-heartbeat')
   }, 60_000)

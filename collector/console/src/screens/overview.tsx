@@ -344,7 +344,11 @@ export default function Overview() {
               {shown.map((row) => {
                 const state = states.get(row.id) ?? 'pending'
                 const checks = recent.data?.get(row.id)?.checks
-                const answered = checks?.filter((check) => check.status !== 'down') ?? []
+                // A heartbeat's run without a /start ping has no duration: its 0 ms says nothing.
+                const answered =
+                  checks?.filter(
+                    (check) => check.status !== 'down' && (row.kind !== 'heartbeat' || check.responseTime > 0),
+                  ) ?? []
                 const newest = answered.at(-1)?.responseTime ?? row.responseTime
                 return (
                   <li key={`${row.kind}-${row.id}`}>
