@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { keepReferencedComponents, keepRefSiblings } from './openapi-components.ts'
+import { keepReferencedComponents } from './openapi-components.ts'
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
 const object = (properties: Record<string, unknown>) => ({ type: 'object', properties })
@@ -50,25 +50,5 @@ describe('keepReferencedComponents', () => {
     })
     expect(both.components.schemas).toEqual({ Thing: { type: 'string' }, ThingInput: { type: 'number' } })
     expect(both.paths).toEqual({ '/b': { get: { in: ref('ThingInput'), out: ref('Thing') } } })
-  })
-})
-
-describe('keepRefSiblings', () => {
-  it('moves a $ref with a description beside it into allOf and leaves a bare $ref alone', () => {
-    expect(
-      keepRefSiblings(
-        object({
-          described: { description: 'kept', ...ref('Config') },
-          bare: ref('View'),
-          list: { anyOf: [ref('A'), { description: 'b', ...ref('B') }] },
-        }),
-      ),
-    ).toEqual(
-      object({
-        described: { description: 'kept', allOf: [ref('Config')] },
-        bare: ref('View'),
-        list: { anyOf: [ref('A'), { description: 'b', allOf: [ref('B')] }] },
-      }),
-    )
   })
 })

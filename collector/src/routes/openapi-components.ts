@@ -1,5 +1,5 @@
-import type { SwaggerTransform, SwaggerTransformObject } from '@fastify/swagger'
-import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod'
+import type { SwaggerTransformObject } from '@fastify/swagger'
+import { jsonSchemaTransformObject } from 'fastify-type-provider-zod'
 
 const COMPONENT = '#/components/schemas/'
 /** What fastify-type-provider-zod appends to the component of a schema's input side. */
@@ -58,26 +58,6 @@ export function keepReferencedComponents<
       ? `${COMPONENT}${renamed.get(value.slice(COMPONENT.length)) ?? value.slice(COMPONENT.length)}`
       : value,
   )
-}
-
-/**
- * `{ $ref, description }` as `{ description, allOf: [{ $ref }] }`: @fastify/swagger drops whatever
- * stands beside a `$ref` (OpenAPI 3.0's rule), which would lose the description of a field whose
- * schema is a component, such as an update's `protocolConfig`.
- */
-export function keepRefSiblings(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(keepRefSiblings)
-  if (value === null || typeof value !== 'object') return value
-  const { $ref, ...rest } = value as Record<string, unknown>
-  const children = Object.fromEntries(Object.entries(rest).map(([key, child]) => [key, keepRefSiblings(child)]))
-  if ($ref === undefined) return children
-  return Object.keys(children).length ? { ...children, allOf: [{ $ref }] } : { $ref }
-}
-
-/** fastify-type-provider-zod's conversion of a route's zod schemas, with what stands beside a `$ref` kept. */
-export const transform: SwaggerTransform = (route) => {
-  const converted = jsonSchemaTransform(route)
-  return { ...converted, schema: keepRefSiblings(converted.schema) as typeof converted.schema }
 }
 
 /** fastify-type-provider-zod's components (every schema with an `id`), trimmed to those in use. */

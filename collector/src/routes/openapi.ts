@@ -1,6 +1,7 @@
 import swagger from '@fastify/swagger'
 import type { GuardFastify } from '@guard/shared'
-import { transform, transformObject } from './openapi-components.ts'
+import { transformObject } from './openapi-components.ts'
+import { transform } from './openapi-transform.ts'
 
 /**
  * Collects every route's zod schemas into an OpenAPI 3.1 document. Must be registered before the
