@@ -33,7 +33,20 @@ export * from './udp.ts'
 export * from './websocket.ts'
 
 /** Their kinds, as check results name them. */
-export const protocolKinds = ['udp', 'smtp', 'imap', 'pop3', 'ssh', 'postgres', 'mysql', 'redis', 'mongodb', 'grpc', 'websocket', 'mqtt'] as const
+export const protocolKinds = [
+  'udp',
+  'smtp',
+  'imap',
+  'pop3',
+  'ssh',
+  'postgres',
+  'mysql',
+  'redis',
+  'mongodb',
+  'grpc',
+  'websocket',
+  'mqtt',
+] as const
 
 export const protocols = [
   udpProtocol,
