@@ -5,7 +5,7 @@
   const data = JSON.parse(embedded.textContent)
   // The time axis in the page's time zone, like the times written in the page.
   const zone = embedded.dataset.timezone || 'UTC'
-  // The series cover the 24 hours before the page was made: the axis spans them, so a component
+  // The series cover the day (24 h) before the page was made: the axis spans them, so a component
   // with one point shows it at its hour instead of an axis uPlot stretches over years.
   const until = Date.parse(embedded.dataset.until) / 1000 || Date.now() / 1000
   const DAY = 86_400
