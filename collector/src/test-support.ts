@@ -23,6 +23,8 @@ import { publishStagedEvents } from './services/events/publish.ts'
 import { countUnprocessedEvents } from './services/events/unprocessed.ts'
 import { monitorRowFields } from './services/heartbeats/monitor-row.ts'
 import { generatePingToken } from './services/heartbeats/token.ts'
+import { sendHttp } from './services/notifications/providers/http.ts'
+import type { Alert, AlertKind, ProviderIO } from './services/notifications/providers/provider.ts'
 import { refreshMonitorSummaries, scopeOfResults } from './services/summaries/refresh.ts'
 
 /** Integrations in tests: every platform address on a closed local port, so no test can reach a real platform. */
@@ -258,8 +260,10 @@ export interface FakeRequest {
   headers: Record<string, string | string[] | undefined>
   /** The form or JSON body, parsed. */
   body: Record<string, string>
+  /** The body as sent. */
+  raw: string
 }
-export type FakeAnswer = { status: number; json?: unknown } | 'hang'
+export type FakeAnswer = { status: number; json?: unknown; headers?: Record<string, string> } | 'hang'
 
 /**
  * A local stand-in for an external platform: `answer` (written in each test) decides every
@@ -282,11 +286,12 @@ export async function fakePlatform(answer: (request: FakeRequest) => FakeAnswer 
       query: url.searchParams,
       headers: incoming.headers,
       body,
+      raw: text,
     }
     requests.push(request)
     const result = await answer(request)
     if (result === 'hang') return
-    outgoing.writeHead(result.status, { 'content-type': 'application/json' })
+    outgoing.writeHead(result.status, { 'content-type': 'application/json', ...result.headers })
     outgoing.end(result.json === undefined ? '' : JSON.stringify(result.json))
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -457,4 +462,43 @@ export async function seedHeartbeatFleet(ctx: CollectorContext, count: number, d
     ],
   )
   return fleet
+}
+
+/** What the outbox gives a provider, with requests allowed to 127.0.0.1 and e-mail refused. */
+export function providerTestIO(idempotencyKey = 'dlv_test_1'): ProviderIO {
+  return {
+    http: (request) => sendHttp(request, { allowPrivate: true, timeoutMs: 5000 }),
+    mail: async () => ({ ok: false, statusCode: null, error: 'no SMTP server in this test', permanent: true }),
+    idempotencyKey,
+  }
+}
+
+/** An alert as the dispatcher words it, for provider tests: a critical service down by default. */
+export function sampleAlert(kind: AlertKind = 'opened', overrides: Partial<Alert> = {}): Alert {
+  const resolved = kind === 'resolved'
+  return {
+    kind,
+    eventType: resolved ? 'incident.resolved' : kind === 'opened' ? 'incident.opened' : 'incident.updated',
+    eventId: `evt_${kind}`,
+    organizationId: 'org_1',
+    occurredAt: '2026-11-27T03:00:00.000Z',
+    title: 'Checkout API is down',
+    text: resolved
+      ? 'Recovered after 4m 10s: up from 3 of 3 locations'
+      : 'Down from eu, us (2 of 3 locations): Connection refused',
+    link: 'http://127.0.0.1:4000/console/incidents/inc_1',
+    severity: 'critical',
+    incident: {
+      id: 'inc_1',
+      dedupKey: 'guard-inc_1',
+      status: resolved ? 'resolved' : 'open',
+      cause: 'down',
+      detectedAt: '2026-11-27T02:55:50.000Z',
+      ...(resolved ? { resolvedAt: '2026-11-27T03:00:00.000Z' } : {}),
+    },
+    monitor: { id: 'svc_1', kind: 'service' },
+    ...(resolved ? {} : { acknowledgeUrl: 'http://127.0.0.1:4000/ack/tok_1' }),
+    data: { incidentId: 'inc_1' },
+    ...overrides,
+  }
 }

@@ -1,0 +1,19 @@
+import { email } from './email/index.ts'
+import type { NotificationProvider } from './provider.ts'
+import { slack } from './slack/index.ts'
+import { webhook } from './webhook/index.ts'
+
+/** Every channel provider by id; a new one is its folder plus one line here. */
+export const notificationProviders = {
+  webhook,
+  slack,
+  email,
+} satisfies Record<string, NotificationProvider>
+
+export type ProviderId = keyof typeof notificationProviders
+export const providerIds = Object.keys(notificationProviders) as [ProviderId, ...ProviderId[]]
+
+export const isProviderId = (id: string): id is ProviderId => Object.hasOwn(notificationProviders, id)
+
+/** The provider of a stored channel, typed loosely: its config was validated against it when saved. */
+export const providerOf = (id: ProviderId): NotificationProvider => notificationProviders[id] as NotificationProvider
