@@ -1,4 +1,5 @@
 import { email } from './email/index.ts'
+import { pagerduty } from './pagerduty/index.ts'
 import type { NotificationProvider } from './provider.ts'
 import { slack } from './slack/index.ts'
 import { webhook } from './webhook/index.ts'
@@ -8,6 +9,7 @@ export const notificationProviders = {
   webhook,
   slack,
   email,
+  pagerduty,
 } satisfies Record<string, NotificationProvider>
 
 export type ProviderId = keyof typeof notificationProviders
