@@ -1,4 +1,5 @@
 import { email } from './email/index.ts'
+import { opsgenie } from './opsgenie/index.ts'
 import { pagerduty } from './pagerduty/index.ts'
 import type { NotificationProvider } from './provider.ts'
 import { slack } from './slack/index.ts'
@@ -10,6 +11,7 @@ export const notificationProviders = {
   slack,
   email,
   pagerduty,
+  opsgenie,
 } satisfies Record<string, NotificationProvider>
 
 export type ProviderId = keyof typeof notificationProviders
