@@ -1,3 +1,4 @@
+import { discord } from './discord/index.ts'
 import { email } from './email/index.ts'
 import { opsgenie } from './opsgenie/index.ts'
 import { pagerduty } from './pagerduty/index.ts'
@@ -12,6 +13,7 @@ export const notificationProviders = {
   email,
   pagerduty,
   opsgenie,
+  discord,
 } satisfies Record<string, NotificationProvider>
 
 export type ProviderId = keyof typeof notificationProviders
