@@ -4,6 +4,7 @@ import { opsgenie } from './opsgenie/index.ts'
 import { pagerduty } from './pagerduty/index.ts'
 import type { NotificationProvider } from './provider.ts'
 import { slack } from './slack/index.ts'
+import { telegram } from './telegram/index.ts'
 import { webhook } from './webhook/index.ts'
 
 /** Every channel provider by id; a new one is its folder plus one line here. */
@@ -14,6 +15,7 @@ export const notificationProviders = {
   pagerduty,
   opsgenie,
   discord,
+  telegram,
 } satisfies Record<string, NotificationProvider>
 
 export type ProviderId = keyof typeof notificationProviders
