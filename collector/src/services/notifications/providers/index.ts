@@ -4,6 +4,7 @@ import { opsgenie } from './opsgenie/index.ts'
 import { pagerduty } from './pagerduty/index.ts'
 import type { NotificationProvider } from './provider.ts'
 import { slack } from './slack/index.ts'
+import { teams } from './teams/index.ts'
 import { telegram } from './telegram/index.ts'
 import { webhook } from './webhook/index.ts'
 
@@ -16,6 +17,7 @@ export const notificationProviders = {
   opsgenie,
   discord,
   telegram,
+  teams,
 } satisfies Record<string, NotificationProvider>
 
 export type ProviderId = keyof typeof notificationProviders
