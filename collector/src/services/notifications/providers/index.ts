@@ -1,5 +1,6 @@
 import { discord } from './discord/index.ts'
 import { email } from './email/index.ts'
+import { ntfy } from './ntfy/index.ts'
 import { opsgenie } from './opsgenie/index.ts'
 import { pagerduty } from './pagerduty/index.ts'
 import type { NotificationProvider } from './provider.ts'
@@ -18,6 +19,7 @@ export const notificationProviders = {
   discord,
   telegram,
   teams,
+  ntfy,
 } satisfies Record<string, NotificationProvider>
 
 export type ProviderId = keyof typeof notificationProviders
