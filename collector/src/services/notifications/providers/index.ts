@@ -1,5 +1,6 @@
 import { discord } from './discord/index.ts'
 import { email } from './email/index.ts'
+import { gotify } from './gotify/index.ts'
 import { ntfy } from './ntfy/index.ts'
 import { opsgenie } from './opsgenie/index.ts'
 import { pagerduty } from './pagerduty/index.ts'
@@ -20,6 +21,7 @@ export const notificationProviders = {
   telegram,
   teams,
   ntfy,
+  gotify,
 } satisfies Record<string, NotificationProvider>
 
 export type ProviderId = keyof typeof notificationProviders
