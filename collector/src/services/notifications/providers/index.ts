@@ -1,5 +1,6 @@
 import { discord } from './discord/index.ts'
 import { email } from './email/index.ts'
+import { googleChat } from './google-chat/index.ts'
 import { gotify } from './gotify/index.ts'
 import { ntfy } from './ntfy/index.ts'
 import { opsgenie } from './opsgenie/index.ts'
@@ -22,6 +23,7 @@ export const notificationProviders = {
   teams,
   ntfy,
   gotify,
+  'google-chat': googleChat,
 } satisfies Record<string, NotificationProvider>
 
 export type ProviderId = keyof typeof notificationProviders
