@@ -2,6 +2,7 @@ import { discord } from './discord/index.ts'
 import { email } from './email/index.ts'
 import { googleChat } from './google-chat/index.ts'
 import { gotify } from './gotify/index.ts'
+import { mattermost } from './mattermost/index.ts'
 import { ntfy } from './ntfy/index.ts'
 import { opsgenie } from './opsgenie/index.ts'
 import { pagerduty } from './pagerduty/index.ts'
@@ -24,6 +25,7 @@ export const notificationProviders = {
   ntfy,
   gotify,
   'google-chat': googleChat,
+  mattermost,
 } satisfies Record<string, NotificationProvider>
 
 export type ProviderId = keyof typeof notificationProviders
