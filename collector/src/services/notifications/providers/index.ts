@@ -7,6 +7,7 @@ import { ntfy } from './ntfy/index.ts'
 import { opsgenie } from './opsgenie/index.ts'
 import { pagerduty } from './pagerduty/index.ts'
 import type { NotificationProvider } from './provider.ts'
+import { rocketchat } from './rocketchat/index.ts'
 import { slack } from './slack/index.ts'
 import { teams } from './teams/index.ts'
 import { telegram } from './telegram/index.ts'
@@ -26,6 +27,7 @@ export const notificationProviders = {
   gotify,
   'google-chat': googleChat,
   mattermost,
+  rocketchat,
 } satisfies Record<string, NotificationProvider>
 
 export type ProviderId = keyof typeof notificationProviders
