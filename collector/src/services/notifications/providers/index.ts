@@ -7,6 +7,7 @@ import { ntfy } from './ntfy/index.ts'
 import { opsgenie } from './opsgenie/index.ts'
 import { pagerduty } from './pagerduty/index.ts'
 import type { NotificationProvider } from './provider.ts'
+import { pushover } from './pushover/index.ts'
 import { rocketchat } from './rocketchat/index.ts'
 import { slack } from './slack/index.ts'
 import { teams } from './teams/index.ts'
@@ -28,6 +29,7 @@ export const notificationProviders = {
   'google-chat': googleChat,
   mattermost,
   rocketchat,
+  pushover,
 } satisfies Record<string, NotificationProvider>
 
 export type ProviderId = keyof typeof notificationProviders
