@@ -2,6 +2,7 @@ import { discord } from './discord/index.ts'
 import { email } from './email/index.ts'
 import { googleChat } from './google-chat/index.ts'
 import { gotify } from './gotify/index.ts'
+import { matrix } from './matrix/index.ts'
 import { mattermost } from './mattermost/index.ts'
 import { ntfy } from './ntfy/index.ts'
 import { opsgenie } from './opsgenie/index.ts'
@@ -30,6 +31,7 @@ export const notificationProviders = {
   mattermost,
   rocketchat,
   pushover,
+  matrix,
 } satisfies Record<string, NotificationProvider>
 
 export type ProviderId = keyof typeof notificationProviders
