@@ -13,6 +13,7 @@ import { rocketchat } from './rocketchat/index.ts'
 import { slack } from './slack/index.ts'
 import { teams } from './teams/index.ts'
 import { telegram } from './telegram/index.ts'
+import { twilio } from './twilio/index.ts'
 import { webhook } from './webhook/index.ts'
 
 /** Every channel provider by id; a new one is its folder plus one line here. */
@@ -32,6 +33,7 @@ export const notificationProviders = {
   rocketchat,
   pushover,
   matrix,
+  twilio,
 } satisfies Record<string, NotificationProvider>
 
 export type ProviderId = keyof typeof notificationProviders
