@@ -13,6 +13,7 @@ import { rocketchat } from './rocketchat/index.ts'
 import { slack } from './slack/index.ts'
 import { teams } from './teams/index.ts'
 import { telegram } from './telegram/index.ts'
+import { templatedWebhook } from './templated-webhook/index.ts'
 import { twilio } from './twilio/index.ts'
 import { webhook } from './webhook/index.ts'
 
@@ -34,6 +35,7 @@ export const notificationProviders = {
   pushover,
   matrix,
   twilio,
+  'templated-webhook': templatedWebhook,
 } satisfies Record<string, NotificationProvider>
 
 export type ProviderId = keyof typeof notificationProviders
