@@ -58,7 +58,7 @@ export function pagerDutyEvent(alert: Alert, routingKey: string) {
       ...(alert.acknowledgeUrl ? [{ href: alert.acknowledgeUrl, text: 'Acknowledge in Guard' }] : []),
     ],
     client: 'Guard',
-    client_url: new URL(alert.link).origin,
+    client_url: URL.canParse(alert.link) ? new URL(alert.link).origin : alert.link,
   }
 }
 
