@@ -11,6 +11,7 @@ import { authorize, publicRateLimit, rateLimit, rateLimitHeadersOnEveryResponse 
 import { authenticate } from './plugins/authenticate.ts'
 import { registerErrorHandling } from './plugins/errors.ts'
 import { releaseAbandonedMisses, serveCachedReads, storeCachedReads } from './plugins/read-cache.ts'
+import { acknowledgeLinkRoutes } from './routes/acknowledge-link.ts'
 import { agentRoutes } from './routes/agent.ts'
 import { apiKeyRoutes } from './routes/api-keys.ts'
 import { chatRoutes } from './routes/chat.ts'
@@ -28,6 +29,7 @@ import { maintenanceWindowRoutes } from './routes/maintenance-windows.ts'
 import { mcpRoutes } from './routes/mcp.ts'
 import { metricsRoutes } from './routes/metrics.ts'
 import { monitorRoutes } from './routes/monitors.ts'
+import { notificationChannelRoutes } from './routes/notification-channels.ts'
 import { notificationRoutes } from './routes/notifications.ts'
 import { openApiRoute, registerOpenApi } from './routes/openapi.ts'
 import { organizationRoutes } from './routes/organization.ts'
@@ -101,6 +103,7 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
   await deadLetterRoutes(app, ctx)
   publicStatusPageRoutes(app, ctx)
   statusPageHtmlRoutes(app, ctx)
+  acknowledgeLinkRoutes(app, ctx)
   mcpRoutes(app, ctx)
   await consoleAuthRoutes(app, consoleAuth)
   consoleStaticRoutes(app, { identityUrl: ctx.env.GUARD_IDENTITY_URL })
@@ -127,6 +130,7 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
     incidentRoutes(routes, ctx)
     maintenanceWindowRoutes(routes, ctx)
     notificationRoutes(routes, ctx)
+    notificationChannelRoutes(routes, ctx)
     eventStreamRoutes(routes, ctx)
     integrationRoutes(routes, ctx)
     usageRoutes(routes, ctx)

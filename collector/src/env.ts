@@ -158,6 +158,14 @@ export const collectorEnvSchema = z.object({
   /** A monitor down again within this many seconds of its incident's automatic resolution reopens it. */
   GUARD_INCIDENT_FLAP_WINDOW_SECONDS: z.coerce.number().int().min(0).max(86_400).default(600),
   /** Delivery retries: first delay, cap of the exponential backoff, and how long before giving up. */
+  /**
+   * Messages about a flapping incident (reopened inside the flapping window, and what follows) wait
+   * this long, and a newer one for the same incident and channel replaces a waiting one: a bouncing
+   * monitor pages once per period with its latest state, never with a stale one.
+   */
+  GUARD_NOTIFY_FLAP_DELAY_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
+  /** How often a replica looks for escalation steps, reminders and quiet-hours digests that are due. */
+  GUARD_ESCALATION_POLL_MS: z.coerce.number().int().min(50).max(300_000).default(5000),
   GUARD_DELIVERY_BASE_DELAY_MS: z.coerce.number().int().min(10).max(3_600_000).default(2000),
   GUARD_DELIVERY_MAX_DELAY_MS: z.coerce.number().int().min(10).max(86_400_000).default(600_000),
   GUARD_DELIVERY_MAX_AGE_SECONDS: z.coerce

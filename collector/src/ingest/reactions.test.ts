@@ -122,6 +122,7 @@ describe('incidents and notifications from the state machine', () => {
       GUARD_SMTP_URL: smtp.url,
       GUARD_DELIVERY_BASE_DELAY_MS: '50',
       GUARD_DELIVERY_POLL_MS: '50',
+      GUARD_NOTIFY_FLAP_DELAY_SECONDS: '1',
       GUARD_RATE_LIMIT_READ: '100000',
       GUARD_RATE_LIMIT_WRITE: '100000',
     })
@@ -175,7 +176,7 @@ describe('incidents and notifications from the state machine', () => {
     expect(JSON.parse(slack.received[0]!.body).blocks[3].elements[0].url).toContain(`/incidents/${incident!.id}`)
     expect(smtp.messages).toHaveLength(1)
     expect(smtp.messages[0]!.to).toEqual(['oncall@example.org'])
-    expect(smtp.messages[0]!.raw).toMatch(/Subject: \[Guard\] Incident opened: failing/)
+    expect(smtp.messages[0]!.raw).toMatch(/Subject: \[Guard\] failing\S* is down/)
     expect(smtp.messages[0]!.raw).toContain('text/plain')
     expect(smtp.messages[0]!.raw).toContain('text/html')
     const inbox = (await call('GET', '/api/notifications')).body
@@ -194,18 +195,33 @@ describe('incidents and notifications from the state machine', () => {
     expect(new Set(webhook.received.map((r) => r.headers['webhook-id'])).size).toBe(2)
   })
 
-  it('reopens a flapping incident instead of opening one per bounce, and pages only once', async () => {
+  it('reopens a flapping incident instead of opening one per bounce, and always delivers its latest state', async () => {
     const id = await domain('flapping')
     for (let bounce = 0; bounce < 4; bounce += 1) await feed(id, ['down', 'down', 'up'], 400 - bounce * 10)
     const incidents = await incidentsOf(id)
     expect(incidents).toHaveLength(1)
     expect(incidents[0]).toMatchObject({ status: 'resolved', flapCount: 3 })
     await eventsSettled(harness.ctx)
-    const log = (await deliveries()).filter((d) => d.channel === 'webhook')
-    const opened = log.filter((d) => d.eventType === 'incident.opened').length
-    // One page for the first opening and one for its first resolution; the bounces stay in-app.
-    expect(log.filter((d) => d.eventType === 'incident.updated')).toEqual([])
-    expect(opened).toBe(2)
+    await until(async () => {
+      const log = (await deliveries()).filter((d) => d.channel === 'webhook' && d.status !== 'superseded')
+      return log.length > 0 && log.every((d) => d.status === 'delivered') ? log : undefined
+    }, 'every waiting message of the flapping incident delivered')
+    const bodies = webhook.received
+      .filter((r) => r.answered === 200)
+      .map(
+        (r) =>
+          JSON.parse(r.body) as {
+            data: { incidentId: string }
+            alert: { kind: string; items?: Array<{ kind: string }> }
+          },
+      )
+      .filter((body) => body.data.incidentId === incidents[0]!.id)
+    // The pager's last word is the incident's real state, and the reopenings were announced (as
+    // messages of their own or batched into the latest one), never swallowed.
+    expect(bodies.at(-1)!.alert.kind).toBe('resolved')
+    const kinds = bodies.flatMap((body) => [body.alert.kind, ...(body.alert.items ?? []).map((item) => item.kind)])
+    expect(kinds.filter((kind) => kind === 'reopened')).toHaveLength(3)
+    expect(kinds.filter((kind) => kind === 'opened')).toHaveLength(1)
   })
 
   it('changes nothing twice when an event is delivered again', async () => {

@@ -6,12 +6,13 @@ import { republishUnprocessedEvents } from '../services/events/unprocessed.ts'
 import { INCIDENT_ENGINE, incidentEngineHandlers } from '../services/incidents/engine.ts'
 import { startDeliveryWorker } from '../services/notifications/deliver.ts'
 import { NOTIFICATIONS, notificationHandlers } from '../services/notifications/dispatch.ts'
+import { startEscalationWorker } from '../services/notifications/escalation/advance.ts'
 import { scheduleWeeklyReports } from '../services/reports/weekly-email.ts'
 import { consumeEvents } from './consume-events.ts'
 
 /**
  * Everything that reacts to events: the outbox relay, the three durable consumers (incident
- * engine, notifications, activity feed), the delivery worker and the weekly report schedule.
+ * engine, notifications, activity feed), the delivery and escalation workers and the weekly report schedule.
  * Every replica runs all of them; durables, leases and job_runs split the work.
  */
 export async function startReactions(
@@ -26,6 +27,7 @@ export async function startReactions(
     await consumeEvents(ctx, NOTIFICATIONS, notificationHandlers(ctx)),
     await consumeEvents(ctx, ACTIVITY_FEED, activityFeedHandlers()),
     startDeliveryWorker(ctx),
+    startEscalationWorker(ctx),
   ]
   if (options.weeklyReports !== false) parts.push(scheduleWeeklyReports(ctx))
   return {

@@ -2,6 +2,7 @@ import type { GuardFastify } from '@guard/shared'
 import { z } from 'zod'
 import type { CollectorContext } from '../context.ts'
 import { callerOf } from '../plugins/authenticate.ts'
+import { acknowledgeIncident } from '../services/incidents/acknowledge.ts'
 import { addCommentToIncident } from '../services/incidents/add-comment.ts'
 import { addUpdateToIncident } from '../services/incidents/add-update.ts'
 import { createIncident } from '../services/incidents/create.ts'
@@ -21,6 +22,8 @@ import {
   updateIncidentInput,
 } from '../services/incidents/schemas.ts'
 import { updateIncident } from '../services/incidents/update.ts'
+import { incidentTimelineView } from '../services/notifications/channels/schemas.ts'
+import { listIncidentTimeline } from '../services/notifications/list-incident-timeline.ts'
 import { envelope, errorResponses, errorSchema, idParams, ok } from './common.ts'
 
 const read = { access: { permission: 'incidents:read' as const } }
@@ -80,6 +83,34 @@ export function incidentRoutes(app: GuardFastify, ctx: CollectorContext): void {
       },
     },
     async (request) => ok(await updateIncident(ctx, callerOf(request), request.params.id, request.body)),
+  )
+
+  app.post(
+    '/api/incidents/:id/acknowledge',
+    {
+      config: write,
+      schema: {
+        description:
+          'Someone is on it: stops the escalation (reminders go on until it resolves) and tells every channel that heard of it. An incident not open is returned unchanged.',
+        params: idParams,
+        response: { 200: envelope(incidentView), ...errorResponses },
+      },
+    },
+    async (request) => ok(await acknowledgeIncident({ ctx, caller: callerOf(request), input: request.params })),
+  )
+
+  app.get(
+    '/api/incidents/:id/notifications',
+    {
+      config: read,
+      schema: {
+        description:
+          "The incident's alerting timeline: deliveries to channels (why and how they went) and escalations.",
+        params: idParams,
+        response: { 200: envelope(incidentTimelineView), ...errorResponses },
+      },
+    },
+    async (request) => ok(await listIncidentTimeline({ ctx, caller: callerOf(request), input: request.params })),
   )
 
   app.get(

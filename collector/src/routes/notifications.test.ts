@@ -64,10 +64,11 @@ describe('notifications API', () => {
     await smtp.close()
   })
 
-  it('starts with the spec defaults, and shows the webhook secret only once', async () => {
+  it('starts with e-mail unticked until an address is given, and shows the webhook secret only once', async () => {
     const settings = (await call('GET', '/api/notifications/settings')).body.data
     expect(settings).toMatchObject({
-      emailNotifications: true,
+      emailNotifications: false,
+      email: null,
       browserNotifications: true,
       emailIncidents: true,
       emailDowntime: true,

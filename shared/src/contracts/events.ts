@@ -107,6 +107,8 @@ export const incidentEventData = z.object({
   automatic: z.boolean(),
   /** Times the incident reopened within the flapping window; its automatic changes then stay in-app. */
   flapCount: z.number().int().min(0).optional(),
+  /** The monitor went down again inside the flapping window and this incident reopened: a new outage. */
+  reopened: z.boolean().optional(),
 })
 
 export const monitorDownEvent = eventEnvelope('monitor.down', monitorDownData)

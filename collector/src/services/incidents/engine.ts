@@ -65,7 +65,7 @@ async function openOrUpdate(ctx: CollectorContext, scope: HandlerScope, trigger:
   const { tx } = scope
   if (await isUnderMaintenance(tx, trigger.organizationId, trigger.monitorId, trigger.at.getTime())) return
   const latest = await latestIncident(tx, trigger.monitorId, trigger.cause)
-  const stage = async (type: 'incident.opened' | 'incident.updated', row: IncidentRow) => {
+  const stage = async (type: 'incident.opened' | 'incident.updated', row: IncidentRow, reopened = false) => {
     await addIncidentUpdate(tx, row, {
       message: trigger.message,
       status: row.status,
@@ -74,7 +74,12 @@ async function openOrUpdate(ctx: CollectorContext, scope: HandlerScope, trigger:
       at: trigger.at,
     })
     scope.staged.push(
-      ...(await stageIncidentEvent(tx, type, row, { message: trigger.message, automatic: true, at: trigger.at })),
+      ...(await stageIncidentEvent(tx, type, row, {
+        message: trigger.message,
+        automatic: true,
+        at: trigger.at,
+        reopened,
+      })),
     )
   }
   if (latest && latest.resolved_at === null) {
@@ -102,7 +107,7 @@ async function openOrUpdate(ctx: CollectorContext, scope: HandlerScope, trigger:
     )
     const row = rows[0]!
     trigger.message = `Down again ${duration(trigger.at.getTime() - new Date(latest.resolved_at).getTime())} after recovering (flapping, reopened ${row.flap_count}×): ${trigger.message}`
-    await stage('incident.updated', row)
+    await stage('incident.updated', row, true)
     return
   }
   const { rows } = await tx.query<IncidentRow>(

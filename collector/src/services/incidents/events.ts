@@ -9,7 +9,7 @@ export async function stageIncidentEvent(
   tx: Sql,
   type: IncidentEventType,
   row: IncidentRow,
-  change: { message: string; automatic: boolean; at?: Date },
+  change: { message: string; automatic: boolean; at?: Date; reopened?: boolean },
 ): Promise<string[]> {
   const data: IncidentEventData = {
     incidentId: row.id,
@@ -24,6 +24,7 @@ export async function stageIncidentEvent(
     message: truncateText(change.message, 5000),
     automatic: change.automatic,
     ...(row.flap_count > 0 ? { flapCount: row.flap_count } : {}),
+    ...(change.reopened ? { reopened: true } : {}),
   }
   const event = {
     v: 1,

@@ -1,15 +1,25 @@
-import { decryptSecret, type Stoppable, truncateText } from '@guard/shared'
+import { decryptSecret, type Stoppable, TargetRefusedError, truncateText } from '@guard/shared'
 import type { CollectorContext } from '../../context.ts'
-import type { EmailBody } from './render.ts'
-import type { Channel } from './schemas.ts'
-import { createMailer, type Mailer, postJson, type SendOutcome, sendEmail, signWebhook } from './send.ts'
+import { type ChannelRow, openChannelConfig } from './channels/config.ts'
+import { CHANNEL_COLUMNS } from './channels/find.ts'
+import { sendHttp } from './providers/http.ts'
+import { isProviderId, providerOf } from './providers/index.ts'
+import {
+  type Alert,
+  alert as alertSchema,
+  type DeliveryResult,
+  type NotificationProvider,
+  type ProviderIO,
+} from './providers/provider.ts'
+import { createMailer, type Mailer, sendEmail } from './send.ts'
 import { openWebhookSecret, type SettingsRow } from './settings.ts'
 
 interface DeliveryRow {
   id: string
   organization_id: string
   principal: string
-  channel: Channel
+  channel: string
+  channel_id: string | null
   target: string
   payload: string
   attempts: number
@@ -29,44 +39,103 @@ async function claim(ctx: CollectorContext, limit: number): Promise<DeliveryRow[
                     WHERE status = 'pending' AND next_attempt_at <= now()
                       AND (locked_until IS NULL OR locked_until < now())
                     ORDER BY next_attempt_at LIMIT $2 FOR UPDATE SKIP LOCKED)
-      RETURNING id, organization_id, principal, channel, target, payload, attempts, give_up_at`,
+      RETURNING id, organization_id, principal, channel, channel_id, target, payload, attempts, give_up_at`,
     [ctx.env.GUARD_DELIVERY_LEASE_SECONDS, limit],
   )
   return rows
 }
 
-async function send(ctx: CollectorContext, mailer: () => Mailer, row: DeliveryRow): Promise<SendOutcome> {
-  const options = { allowPrivate: ctx.env.GUARD_ALLOW_PRIVATE_TARGETS, timeoutMs: ctx.env.GUARD_DELIVERY_TIMEOUT_MS }
-  if (row.channel === 'email') {
-    if (!ctx.env.GUARD_SMTP_URL) return { ok: false, statusCode: null, error: 'GUARD_SMTP_URL is not set' }
-    return sendEmail(mailer(), ctx.env.GUARD_SMTP_FROM, row.id, JSON.parse(row.payload) as EmailBody)
+const failed = (error: string, permanent = false): DeliveryResult => ({
+  ok: false,
+  statusCode: null,
+  error,
+  ...(permanent ? { permanent } : {}),
+})
+
+/** The settings a delivery is sent with: its organization channel's, or the person's own. */
+async function configOf(ctx: CollectorContext, row: DeliveryRow): Promise<Record<string, unknown> | DeliveryResult> {
+  if (row.channel_id) {
+    const { rows } = await ctx.sql.query<ChannelRow>(
+      `SELECT ${CHANNEL_COLUMNS} FROM monitoring.notification_channels WHERE id = $1`,
+      [row.channel_id],
+    )
+    const channel = rows[0]
+    if (!channel) return failed('the channel was deleted', true)
+    if (!channel.enabled) return failed('the channel is disabled', true)
+    return openChannelConfig(ctx, channel)
   }
-  if (row.channel === 'slack') return postJson(decryptSecret(ctx.sealKey, row.target), row.payload, {}, options)
+  if (row.channel === 'email') return { addresses: [row.target] }
+  if (row.channel === 'slack') return { webhookUrl: decryptSecret(ctx.sealKey, row.target) }
   const { rows } = await ctx.sql.query<Pick<SettingsRow, 'webhook_secret_sealed'>>(
     'SELECT webhook_secret_sealed FROM monitoring.notification_settings WHERE organization_id = $1 AND principal = $2',
     [row.organization_id, row.principal],
   )
   const secret = rows[0] ? openWebhookSecret(ctx, rows[0]) : undefined
-  if (!secret) return { ok: false, statusCode: null, error: 'the recipient no longer has a webhook secret' }
-  return postJson(row.target, row.payload, signWebhook(secret, row.id, row.payload), options)
+  if (!secret) return failed('the recipient no longer has a webhook secret', true)
+  return { url: row.target, secret }
 }
 
-async function record(ctx: CollectorContext, row: DeliveryRow, outcome: SendOutcome, durationMs: number) {
+function readAlert(payload: string): Alert | undefined {
+  const parsed = alertSchema.safeParse(JSON.parse(payload))
+  return parsed.success ? parsed.data : undefined
+}
+
+async function send(ctx: CollectorContext, mailer: () => Mailer, row: DeliveryRow): Promise<DeliveryResult> {
+  if (!isProviderId(row.channel)) return failed(`no provider ${row.channel} in this version`, true)
+  const alert = readAlert(row.payload)
+  // Queued by a version before providers: its rendered body is gone with that version's code.
+  if (!alert) return failed('queued before the upgrade to channel providers; not sent', true)
+  const config = await configOf(ctx, row)
+  if ('ok' in config && typeof config.ok === 'boolean') return config as DeliveryResult
+  return sendWithProvider(providerOf(row.channel), alert, config, providerIO(ctx, mailer, row.id))
+}
+
+/** What the outbox lets a provider do: HTTP through the SSRF guard, e-mail through the operator's server. */
+export const providerIO = (ctx: CollectorContext, mailer: () => Mailer, idempotencyKey: string): ProviderIO => ({
+  http: (request) =>
+    sendHttp(request, {
+      allowPrivate: ctx.env.GUARD_ALLOW_PRIVATE_TARGETS,
+      timeoutMs: ctx.env.GUARD_DELIVERY_TIMEOUT_MS,
+    }),
+  mail: async (email) => {
+    if (!ctx.env.GUARD_SMTP_URL) return failed('GUARD_SMTP_URL is not set', true)
+    return sendEmail(mailer(), ctx.env.GUARD_SMTP_FROM, idempotencyKey, email)
+  },
+  idempotencyKey,
+})
+
+/** A provider never throws at the outbox: a network failure is retried, a refused target is not. */
+export async function sendWithProvider(
+  provider: NotificationProvider,
+  alert: Alert,
+  config: Record<string, unknown>,
+  io: ProviderIO,
+): Promise<DeliveryResult> {
+  try {
+    return await provider.send(alert, config, io)
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error)
+    return failed(message, error instanceof TargetRefusedError)
+  }
+}
+
+/**
+ * Records an attempt. The service's own `Retry-After` wins over the backoff; a permanent failure
+ * (the service refused the configuration) ends the delivery and marks its channel failing, which
+ * the console shows, instead of retrying until the delivery's maximum age.
+ */
+async function record(ctx: CollectorContext, row: DeliveryRow, outcome: DeliveryResult, durationMs: number) {
   const attempt = row.attempts + 1
-  const delay = retryDelayMs(attempt, ctx.env.GUARD_DELIVERY_BASE_DELAY_MS, ctx.env.GUARD_DELIVERY_MAX_DELAY_MS)
-  const giveUp = !outcome.ok && Date.now() + delay > new Date(row.give_up_at).getTime()
+  const backoff = retryDelayMs(attempt, ctx.env.GUARD_DELIVERY_BASE_DELAY_MS, ctx.env.GUARD_DELIVERY_MAX_DELAY_MS)
+  const delay = !outcome.ok && outcome.retryAfterMs !== undefined ? Math.max(1000, outcome.retryAfterMs) : backoff
+  const error = outcome.ok ? null : truncateText(outcome.error, 1000)
+  const giveUp = !outcome.ok && (outcome.permanent || Date.now() + delay > new Date(row.give_up_at).getTime())
   const status = outcome.ok ? 'delivered' : giveUp ? 'failed' : 'pending'
   await ctx.sql.transaction(async (tx) => {
     await tx.query(
       `INSERT INTO monitoring.notification_attempts (delivery_id, attempt, status_code, error, duration_ms)
        VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
-      [
-        row.id,
-        attempt,
-        outcome.statusCode,
-        outcome.error ? truncateText(outcome.error, 1000) : null,
-        Math.round(durationMs),
-      ],
+      [row.id, attempt, outcome.statusCode, error, Math.round(durationMs)],
     )
     await tx.query(
       `UPDATE monitoring.notification_deliveries
@@ -74,8 +143,19 @@ async function record(ctx: CollectorContext, row: DeliveryRow, outcome: SendOutc
               next_attempt_at = now() + make_interval(secs => $6::float8 / 1000),
               delivered_at = CASE WHEN $2 = 'delivered' THEN now() ELSE NULL END
         WHERE id = $1`,
-      [row.id, status, attempt, outcome.statusCode, outcome.error ? truncateText(outcome.error, 1000) : null, delay],
+      [row.id, status, attempt, outcome.statusCode, error, delay],
     )
+    if (row.channel_id && status !== 'pending') {
+      const permanent = !outcome.ok && outcome.permanent === true
+      await tx.query(
+        `UPDATE monitoring.notification_channels
+            SET last_delivery_at = now(), last_delivery_status = $2,
+                state = CASE WHEN $2 = 'delivered' THEN 'ok' WHEN $3 THEN 'failing' ELSE state END,
+                state_reason = CASE WHEN $2 = 'delivered' THEN NULL WHEN $3 THEN $4 ELSE state_reason END
+          WHERE id = $1`,
+        [row.channel_id, status, permanent, error],
+      )
+    }
   })
 }
 

@@ -2,7 +2,7 @@ import { decryptSecret } from '@guard/shared'
 import type { z } from 'zod'
 import type { Caller, CollectorContext } from '../../context.ts'
 import { authorOf } from '../incidents/find.ts'
-import { listDeliveriesQuery } from './schemas.ts'
+import { type deliveryStatus, listDeliveriesQuery } from './schemas.ts'
 import { maskUrl } from './settings.ts'
 
 /** Where a delivery went, masked: receiver URLs can carry credentials in their path or query. */
@@ -24,7 +24,7 @@ export async function listDeliveries(
     target: string
     event_id: string
     event_type: string
-    status: 'pending' | 'delivered' | 'failed'
+    status: z.infer<typeof deliveryStatus>
     attempts: number
     next_attempt_at: Date
     last_status_code: number | null
@@ -60,7 +60,8 @@ export async function listDeliveries(
     eventType: row.event_type,
     status: row.status,
     attempts: row.attempts,
-    nextAttemptAt: row.status === 'pending' ? new Date(row.next_attempt_at).toISOString() : null,
+    nextAttemptAt:
+      row.status === 'pending' || row.status === 'held' ? new Date(row.next_attempt_at).toISOString() : null,
     lastStatusCode: row.last_status_code,
     lastError: row.last_error,
     createdAt: new Date(row.created_at).toISOString(),

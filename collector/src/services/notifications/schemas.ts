@@ -4,7 +4,10 @@ const url = z.url({ protocol: /^https?$/, error: 'must be an http(s):// URL' }).
 
 export const settingsView = z.object({
   organizationId: z.string(),
-  emailNotifications: z.boolean().describe('Master switch of the e-mail channel'),
+  emailNotifications: z
+    .boolean()
+    .describe('Master switch of the e-mail channel; off until an address is given where an SMTP server is configured'),
+  emailAvailable: z.boolean().describe('Whether this Guard has an SMTP server (GUARD_SMTP_URL) to send e-mail with'),
   browserNotifications: z.boolean().describe('Push in-app notifications to GET /api/notifications/stream'),
   emailIncidents: z
     .boolean()
@@ -57,8 +60,15 @@ export const notificationView = z.object({
 })
 export type NotificationView = z.infer<typeof notificationView>
 
+/** A person's own channels (their settings); organization channels have providers of their own. */
 export const channel = z.enum(['webhook', 'slack', 'email'])
 export type Channel = z.infer<typeof channel>
+
+export const deliveryStatus = z
+  .enum(['pending', 'held', 'delivered', 'failed', 'superseded', 'digested'])
+  .describe(
+    'held: waiting for the end of quiet hours; superseded: replaced by a newer message about the same flapping incident; digested: sent in a quiet-hours digest',
+  )
 
 export const deliveryView = z.object({
   id: z.string(),
@@ -66,7 +76,7 @@ export const deliveryView = z.object({
   target: z.string().describe('E-mail address, or the receiver URL masked after its first path segment'),
   eventId: z.string(),
   eventType: z.string(),
-  status: z.enum(['pending', 'delivered', 'failed']),
+  status: deliveryStatus,
   attempts: z.number().int(),
   nextAttemptAt: z.string().nullable(),
   lastStatusCode: z.number().int().nullable(),
@@ -86,6 +96,6 @@ export const deliveryView = z.object({
 
 export const listDeliveriesQuery = z.object({
   channel: channel.optional(),
-  status: z.enum(['pending', 'delivered', 'failed']).optional(),
+  status: deliveryStatus.optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 })

@@ -1,7 +1,7 @@
 import { newId } from '@guard/shared'
 import type { Caller, CollectorContext } from '../../context.ts'
+import { consoleUrl } from './console-url.ts'
 import { channelsFor, enqueueDeliveries } from './enqueue.ts'
-import { consoleUrl } from './render.ts'
 import { ensureSettings } from './settings.ts'
 
 /** Queues a test message on each channel the caller configured; the delivery log shows how it went. */
@@ -16,6 +16,8 @@ export async function sendTestNotification(ctx: CollectorContext, caller: Caller
       ctx.env,
       settings,
       {
+        kind: 'test',
+        severity: 'low',
         eventId,
         eventType: 'notification.test',
         occurredAt: now,

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto'
 import {
   decryptSecret,
   encryptSecret,
@@ -9,6 +8,7 @@ import {
 } from '@guard/shared'
 import type { Caller, CollectorContext } from '../../context.ts'
 import { authorOf } from '../incidents/find.ts'
+import { newWebhookSecret } from './providers/webhook/index.ts'
 import { type SettingsView, type UpdateSettingsInput, updateSettingsInput } from './schemas.ts'
 
 export interface SettingsRow {
@@ -38,6 +38,7 @@ export function toSettingsView(ctx: CollectorContext, row: SettingsRow, webhookS
   return {
     organizationId: row.organization_id,
     emailNotifications: row.email_notifications,
+    emailAvailable: Boolean(ctx.env.GUARD_SMTP_URL),
     browserNotifications: row.browser_notifications,
     emailIncidents: row.email_incidents,
     emailDowntime: row.email_downtime,
@@ -68,7 +69,7 @@ export async function getNotificationSettings(ctx: CollectorContext, caller: Cal
 }
 
 /** https, or http only where the operator allows private targets; the host must pass the SSRF guard. */
-async function vetReceiverUrl(ctx: CollectorContext, field: string, value: string): Promise<void> {
+export async function vetReceiverUrl(ctx: CollectorContext, field: string, value: string): Promise<void> {
   const url = new URL(value)
   const allowPrivate = ctx.env.GUARD_ALLOW_PRIVATE_TARGETS
   if (url.protocol !== 'https:' && !allowPrivate) throw new GuardError('VALIDATION_ERROR', `${field}: must be https://`)
@@ -83,8 +84,6 @@ async function vetReceiverUrl(ctx: CollectorContext, field: string, value: strin
     throw new GuardError('VALIDATION_ERROR', `${field}: ${url.hostname} could not be resolved`)
   }
 }
-
-export const newWebhookSecret = () => `whsec_${randomBytes(32).toString('base64')}`
 
 export const openWebhookSecret = (ctx: CollectorContext, row: Pick<SettingsRow, 'webhook_secret_sealed'>) =>
   row.webhook_secret_sealed ? decryptSecret(ctx.sealKey, row.webhook_secret_sealed) : undefined
@@ -126,7 +125,9 @@ export async function updateNotificationSettings(
     [
       current.organization_id,
       current.principal,
-      parsed.emailNotifications ?? current.email_notifications,
+      // Giving an address for the first time turns e-mail on where there is a server to send it.
+      parsed.emailNotifications ??
+        (current.email === null && parsed.email ? Boolean(ctx.env.GUARD_SMTP_URL) : current.email_notifications),
       parsed.browserNotifications ?? current.browser_notifications,
       parsed.emailIncidents ?? current.email_incidents,
       parsed.emailDowntime ?? current.email_downtime,

@@ -1,8 +1,8 @@
 import type { Stoppable } from '@guard/shared'
 import cron from 'node-cron'
 import type { CollectorContext } from '../../context.ts'
+import { consoleUrl } from '../notifications/console-url.ts'
 import { channelsFor, enqueueDeliveries } from '../notifications/enqueue.ts'
-import { consoleUrl } from '../notifications/render.ts'
 import type { SettingsRow } from '../notifications/settings.ts'
 
 const WEEK_MS = 7 * 86_400_000
@@ -84,6 +84,8 @@ export async function sendWeeklyReports(ctx: CollectorContext, now = new Date())
         ctx.env,
         recipient,
         {
+          kind: 'digest',
+          severity: 'low',
           eventId: `report.weekly:${period}:${recipient.organization_id}`,
           eventType: 'report.weekly',
           occurredAt: now.toISOString(),

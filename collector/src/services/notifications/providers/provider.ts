@@ -128,6 +128,8 @@ export interface NotificationProvider<C extends z.ZodObject = z.ZodObject> {
   secretFields: readonly (keyof z.infer<C> & string)[]
   /** Fields of `config` holding URLs; the SSRF guard vets them when the channel is saved. */
   urlFields: readonly (keyof z.infer<C> & string)[]
+  /** Secrets Guard makes when a new channel leaves them out (a signing secret), shown once. */
+  generateSecrets?(): Partial<Record<keyof z.infer<C> & string, string>>
   send(alert: Alert, config: z.infer<C>, io: ProviderIO): Promise<DeliveryResult>
   /**
    * Reads a call from the service back to Guard (its webhook) after checking it came from the

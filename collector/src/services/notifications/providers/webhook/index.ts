@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import { Webhook } from 'standardwebhooks'
 import { z } from 'zod'
 import { defineHttpProvider, httpUrl } from '../provider.ts'
@@ -10,6 +11,8 @@ export function signWebhook(secret: string, messageId: string, body: string, at 
     'webhook-signature': new Webhook(secret).sign(messageId, at, body),
   }
 }
+
+export const newWebhookSecret = () => `whsec_${randomBytes(32).toString('base64')}`
 
 export const webhookSecret = z
   .string()
@@ -47,6 +50,7 @@ export const webhook = defineHttpProvider({
   }),
   secretFields: ['secret'],
   urlFields: ['url'],
+  generateSecrets: () => ({ secret: newWebhookSecret() }),
   request(alert, config, io) {
     const body = JSON.stringify(webhookBody(alert))
     return {
