@@ -28,10 +28,11 @@ CREATE TABLE monitoring.escalation_policies (
   id text PRIMARY KEY,
   organization_id text NOT NULL,
   name text NOT NULL,
-  -- [{ afterMinutes, channelIds }], afterMinutes counted from the incident's opening, increasing.
+  -- [{ afterMinutes, channelIds }], afterMinutes counted from the incident's opening, increasing;
+  -- minutes may be fractional (0.5 = 30 s), which drills and tests use.
   steps jsonb NOT NULL,
   repeat integer NOT NULL DEFAULT 0 CHECK (repeat BETWEEN 0 AND 10),
-  repeat_after_minutes integer NOT NULL DEFAULT 30 CHECK (repeat_after_minutes > 0),
+  repeat_after_minutes double precision NOT NULL DEFAULT 30 CHECK (repeat_after_minutes > 0),
   created_at timestamptz NOT NULL DEFAULT now(),
   updated_at timestamptz NOT NULL DEFAULT now(),
   UNIQUE (organization_id, name)
@@ -48,7 +49,7 @@ CREATE TABLE monitoring.notification_routes (
   selector jsonb NOT NULL DEFAULT '{}',
   channel_ids text[] NOT NULL DEFAULT ARRAY[]::text[],
   escalation_policy_id text REFERENCES monitoring.escalation_policies (id) ON DELETE SET NULL,
-  reminder_minutes integer CHECK (reminder_minutes >= 5),
+  reminder_minutes double precision CHECK (reminder_minutes > 0),
   continue_matching boolean NOT NULL DEFAULT false,
   enabled boolean NOT NULL DEFAULT true,
   created_at timestamptz NOT NULL DEFAULT now(),
@@ -66,7 +67,7 @@ CREATE TABLE monitoring.incident_escalations (
   round integer NOT NULL DEFAULT 0,
   next_step integer NOT NULL DEFAULT 0,
   next_step_at timestamptz,
-  reminder_minutes integer,
+  reminder_minutes double precision,
   next_reminder_at timestamptz,
   reminders_sent integer NOT NULL DEFAULT 0,
   notified_channel_ids text[] NOT NULL DEFAULT ARRAY[]::text[],

@@ -90,7 +90,10 @@ async function advance(ctx: CollectorContext, tx: Sql, row: DueEscalation, now: 
     })
     const targets = [...new Set([...(row.route_channel_ids ?? []), ...notified])]
     await notifyChannels(ctx, tx, { alert, channelIds: targets, purpose: 'reminder', key, now })
-    reminderAt = new Date(Math.max(reminderAt.getTime() + row.reminder_minutes * MINUTE, now.getTime() + MINUTE))
+    const every = row.reminder_minutes * MINUTE
+    const next = reminderAt.getTime() + every
+    // A collector that was away sends one reminder for the time it missed, not one per period.
+    reminderAt = new Date(next > now.getTime() ? next : now.getTime() + every)
   }
   await tx.query(
     `UPDATE monitoring.incident_escalations

@@ -36,8 +36,7 @@ export const routeInput = z.strictObject({
   escalationPolicyId: z.string().max(64).nullable().default(null),
   reminderMinutes: z
     .number()
-    .int()
-    .min(5)
+    .min(0.05)
     .max(10_080)
     .nullable()
     .default(null)
@@ -56,7 +55,7 @@ export const routeView = z.object({
   selector: routeSelector,
   channelIds: z.array(z.string()),
   escalationPolicyId: z.string().nullable(),
-  reminderMinutes: z.number().int().nullable(),
+  reminderMinutes: z.number().nullable(),
   continueMatching: z.boolean(),
   enabled: z.boolean(),
   createdAt: z.string(),
@@ -67,10 +66,9 @@ export type RouteView = z.infer<typeof routeView>
 export const escalationStep = z.strictObject({
   afterMinutes: z
     .number()
-    .int()
     .min(0)
     .max(10_080)
-    .describe('Minutes after the incident opened, if nobody acknowledged'),
+    .describe('Minutes after the incident opened, if nobody acknowledged (0.5 is 30 s)'),
   channelIds: ids.min(1),
 })
 
@@ -87,8 +85,7 @@ export const policyInput = z
       .describe('Times the whole policy runs again after its last step'),
     repeatAfterMinutes: z
       .number()
-      .int()
-      .min(1)
+      .min(0.05)
       .max(10_080)
       .default(30)
       .describe('Pause after the last step before repeating'),
@@ -106,7 +103,7 @@ export const policyView = z.object({
   name: z.string(),
   steps: z.array(escalationStep),
   repeat: z.number().int(),
-  repeatAfterMinutes: z.number().int(),
+  repeatAfterMinutes: z.number(),
   createdAt: z.string(),
   updatedAt: z.string(),
 })
