@@ -80,6 +80,24 @@ export const routes: RouteEntry[] = [
     component: lazy(() => import('./screens/notifications.tsx')),
     nav: true,
   },
+  {
+    path: '/alerting',
+    title: 'Alerting',
+    component: lazy(() => import('./screens/alerting-channels.tsx')),
+    nav: true,
+  },
+  {
+    path: '/alerting/routes',
+    title: 'Alert routing',
+    component: lazy(() => import('./screens/alerting-routes.tsx')),
+    nav: false,
+  },
+  {
+    path: '/alerting/policies',
+    title: 'Escalation policies',
+    component: lazy(() => import('./screens/alerting-policies.tsx')),
+    nav: false,
+  },
   { path: '/keys', title: 'API keys', component: lazy(() => import('./screens/api-keys.tsx')), nav: true },
   {
     path: '/integrations',
