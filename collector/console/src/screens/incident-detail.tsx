@@ -4,11 +4,12 @@ import { api, type Envelope } from '../api.ts'
 import { Field, Form } from '../components/form.tsx'
 import { Badge, Empty, ErrorText, Loading } from '../components/status.tsx'
 import { formatDuration, Time } from '../components/time.tsx'
-import { useResource } from '../components/use-api.ts'
+import { usePolling, useResource } from '../components/use-api.ts'
 import { useLive } from '../live.ts'
 import { sessionState } from '../session.ts'
 import { INCIDENT_STATUSES, type Incident, severityTone } from '../types.ts'
 import { useAction } from '../use-action.ts'
+import { IncidentAlerting, useAlertingTimeline } from './incident-alerting.tsx'
 import { INCIDENT_EVENTS, statusTone } from './incidents.tsx'
 import './screens.css'
 
@@ -51,18 +52,30 @@ export default function IncidentDetail() {
     [path],
   )
   const comments = useResource(() => api.get<Envelope<Comment[]>>(`${path}/comments`).then((body) => body.data), [path])
+  const alerting = useAlertingTimeline(path)
   const action = useAction()
   const reload = () => {
     incident.reload()
     comments.reload()
   }
   useLive(INCIDENT_EVENTS, (event) => {
-    if (event.data.incidentId === id) incident.reload()
+    if (event.data.incidentId !== id) return
+    incident.reload()
+    alerting.reload()
   })
+  // Escalation steps and reminders are sent by a worker, not by an incident event: the timeline is polled.
+  usePolling(alerting.reload, 10)
 
-  const setStatus = async (status: 'acknowledged' | 'resolved') => {
-    const answer = await action.run(() => api.put(path, { status }))
+  const resolve = async () => {
+    const answer = await action.run(() => api.put(path, { status: 'resolved' }))
     if (answer !== undefined) incident.reload()
+  }
+  // Acknowledging also stops the escalation and tells every channel that heard of the incident.
+  const acknowledge = async () => {
+    const answer = await action.run(() => api.post(`${path}/acknowledge`))
+    if (answer === undefined) return
+    incident.reload()
+    alerting.reload()
   }
 
   if (!incident.data) {
@@ -98,12 +111,12 @@ export default function IncidentDetail() {
         <Badge tone={severityTone[i.severity] ?? 'neutral'}>{label(i.severity)}</Badge>
         <div class="actions">
           {i.status === 'open' ? (
-            <button type="button" onClick={() => setStatus('acknowledged')} disabled={action.busy}>
+            <button type="button" onClick={acknowledge} disabled={action.busy}>
               Acknowledge
             </button>
           ) : null}
           {resolved ? null : (
-            <button type="button" class="primary" onClick={() => setStatus('resolved')} disabled={action.busy}>
+            <button type="button" class="primary" onClick={resolve} disabled={action.busy}>
               Resolve
             </button>
           )}
@@ -167,6 +180,8 @@ export default function IncidentDetail() {
         <PostUpdate path={path} current={i.status} onPosted={incident.reload} />
         <PostComment path={path} onPosted={comments.reload} />
       </div>
+
+      <IncidentAlerting timeline={alerting} />
 
       <h2>Timeline</h2>
       {comments.error ? <ErrorText error={comments.error} retry={reload} /> : null}
