@@ -109,7 +109,7 @@ describe('escalation (embedded Guard)', () => {
     return { id: view.id, receiver, secret: view.generatedSecrets.secret }
   }
 
-  /** A heartbeat whose incidents go to a route with `policy` (and reminders every `reminderMinutes`). */
+  /** A heartbeat whose incidents go to its own route: a policy of `steps`, reminders every `reminderMinutes`. */
   const heartbeatRoutedTo = async (
     name: string,
     steps: Array<{ afterMinutes: number; channels: Channel[] }>,
@@ -244,6 +244,17 @@ describe('escalation (embedded Guard)', () => {
           .filter((hook) => hook.kind === kind)
           .map((hook) => hook.webhookId),
       ).size
+    // Sent again after the kill (the outbox is at least once) is allowed, under the same webhook-id.
+    console.info(
+      JSON.stringify({
+        killedCollector: Object.fromEntries(
+          [a, b, c].map((ch, index) => [
+            'ABC'[index],
+            { requests: hooksOf(ch, incident.id).length, kinds: kindsOf(ch, incident.id) },
+          ]),
+        ),
+      }),
+    )
     expect(distinctIds(a, 'opened')).toBe(1)
     expect(distinctIds(b, 'escalated')).toBe(1)
     expect(distinctIds(c, 'escalated')).toBe(1)
