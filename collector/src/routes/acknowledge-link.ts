@@ -19,15 +19,16 @@ const linkCaller = (organizationId: string, via: string): Caller => ({
   permissions: ['incidents:write'],
 })
 
-const tokenParams = z.object({ token: z.string().min(1).max(2000) })
+// In the query: fastify caps path parameters at 100 characters, and the token is longer.
+const tokenQuery = z.object({ token: z.string().min(1).max(2000) })
 
 /**
  * The acknowledge link sent in messages. GET only shows a button: mail scanners and chat previews
  * fetch links, and must not acknowledge anything; the POST of the button does.
  */
 export function acknowledgeLinkRoutes(app: FastifyInstance, ctx: CollectorContext): void {
-  app.get('/ack/:token', async (request, reply) => {
-    const { token } = tokenParams.parse(request.params)
+  app.get('/ack', async (request, reply) => {
+    const { token } = tokenQuery.parse(request.query)
     const claims = verifyAcknowledgeToken(ctx.sealKey, token)
     reply.header('cache-control', 'no-store').type('text/html; charset=utf-8')
     if (!claims)
@@ -37,8 +38,8 @@ export function acknowledgeLinkRoutes(app: FastifyInstance, ctx: CollectorContex
       `<p>Acknowledging stops the escalation and tells everyone who was notified that someone is on it.</p><form method="post"><button type="submit">Acknowledge</button></form>`,
     )
   })
-  app.post('/ack/:token', async (request, reply) => {
-    const { token } = tokenParams.parse(request.params)
+  app.post('/ack', async (request, reply) => {
+    const { token } = tokenQuery.parse(request.query)
     const claims = verifyAcknowledgeToken(ctx.sealKey, token)
     reply.header('cache-control', 'no-store').type('text/html; charset=utf-8')
     if (!claims)

@@ -42,7 +42,7 @@ export function acknowledgeUrl(
     organizationId: incident.organizationId,
     via,
   })
-  return `${collectorPublicUrl(ctx.env)}/ack/${token}`
+  return `${collectorPublicUrl(ctx.env)}/ack?token=${token}`
 }
 
 function alertOf(

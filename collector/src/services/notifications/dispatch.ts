@@ -10,13 +10,11 @@ import type { Alert } from './providers/provider.ts'
 import { chooseRoutes, routesOf, subjectTags } from './routing/match.ts'
 import { channelsNotifiedOf, notifyChannels } from './routing/notify-channels.ts'
 import type { NotificationView } from './schemas.ts'
-import type { SettingsRow } from './settings.ts'
+import { ORGANIZATION_FEED, type SettingsRow } from './settings.ts'
 
 export const NOTIFICATIONS = 'notifications'
 /** Plain subject (no stream) on which every replica hears new in-app notifications, for its SSE clients. */
 export const LIVE_SUBJECT = 'notifications.live'
-/** The in-app feed of the whole organization, copied to a person when they first open theirs. */
-export const ORGANIZATION_FEED = 'organization'
 
 export interface LiveNotification {
   organizationId: string

@@ -53,15 +53,36 @@ export function toSettingsView(ctx: CollectorContext, row: SettingsRow, webhookS
   }
 }
 
-/** The caller's settings in their organization, created with the defaults on first use: that makes them a recipient. */
+/** The in-app feed of the whole organization, copied to a person when they first open theirs. */
+export const ORGANIZATION_FEED = 'organization'
+
+/**
+ * The caller's settings in their organization, created with the defaults on first use: that makes
+ * them a recipient. A new recipient's feed starts with the organization's last 30 days, so nobody
+ * misses what happened before their first visit.
+ */
 export async function ensureSettings(sql: Sql, caller: Caller): Promise<SettingsRow> {
-  const { rows } = await sql.query<SettingsRow>(
-    `INSERT INTO monitoring.notification_settings (organization_id, principal) VALUES ($1, $2)
-     ON CONFLICT (organization_id, principal) DO UPDATE SET organization_id = excluded.organization_id
-     RETURNING *`,
-    [caller.organizationId, authorOf(caller)],
-  )
-  return rows[0]!
+  return sql.transaction(async (tx) => {
+    const { rows } = await tx.query<SettingsRow & { created: boolean }>(
+      `INSERT INTO monitoring.notification_settings (organization_id, principal) VALUES ($1, $2)
+       ON CONFLICT (organization_id, principal) DO UPDATE SET organization_id = excluded.organization_id
+       RETURNING *, (xmax = 0) AS created`,
+      [caller.organizationId, authorOf(caller)],
+    )
+    const { created, ...row } = rows[0]!
+    if (created) {
+      await tx.query(
+        `INSERT INTO monitoring.notifications (id, organization_id, principal, event_id, type, message, incident_id, created_at)
+         SELECT gen_random_uuid()::text, organization_id, $2, event_id, type, message, incident_id, created_at
+           FROM monitoring.notifications
+          WHERE organization_id = $1 AND principal = $3 AND created_at > now() - interval '30 days'
+          ORDER BY created_at DESC LIMIT 500
+         ON CONFLICT DO NOTHING`,
+        [caller.organizationId, authorOf(caller), ORGANIZATION_FEED],
+      )
+    }
+    return row
+  })
 }
 
 export async function getNotificationSettings(ctx: CollectorContext, caller: Caller): Promise<SettingsView> {
