@@ -3,6 +3,7 @@ import { Webhook } from 'standardwebhooks'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildCollectorApp } from '../app.ts'
 import { runDueEscalations } from '../services/notifications/escalation/advance.ts'
+import { sendDueDigests } from '../services/notifications/routing/send-digests.ts'
 import {
   authenticateWithUsers,
   collectorForTest,
@@ -280,6 +281,34 @@ describe('notification channels, routes and escalation', () => {
     expect(pressed.statusCode).toBe(200)
     const after = (await call('GET', `/api/incidents/${incident.id}`)).body.data
     expect(after).toMatchObject({ status: 'acknowledged', acknowledgedBy: 'link:channel:link-room' })
+    await call('DELETE', `/api/notification-routes/${route.body.data.id}`)
+  })
+
+  it('holds what is not critical during quiet hours and sends it as one digest when they end; critical goes at once', async () => {
+    const now = new Date()
+    const clock = (offsetHours: number) => new Date(now.getTime() + offsetHours * 3_600_000).toISOString().slice(11, 16)
+    const hook = await webhookChannel('night-room', {
+      addToDefaultRoute: false,
+      quietHours: { timeZone: 'UTC', from: clock(-1), to: clock(1) },
+    })
+    const route = await call('POST', '/api/notification-routes', {
+      name: 'night',
+      position: 4,
+      selector: { causes: ['manual'], severities: ['medium', 'critical'] },
+      channelIds: [hook.id],
+    })
+    await call('POST', '/api/incidents', { title: 'slow search', severity: 'medium' })
+    await call('POST', '/api/incidents', { title: 'queue backlog', severity: 'medium' })
+    await call('POST', '/api/incidents', { title: 'payments down', severity: 'critical' })
+    await waitUntil(() => received('night-room').length === 1, 'the critical alert at once')
+    expect(received('night-room')[0]!.alert).toMatchObject({ kind: 'opened', severity: 'critical' })
+    expect(await sendDueDigests(harness.ctx, new Date(now.getTime() + 30 * 60_000))).toBe(0)
+    expect(await sendDueDigests(harness.ctx, new Date(now.getTime() + 2 * 3_600_000))).toBe(1)
+    await waitUntil(() => received('night-room').length === 2, 'the digest')
+    const digest = received('night-room')[1]!.alert as { kind: string; items: Array<{ title: string }> }
+    expect(digest.kind).toBe('digest')
+    expect(digest.items.map((item) => item.title).sort()).toEqual(['queue backlog', 'slow search'])
+    expect(await sendDueDigests(harness.ctx, new Date(now.getTime() + 3 * 3_600_000))).toBe(0)
     await call('DELETE', `/api/notification-routes/${route.body.data.id}`)
   })
 
