@@ -70,9 +70,14 @@ describe.skipIf(!CHROMIUM)('the console alerting screens, in headless Chromium',
     await page.getByRole('button', { name: 'Add a channel' }).click()
     const dialog = page.getByRole('dialog', { name: 'Add a channel' })
     await dialog.getByLabel('Name', { exact: true }).fill('Ops webhook')
+    // The fields come from the provider's JSON Schema: an enum is a select, a record one entry a line.
+    await dialog.getByLabel('Provider').selectOption('templated-webhook')
+    await dialog.getByLabel('Method').selectOption('PUT')
+    await dialog.getByRole('textbox', { name: 'Secret headers' }).waitFor()
     await dialog.getByLabel('Provider').selectOption('webhook')
     await dialog.getByLabel('URL', { exact: true }).fill(receiverUrl)
     expect(await dialog.getByLabel('Secret', { exact: true }).getAttribute('type')).toBe('password')
+    await check(page, 'channel-form')
     await dialog.getByRole('button', { name: 'Create channel' }).click()
 
     const created = page.getByRole('dialog', { name: 'Channel created' })

@@ -62,14 +62,14 @@ export default function AlertingPolicies() {
             <li key={policy.id}>
               <div class="component-name">
                 {policy.name}
-                <ol class="muted">
+                <ol class="muted alerting-detail alerting-steps">
                   {policy.steps.map((step, index) => (
                     <li key={index}>
                       after {minutes(step.afterMinutes)} → {channelNames(step.channelIds, channels.data)}
                     </li>
                   ))}
                 </ol>
-                <div class="muted">
+                <div class="muted alerting-detail">
                   {policy.repeat
                     ? `Repeats ${policy.repeat} time${policy.repeat === 1 ? '' : 's'}, ${minutes(policy.repeatAfterMinutes)} after the last step`
                     : 'Does not repeat'}

@@ -148,12 +148,12 @@ export default function AlertingRoutes() {
               <div class="component-name">
                 {route.name} {route.isDefault ? <Badge tone="neutral">default</Badge> : null}{' '}
                 {route.enabled ? null : <Badge tone="degraded">disabled</Badge>}
-                <div class="muted">
+                <div class="muted alerting-detail">
                   {route.isDefault
                     ? 'Takes what no other route took'
                     : `#${route.position}: ${describeSelector(route.selector, monitors.data)}`}
                 </div>
-                <div class="muted">
+                <div class="muted alerting-detail">
                   → {route.channelIds.length ? channelNames(route.channelIds, channels.data) : 'no channel'}
                   {route.escalationPolicyId
                     ? ` · escalates by ${policies.data?.find((p) => p.id === route.escalationPolicyId)?.name ?? 'a policy'}`

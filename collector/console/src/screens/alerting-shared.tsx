@@ -3,6 +3,7 @@ import { useLocation } from 'preact-iso'
 import { api, type Envelope } from '../api.ts'
 import { useResource } from '../components/use-api.ts'
 import './settings.css'
+import './alerting.css'
 
 /** The answers of the alerting API as these screens read them (the collector's zod schemas are the truth). */
 export interface QuietHours {
