@@ -21,6 +21,8 @@ import {
   organizationFilter,
 } from '../services/assistant/schemas.ts'
 import { dashboardStats } from '../services/dashboard/stats.ts'
+import { acknowledgeIncident } from '../services/incidents/acknowledge.ts'
+import { incidentView } from '../services/incidents/schemas.ts'
 import { serviceProtocol } from '../services/monitors/schemas.ts'
 import { createService } from '../services/services/create.ts'
 import { getService } from '../services/services/get.ts'
@@ -91,13 +93,14 @@ function signedIn(tool: ToolContext) {
 }
 
 /** A write needs a signed-in caller whose role (and token) grant services:write, as on the REST API. */
-function serviceWriter(tool: ToolContext) {
+function writer(tool: ToolContext, permission: 'services:write' | 'incidents:write') {
   const caller = signedIn(tool)
-  if (!hasPermission(caller.permissions, 'services:write')) {
-    throw new GuardError('FORBIDDEN', 'Missing permission services:write')
+  if (!hasPermission(caller.permissions, permission)) {
+    throw new GuardError('FORBIDDEN', `Missing permission ${permission}`)
   }
   return caller
 }
+const serviceWriter = (tool: ToolContext) => writer(tool, 'services:write')
 
 /** Every protocol and what its protocolConfig takes, for the tools' descriptions. */
 const protocolGuide = () =>
@@ -300,6 +303,20 @@ export const guardTools = [
       await updateService({ ctx: tool.ctx, caller, input: input as Parameters<typeof updateService>[0]['input'] })
       return getService(tool.ctx, caller, input.id)
     },
+  }),
+  tool({
+    name: 'acknowledge_incident',
+    title: 'Acknowledge an incident',
+    description:
+      'Says someone is on an open incident, as POST /api/incidents/{id}/acknowledge: its escalation stops (reminders go on until it resolves) and every channel that heard of it is told who acknowledged. An incident that is not open is returned unchanged. Requires sign-in, the write scope and incidents:write.',
+    input: { id: z.string().min(1).max(64).describe('The incident id (list_incidents shows them)') },
+    output: incidentView,
+    scope: 'write',
+    annotations: WRITE,
+    summary: (incident) =>
+      `${incident.title}: ${incident.status}${incident.acknowledgedBy ? `, acknowledged by ${incident.acknowledgedBy}` : ''}.`,
+    run: ({ id }, tool) =>
+      acknowledgeIncident({ ctx: tool.ctx, caller: writer(tool, 'incidents:write'), input: { id } }),
   }),
 ]
 

@@ -312,6 +312,37 @@ describe('notification channels, routes and escalation', () => {
     await call('DELETE', `/api/notification-routes/${route.body.data.id}`)
   })
 
+  it('acknowledges through the MCP tool, once: a second call changes nothing', async () => {
+    const incident = (await call('POST', '/api/incidents', { title: 'assistant on it', severity: 'low' })).body.data
+    const callTool = async (args: Record<string, unknown>) => {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/mcp',
+        headers: {
+          authorization: `Bearer ${harness.apiKey}`,
+          accept: 'application/json, text/event-stream',
+          'content-type': 'application/json',
+        },
+        payload: {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'acknowledge_incident', arguments: args },
+        },
+      })
+      expect(response.statusCode, response.body).toBe(200)
+      return response.json().result as { isError?: boolean; structuredContent?: Record<string, unknown> }
+    }
+    const first = await callTool({ id: incident.id })
+    expect(first.structuredContent).toMatchObject({ id: incident.id, status: 'acknowledged' })
+    const acknowledgedAt = first.structuredContent!.acknowledgedAt
+    const again = await callTool({ id: incident.id })
+    expect(again.structuredContent).toMatchObject({ status: 'acknowledged', acknowledgedAt })
+    expect((await callTool({ id: 'no-such-incident' })).isError).toBe(true)
+    const updates = (await call('GET', `/api/incidents/${incident.id}/updates`)).body.data as Array<{ message: string }>
+    expect(updates.filter((update) => update.message === 'Acknowledged')).toHaveLength(1)
+  })
+
   it('keeps the default route, which the first channel created, and deletes a channel from every route', async () => {
     const routes = (await call('GET', '/api/notification-routes')).body.data as Array<{
       id: string

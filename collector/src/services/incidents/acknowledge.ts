@@ -23,7 +23,8 @@ export async function acknowledgeIncident({
     const current: IncidentRow = await findIncident(tx, caller, input.id, true)
     if (current.status !== 'open') return { row: current, staged: [] as string[] }
     const row = await changeIncident(tx, current, author, { status: 'acknowledged' })
-    const message = `Acknowledged by ${author}`
+    // Updates show on public status pages: the acknowledger is kept in acknowledged_by, not in the text.
+    const message = 'Acknowledged'
     await addIncidentUpdate(tx, row, { message, status: row.status, automatic: false, author })
     return { row, staged: await stageIncidentEvent(tx, 'incident.updated', row, { message, automatic: false }) }
   })
