@@ -14,6 +14,7 @@ Commands:
   agent [enroll|install]     the device agent; enrol this machine; install it as a systemd service
   monitor test --location CODE --url URL
                              run one check now from a probe of CODE; stores nothing
+  channels list|test ID      notification channels, and a test message to one now
   heartbeat --url PING_URL -- COMMAND
                              run a job and ping its heartbeat monitor: start, then the exit code
   dead-letters list|replay|drop
@@ -109,6 +110,9 @@ export const commands: Record<string, Command> = {
   },
   heartbeat: {
     run: async (args) => (await import('./commands/heartbeat.ts')).runHeartbeat(args),
+  },
+  channels: {
+    run: async (args) => (await import('./commands/channels.ts')).runChannelsCommand(args),
   },
   'dead-letters': {
     run: async (args) => (await import('./commands/dead-letters.ts')).runDeadLettersCommand(args),

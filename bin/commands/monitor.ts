@@ -1,22 +1,6 @@
-import { commonEnv, parseEnv, readCredentials } from '@guard/shared'
 import { z } from 'zod'
-import {
-  answerHelp,
-  COLLECTOR,
-  DEFAULT_COLLECTOR_URL,
-  fetchService,
-  parseArgs,
-  pickAction,
-  UsageError,
-} from '../cli-kit.ts'
-
-const monitorCommandEnv = z.object({
-  GUARD_DATA_DIR: commonEnv.GUARD_DATA_DIR,
-  /** Default: the collector `guard start` recorded in credentials.json, else the local default. */
-  GUARD_COLLECTOR_URL: z.url({ protocol: /^https?$/ }).optional(),
-  /** Default: the API key `guard start` wrote to GUARD_DATA_DIR/credentials.json. */
-  GUARD_API_KEY: z.string().min(1).optional(),
-})
+import { answerHelp, COLLECTOR, fetchService, parseArgs, pickAction, UsageError } from '../cli-kit.ts'
+import { collectorApiAccess } from './api-access.ts'
 
 export const monitorUsage = `Usage: guard monitor test --location CODE (--url URL [--options JSON] | --service JSON)
 
@@ -62,14 +46,10 @@ export async function runMonitorCommand(
   if ((values.url === undefined) === (values.service === undefined)) {
     throw new UsageError('give --url (a domain) or --service JSON', 'monitor test')
   }
-  const config = parseEnv('guard monitor', monitorCommandEnv, env)
-  const saved = await readCredentials(config.GUARD_DATA_DIR)
-  const apiKey = config.GUARD_API_KEY ?? saved.apiKey
-  if (!apiKey) throw new UsageError('set GUARD_API_KEY (no credentials.json with an API key found)', 'monitor test')
+  const { base, apiKey } = await collectorApiAccess(env, 'monitor test')
   const body = values.url
     ? { location: values.location, domain: { url: values.url, ...parseJson('--options', values.options) } }
     : { location: values.location, service: parseJson('--service', values.service) }
-  const base = config.GUARD_COLLECTOR_URL ?? saved.collectorUrl ?? DEFAULT_COLLECTOR_URL
   const response = await fetchService(COLLECTOR, new URL('/api/monitors/test', base), {
     method: 'POST',
     headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },

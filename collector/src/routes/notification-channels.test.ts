@@ -1,6 +1,8 @@
+import type { AddressInfo } from 'node:net'
 import { DEFAULT_ORGANIZATION } from '@guard/shared'
 import { Webhook } from 'standardwebhooks'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runChannelsCommand } from '../../../bin/commands/channels.ts'
 import { buildCollectorApp } from '../app.ts'
 import { runDueEscalations } from '../services/notifications/escalation/advance.ts'
 import { sendDueDigests } from '../services/notifications/routing/send-digests.ts'
@@ -341,6 +343,27 @@ describe('notification channels, routes and escalation', () => {
     expect((await callTool({ id: 'no-such-incident' })).isError).toBe(true)
     const updates = (await call('GET', `/api/incidents/${incident.id}/updates`)).body.data as Array<{ message: string }>
     expect(updates.filter((update) => update.message === 'Acknowledged')).toHaveLength(1)
+  })
+
+  it('tests a channel from the command line: exit 0 when the service took it, 1 when it refused', async () => {
+    const hook = await webhookChannel('cli-room', { addToDefaultRoute: false })
+    await app.listen({ host: '127.0.0.1', port: 0 })
+    const env = {
+      GUARD_COLLECTOR_URL: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`,
+      GUARD_API_KEY: harness.apiKey,
+      GUARD_DATA_DIR: harness.ctx.env.GUARD_DATA_DIR,
+    }
+    const printed: string[] = []
+    expect(await runChannelsCommand(['test', hook.id], env, (text) => printed.push(text))).toBe(0)
+    expect(JSON.parse(printed.at(-1)!)).toMatchObject({ channelId: hook.id, ok: true })
+    answer = (path) => (path === '/cli-room' ? { status: 403 } : { status: 200 })
+    expect(await runChannelsCommand(['test', hook.id], env, (text) => printed.push(text))).toBe(1)
+    expect(await runChannelsCommand(['list'], env, (text) => printed.push(text))).toBe(0)
+    expect(JSON.parse(printed.at(-1)!).find((c: { id: string }) => c.id === hook.id)).toMatchObject({
+      state: 'failing',
+    })
+    expect(await runChannelsCommand(['test', 'no-such-channel'], env, (text) => printed.push(text))).toBe(2)
+    answer = () => ({ status: 200 })
   })
 
   it('keeps the default route, which the first channel created, and deletes a channel from every route', async () => {
