@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto'
 import type { AddressInfo } from 'node:net'
 import { DEFAULT_ORGANIZATION } from '@guard/shared'
 import { Webhook } from 'standardwebhooks'
@@ -364,6 +365,60 @@ describe('notification channels, routes and escalation', () => {
     })
     expect(await runChannelsCommand(['test', 'no-such-channel'], env, (text) => printed.push(text))).toBe(2)
     answer = () => ({ status: 200 })
+  })
+
+  it('closes the PagerDuty alert it opened, and takes PagerDuty’s signed acknowledgement back', async () => {
+    const signingSecret = 'pd-signing-secret-0123456789'
+    const pager = await call('POST', '/api/notification-channels', {
+      name: 'pager',
+      provider: 'pagerduty',
+      addToDefaultRoute: false,
+      config: {
+        routingKey: 'R0UT1NGKEY0123456789012345678901',
+        eventsUrl: `${fake.url}/pd`,
+        webhookSigningSecret: signingSecret,
+      },
+    })
+    expect(pager.status, JSON.stringify(pager.body)).toBe(201)
+    const route = await call('POST', '/api/notification-routes', {
+      name: 'pager route',
+      position: 5,
+      selector: { causes: ['manual'], severities: ['high'] },
+      channelIds: [pager.body.data.id],
+    })
+    const incident = (await call('POST', '/api/incidents', { title: 'db failover', severity: 'high' })).body.data
+    const events = () => fake.requests.filter((r) => r.path === '/pd/v2/enqueue').map((r) => JSON.parse(r.raw))
+    await waitUntil(() => events().some((e) => e.dedup_key === `guard-${incident.id}`), 'the trigger')
+    const hook = (body: object, signature?: string) => {
+      const raw = JSON.stringify(body)
+      const sign = createHmac('sha256', signingSecret).update(raw).digest('hex')
+      return app.inject({
+        method: 'POST',
+        url: `/hooks/notification-channels/${pager.body.data.id}`,
+        headers: { 'content-type': 'application/json', 'x-pagerduty-signature': `v1=${signature ?? sign}` },
+        payload: raw,
+      })
+    }
+    const acknowledged = {
+      event: {
+        event_type: 'incident.acknowledged',
+        agent: { summary: 'Jane Doe' },
+        data: { incident_key: `guard-${incident.id}` },
+      },
+    }
+    expect((await hook(acknowledged, 'f'.repeat(64))).json()).toEqual({ result: 'ignored' })
+    expect((await call('GET', `/api/incidents/${incident.id}`)).body.data.status).toBe('open')
+    expect((await hook(acknowledged)).json()).toEqual({ result: 'acknowledged' })
+    expect((await call('GET', `/api/incidents/${incident.id}`)).body.data).toMatchObject({
+      status: 'acknowledged',
+      acknowledgedBy: 'PagerDuty: Jane Doe',
+    })
+    await call('PUT', `/api/incidents/${incident.id}`, { status: 'resolved' })
+    await waitUntil(
+      () => events().some((e) => e.event_action === 'resolve' && e.dedup_key === `guard-${incident.id}`),
+      'the resolve keyed by the same dedup key',
+    )
+    await call('DELETE', `/api/notification-routes/${route.body.data.id}`)
   })
 
   it('keeps the default route, which the first channel created, and deletes a channel from every route', async () => {

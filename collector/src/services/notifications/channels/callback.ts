@@ -33,9 +33,9 @@ export async function resolveIncidentByCallback(
     organizationIds: [channel.organization_id],
     permissions: ['incidents:write'],
   }
-  const by = `${provider.label}: ${action.by}`
   try {
-    if (action.action === 'acknowledge') await acknowledgeIncident({ ctx, caller, input: { id: incidentId, by } })
+    if (action.action === 'acknowledge')
+      await acknowledgeIncident({ ctx, caller, input: { id: incidentId, by: action.by } })
     else if ((await findIncident(ctx.sql, caller, incidentId)).status !== 'resolved') {
       await updateIncident(ctx, caller, incidentId, { status: 'resolved' })
     }
