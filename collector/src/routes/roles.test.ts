@@ -53,7 +53,8 @@ describe('membership roles in the collector', () => {
     // Chat conversations are the user's own, whatever their role, and the toolbox only reads
     // (toolbox:read): the empty body is what is refused. The console's sign-out ends a browser
     // session, which a Bearer caller has not: it is sent home. A heartbeat's ping takes no credential
-    // but its token, and these are no token. The organization and account routes are identity's
+    // but its token, and these are no token; the same holds for an acknowledge link (no token: 400)
+    // and a service's callback to a channel (no such channel: 404). The organization and account routes are identity's
     // rules, asked with the user's own token (organization.test.ts, and identity's own tests of who
     // may rename or manage members): here, with no identity running, an empty body is refused and a
     // DELETE finds identity away; a viewer's own password and sessions are theirs to change.
@@ -67,13 +68,15 @@ describe('membership roles in the collector', () => {
       delegated(method, url) ??
       (['/agent', '/mcp', '/api/mcp'].includes(url)
         ? 401
-        : url.startsWith('/ping/')
+        : url.startsWith('/ping/') || url.startsWith('/hooks/')
           ? 404
-          : url === '/api/chat/conversations' || url.startsWith('/api/toolbox/')
+          : url === '/ack'
             ? 400
-            : url === '/auth/logout'
-              ? 303
-              : 403)
+            : url === '/api/chat/conversations' || url.startsWith('/api/toolbox/')
+              ? 400
+              : url === '/auth/logout'
+                ? 303
+                : 403)
     expect(answers).toEqual(writes.map((route) => `${route.method} ${route.url} ${expected(route.method, route.url)}`))
   })
 

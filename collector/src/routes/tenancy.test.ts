@@ -194,6 +194,64 @@ const table: Array<{
   { method: 'GET', path: '/api/notifications/deliveries', url: '/api/notifications/deliveries', own: true },
   { method: 'POST', path: '/api/notifications/test', url: '/api/notifications/test', own: true },
   { method: 'GET', path: '/api/notifications/stream', url: '/api/notifications/stream?maxSeconds=1', own: true },
+  { method: 'POST', path: '/api/incidents/{id}/acknowledge', url: '/api/incidents/:incident/acknowledge' },
+  { method: 'GET', path: '/api/incidents/{id}/notifications', url: '/api/incidents/:incident/notifications' },
+  // The same provider list for every caller.
+  { method: 'GET', path: '/api/notification-providers', url: '/api/notification-providers', own: true },
+  { method: 'GET', path: '/api/notification-channels', url: `/api/notification-channels?organizationId=${ORG}` },
+  { method: 'GET', path: '/api/notification-channels', url: '/api/notification-channels', own: true },
+  {
+    method: 'POST',
+    path: '/api/notification-channels',
+    url: `/api/notification-channels?organizationId=${ORG}`,
+    body: { name: 'n', provider: 'email', config: { addresses: ['x@example.org'] } },
+  },
+  { method: 'GET', path: '/api/notification-channels/{id}', url: '/api/notification-channels/:channel' },
+  {
+    method: 'PUT',
+    path: '/api/notification-channels/{id}',
+    url: '/api/notification-channels/:channel',
+    body: { name: 'hijacked' },
+  },
+  { method: 'DELETE', path: '/api/notification-channels/{id}', url: '/api/notification-channels/:channel' },
+  { method: 'POST', path: '/api/notification-channels/{id}/test', url: '/api/notification-channels/:channel/test' },
+  { method: 'GET', path: '/api/notification-routes', url: `/api/notification-routes?organizationId=${ORG}` },
+  {
+    method: 'POST',
+    path: '/api/notification-routes',
+    url: `/api/notification-routes?organizationId=${ORG}`,
+    body: { name: 'r' },
+  },
+  // A route of the caller's own that names our channel is refused (400): the channel is not theirs.
+  {
+    method: 'POST',
+    path: '/api/notification-routes',
+    url: '/api/notification-routes',
+    body: { name: 'r', channelIds: [':channel'] },
+    refused: [400],
+  },
+  { method: 'PUT', path: '/api/notification-routes/{id}', url: '/api/notification-routes/:route', body: { name: 'x' } },
+  { method: 'DELETE', path: '/api/notification-routes/{id}', url: '/api/notification-routes/:route' },
+  { method: 'GET', path: '/api/escalation-policies', url: `/api/escalation-policies?organizationId=${ORG}` },
+  {
+    method: 'POST',
+    path: '/api/escalation-policies',
+    url: '/api/escalation-policies',
+    body: { name: 'p', steps: [{ afterMinutes: 0, channelIds: [':channel'] }] },
+    refused: [400],
+  },
+  {
+    method: 'PUT',
+    path: '/api/escalation-policies/{id}',
+    url: '/api/escalation-policies/:policy',
+    body: { name: 'x', steps: [{ afterMinutes: 0, channelIds: [':channel'] }] },
+    refused: [400],
+  },
+  { method: 'DELETE', path: '/api/escalation-policies/{id}', url: '/api/escalation-policies/:policy' },
+  // Public, and answered for a valid signature only.
+  { method: 'GET', path: '/ack', url: '/ack?token=forged.token' },
+  { method: 'POST', path: '/ack', url: '/ack?token=forged.token' },
+  { method: 'POST', path: '/hooks/notification-channels/{id}', url: '/hooks/notification-channels/:channel', body: {} },
   // The same static list of platforms for every caller: nothing of an organization's in it.
   { method: 'GET', path: '/api/integrations', url: '/api/integrations', own: true },
   ...(
@@ -474,6 +532,9 @@ describe('tenancy: another organization never sees or changes our data', () => {
   let harness: Harness
   let app: Awaited<ReturnType<typeof buildCollectorApp>>
   let ours: {
+    channel: string
+    route: string
+    policy: string
     domain: string
     service: string
     heartbeat: string
@@ -633,7 +694,34 @@ describe('tenancy: another organization never sees or changes our data', () => {
         payload: { userMessage: 'Secret chat question', assistantMessage: 'secret-chat-answer' },
       })
     ).json().data.id
+    const channel = (
+      await app.inject({
+        method: 'POST',
+        url: '/api/notification-channels',
+        headers,
+        payload: { name: 'Secret channel', provider: 'email', config: { addresses: ['secret-oncall@example.org'] } },
+      })
+    ).json().data.id
+    const policy = (
+      await app.inject({
+        method: 'POST',
+        url: '/api/escalation-policies',
+        headers,
+        payload: { name: 'Secret policy', steps: [{ afterMinutes: 0, channelIds: [channel] }] },
+      })
+    ).json().data.id
+    const route = (
+      await app.inject({
+        method: 'POST',
+        url: '/api/notification-routes',
+        headers,
+        payload: { name: 'Secret route', channelIds: [channel], escalationPolicyId: policy },
+      })
+    ).json().data.id
     ours = {
+      channel,
+      route,
+      policy,
       domain,
       service,
       heartbeat: heartbeatMonitor.id,
@@ -647,6 +735,13 @@ describe('tenancy: another organization never sees or changes our data', () => {
       component,
       conversation,
       secrets: [
+        channel,
+        route,
+        policy,
+        'Secret channel',
+        'secret-oncall',
+        'Secret policy',
+        'Secret route',
         conversation,
         'Secret chat',
         'secret-chat-answer',
@@ -716,6 +811,9 @@ describe('tenancy: another organization never sees or changes our data', () => {
           .replace(':page', ours.page)
           .replace(':component', ours.component)
           .replace(':conversation', ours.conversation)
+          .replace(':channel', ours.channel)
+          .replace(':route', ours.route)
+          .replace(':policy', ours.policy)
           .replace(':cloudA', ours.accounts.cloudA)
           .replace(':selfhostB', ours.accounts.selfhostB)
           .replace(':webhostC', ours.accounts.webhostC)

@@ -13,7 +13,13 @@ export async function checkReferences(
       [organizationId, wanted],
     )
     const missing = wanted.filter((id) => !rows.some((row) => row.id === id))
-    if (missing.length > 0) throw new GuardError('VALIDATION_ERROR', `channelIds: no channel ${missing.join(', ')}`)
+    // Counted, not named: the answer is the same for an id of another organization and for none.
+    if (missing.length > 0) {
+      throw new GuardError(
+        'VALIDATION_ERROR',
+        `channelIds: ${missing.length} of the ids are not channels of the organization`,
+      )
+    }
   }
   if (references.policyId) {
     const { rows } = await tx.query(
