@@ -45,7 +45,7 @@ async function stagesOf(ctx: CollectorContext, organizationId: string) {
 
 /**
  * Part 2. `monitors` monitors of an organization with `channels` webhook channels (the default
- * route) go down at once: their failing results are published on the bus and the collector runs as
+ * route) go down at once (or, with `stagger`, a few of them one after another, the usual case): their failing results are published on the bus and the collector runs as
  * shipped (ingest, state machine, incident engine, notifications, delivery and escalation workers).
  * For each monitor: from its down transition (the time of the transaction that staged monitor.down)
  * to the fake receiving its first alert; and from the results' publication, which adds the ingest.
@@ -53,20 +53,39 @@ async function stagesOf(ctx: CollectorContext, organizationId: string) {
 export async function downToFirstDelivery(
   ctx: CollectorContext,
   fake: Awaited<ReturnType<typeof startFakeReceiver>>,
-  options: { organizationId: string; monitors: number; channels: number },
+  options: {
+    organizationId: string
+    monitors: number
+    channels: number
+    /** Instead of all at once: only this many go down, one every `staggerMs`, the rest stay up. */
+    stagger?: { count: number; staggerMs: number }
+  },
 ) {
-  const { organizationId, monitors, channels } = options
+  const { organizationId, monitors, channels, stagger } = options
   await createWebhookChannels(ctx, organizationId, fake.origin, '/latency/', channels)
-  const monitorIds = await seedMonitors(ctx, organizationId, monitors)
+  const seeded = await seedMonitors(ctx, organizationId, monitors)
+  const monitorIds = stagger ? seeded.slice(0, stagger.count) : seeded
   const ingestStats: IngestStats = { stored: 0, deadLettered: 0, batches: 0 }
   const ingest = await consumeResults(ctx, ingestStats)
   const reactions = await startReactions(ctx, { weeklyReports: false })
   const results = downResults(organizationId, monitorIds)
   const publishedAt = Date.now()
-  await Promise.all(
-    results.map((result) => ctx.bus.publish(resultSubject('fra'), encodeCheckResult(result), { msgId: result.id })),
-  )
-  await waitFor('a first alert of every monitor', () => fake.firstAlertAt.size >= monitors)
+  const publishedOf = new Map<string, number>()
+  const publish = (batch: typeof results) =>
+    Promise.all(
+      batch.map((result) => ctx.bus.publish(resultSubject('fra'), encodeCheckResult(result), { msgId: result.id })),
+    )
+  if (stagger) {
+    for (const monitorId of monitorIds) {
+      publishedOf.set(monitorId, Date.now())
+      await publish(results.filter((result) => result.monitorId === monitorId))
+      await new Promise((resolve) => setTimeout(resolve, stagger.staggerMs))
+    }
+  } else {
+    for (const monitorId of monitorIds) publishedOf.set(monitorId, publishedAt)
+    await publish(results)
+  }
+  await waitFor('a first alert of every monitor', () => monitorIds.every((id) => fake.firstAlertAt.has(id)))
   const allSeconds = (Date.now() - publishedAt) / 1000
   await reactions.stop()
   await ingest.stop()
@@ -77,6 +96,8 @@ export async function downToFirstDelivery(
   const since = (at: (id: string) => number) => summary(monitorIds.map((id) => at(id) - downAt.get(id)!))
   return {
     monitors,
+    wentDown: monitorIds.length,
+    ...(stagger ? { staggerMs: stagger.staggerMs } : {}),
     channels,
     resultsPublished: results.length,
     ingestBatches: ingestStats.batches,
@@ -88,6 +109,6 @@ export async function downToFirstDelivery(
       deliveryQueued: since((id) => stages.get(id)!.queued),
       firstReceived: since(first),
     },
-    fromResultsPublishedMs: summary(monitorIds.map((id) => first(id) - publishedAt)),
+    fromResultsPublishedMs: summary(monitorIds.map((id) => first(id) - publishedOf.get(id)!)),
   }
 }

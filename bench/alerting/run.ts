@@ -28,10 +28,12 @@ const incidents = Number(process.env.BENCH_INCIDENTS ?? 30)
 const monitors = Number(process.env.BENCH_MONITORS ?? 1000)
 const latencyChannels = Number(process.env.BENCH_LATENCY_CHANNELS ?? 1)
 const relational = process.env.BENCH_RELATIONAL ?? 'pglite'
-const parts = (process.env.BENCH_PARTS ?? 'outbox,latency').split(',')
+const parts = (process.env.BENCH_PARTS ?? 'outbox,latency,staggered').split(',')
+const staggeredCount = Number(process.env.BENCH_STAGGERED ?? 40)
 if (relational !== 'pglite' && relational !== 'postgres') throw new Error('BENCH_RELATIONAL is pglite or postgres')
 /** A second organization for part 2, so its incidents reach only its own channel. */
 const LATENCY_ORGANIZATION = '00000000-0000-7000-8000-0000000000a1'
+const STAGGERED_ORGANIZATION = '00000000-0000-7000-8000-0000000000a2'
 /** relayStagedEvents' sweep and the event consumers' batch wait, as startReactions runs them. */
 const RELAY_SWEEP_MS = 2000
 const EVENT_CONSUMER_WAIT_MS = 20
@@ -77,6 +79,15 @@ try {
         channels: latencyChannels,
       })
     : undefined
+  // The usual case: among as many monitors, one goes down at a time.
+  const staggered = parts.includes('staggered')
+    ? await downToFirstDelivery(ctx, fake, {
+        organizationId: STAGGERED_ORGANIZATION,
+        monitors,
+        channels: latencyChannels,
+        stagger: { count: staggeredCount, staggerMs: 500 },
+      })
+    : undefined
   await bus.close()
   await timeseries.close()
   const figures = {
@@ -94,6 +105,7 @@ try {
     loadAverage: { before: loadBefore, after: loadAverage() },
     outbox,
     latency,
+    staggered,
   }
   const rows: Array<[string, string]> = [
     ['relational store', `${sql.engine}`],
@@ -113,6 +125,17 @@ try {
     rows.push(
       [`down → first delivery, ${monitors} monitors`, `p50 ${down.p50} ms, p99 ${down.p99} ms, max ${down.max} ms`],
       ['results published → first delivery', `p50 ${published.p50} ms, p99 ${published.p99} ms`],
+    )
+  }
+  if (staggered) {
+    const down = staggered.fromDownTransitionMs
+    const published = staggered.fromResultsPublishedMs
+    rows.push(
+      [
+        `one down every 500 ms, ${staggered.wentDown} of ${monitors} monitors`,
+        `p50 ${down.p50} ms, p99 ${down.p99} ms, max ${down.max} ms`,
+      ],
+      ['…from its results published', `p50 ${published.p50} ms, p99 ${published.p99} ms`],
     )
   }
   process.stderr.write(`${table(rows)}\n`)

@@ -21,6 +21,29 @@ export interface HandlerScope {
   staged: string[]
   /** Runs after the commit (live pushes, waking workers); a failure there is logged, not retried. */
   afterCommit: Array<() => Promise<void> | void>
+  /**
+   * Remembers a lookup for the rest of the batch (one transaction): what the handlers only read,
+   * such as an organization's routes, is then read once per batch instead of once per event.
+   */
+  memo?: Memo
+}
+
+export type Memo = <T>(key: string, load: () => Promise<T>) => Promise<T>
+
+/** For callers outside a batch: every lookup is made. */
+export const noMemo: Memo = (_key, load) => load()
+
+/** A memo for one batch. */
+export function batchMemo(): Memo {
+  const remembered = new Map<string, Promise<unknown>>()
+  return <T>(key: string, load: () => Promise<T>) => {
+    let value = remembered.get(key) as Promise<T> | undefined
+    if (!value) {
+      value = load()
+      remembered.set(key, value)
+    }
+    return value
+  }
 }
 
 export type EventHandlers = { [T in GuardEventType]?: (event: EventOf<T>, scope: HandlerScope) => Promise<void> }
@@ -55,7 +78,7 @@ export async function consumeEvents(
   }
 
   const run = async (entries: Array<{ message: StreamMessage; event: GuardEvent }>) => {
-    const scope: Omit<HandlerScope, 'tx'> = { staged: [], afterCommit: [] }
+    const scope: Omit<HandlerScope, 'tx'> = { staged: [], afterCommit: [], memo: batchMemo() }
     await ctx.sql.transaction(async (tx) => {
       for (const { event } of entries) await handle(tx, event, { ...scope, tx })
     })

@@ -53,13 +53,13 @@ const failed = (error: string, permanent = false): DeliveryResult => ({
 })
 
 /** The settings a delivery is sent with: its organization channel's, or the person's own. */
-async function configOf(ctx: CollectorContext, row: DeliveryRow): Promise<Record<string, unknown> | DeliveryResult> {
+async function configOf(
+  ctx: CollectorContext,
+  row: DeliveryRow,
+  channels: Map<string, ChannelRow>,
+): Promise<Record<string, unknown> | DeliveryResult> {
   if (row.channel_id) {
-    const { rows } = await ctx.sql.query<ChannelRow>(
-      `SELECT ${CHANNEL_COLUMNS} FROM monitoring.notification_channels WHERE id = $1`,
-      [row.channel_id],
-    )
-    const channel = rows[0]
+    const channel = channels.get(row.channel_id)
     if (!channel) return failed('the channel was deleted', true)
     if (!channel.enabled) return failed('the channel is disabled', true)
     return openChannelConfig(ctx, channel)
@@ -80,12 +80,17 @@ function readAlert(payload: string): Alert | undefined {
   return parsed.success ? parsed.data : undefined
 }
 
-async function send(ctx: CollectorContext, mailer: () => Mailer, row: DeliveryRow): Promise<DeliveryResult> {
+async function send(
+  ctx: CollectorContext,
+  mailer: () => Mailer,
+  row: DeliveryRow,
+  channels: Map<string, ChannelRow>,
+): Promise<DeliveryResult> {
   if (!isProviderId(row.channel)) return failed(`no provider ${row.channel} in this version`, true)
   const alert = readAlert(row.payload)
   // Queued by a version before providers: its rendered body is gone with that version's code.
   if (!alert) return failed('queued before the upgrade to channel providers; not sent', true)
-  const config = await configOf(ctx, row)
+  const config = await configOf(ctx, row, channels)
   if ('ok' in config && typeof config.ok === 'boolean') return config as DeliveryResult
   return sendWithProvider(providerOf(row.channel), alert, config, providerIO(ctx, mailer, row.id))
 }
@@ -131,41 +136,45 @@ async function record(ctx: CollectorContext, row: DeliveryRow, outcome: Delivery
   const error = outcome.ok ? null : truncateText(outcome.error, 1000)
   const giveUp = !outcome.ok && (outcome.permanent || Date.now() + delay > new Date(row.give_up_at).getTime())
   const status = outcome.ok ? 'delivered' : giveUp ? 'failed' : 'pending'
-  await ctx.sql.transaction(async (tx) => {
-    await tx.query(
-      `INSERT INTO monitoring.notification_attempts (delivery_id, attempt, status_code, error, duration_ms)
-       VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
-      [row.id, attempt, outcome.statusCode, error, Math.round(durationMs)],
-    )
-    await tx.query(
-      `UPDATE monitoring.notification_deliveries
+  const permanent = !outcome.ok && outcome.permanent === true
+  // One statement, so one round trip and atomic without a transaction: the attempt, the delivery,
+  // and (when the delivery is settled) its channel's last delivery and state.
+  await ctx.sql.query(
+    `WITH attempt AS (
+       INSERT INTO monitoring.notification_attempts (delivery_id, attempt, status_code, error, duration_ms)
+       VALUES ($1, $3, $4, $5, $7) ON CONFLICT DO NOTHING
+     ), delivery AS (
+       UPDATE monitoring.notification_deliveries
           SET status = $2, attempts = $3, last_status_code = $4, last_error = $5, locked_until = NULL,
               next_attempt_at = now() + make_interval(secs => $6::float8 / 1000),
               delivered_at = CASE WHEN $2 = 'delivered' THEN now() ELSE NULL END
-        WHERE id = $1`,
-      [row.id, status, attempt, outcome.statusCode, error, delay],
-    )
-    if (row.channel_id && status !== 'pending') {
-      const permanent = !outcome.ok && outcome.permanent === true
-      await tx.query(
-        `UPDATE monitoring.notification_channels
-            SET last_delivery_at = now(), last_delivery_status = $2,
-                state = CASE WHEN $2 = 'delivered' THEN 'ok' WHEN $3 THEN 'failing' ELSE state END,
-                state_reason = CASE WHEN $2 = 'delivered' THEN NULL WHEN $3 THEN $4 ELSE state_reason END
-          WHERE id = $1`,
-        [row.channel_id, status, permanent, error],
-      )
-    }
-  })
+        WHERE id = $1
+     )
+     UPDATE monitoring.notification_channels
+        SET last_delivery_at = now(), last_delivery_status = $2,
+            state = CASE WHEN $2 = 'delivered' THEN 'ok' WHEN $9 THEN 'failing' ELSE state END,
+            state_reason = CASE WHEN $2 = 'delivered' THEN NULL WHEN $9 THEN $5 ELSE state_reason END
+      WHERE id = $8 AND $2 <> 'pending'`,
+    [row.id, status, attempt, outcome.statusCode, error, delay, Math.round(durationMs), row.channel_id, permanent],
+  )
 }
 
 /** One pass: claims due deliveries (a lease other replicas respect), sends them, records each attempt. */
 export async function runDueDeliveries(ctx: CollectorContext, mailer: () => Mailer, limit = 50): Promise<number> {
   const rows = await claim(ctx, limit)
+  const channelIds = [...new Set(rows.flatMap((row) => (row.channel_id ? [row.channel_id] : [])))]
+  const channels = new Map<string, ChannelRow>()
+  if (channelIds.length > 0) {
+    const { rows: found } = await ctx.sql.query<ChannelRow>(
+      `SELECT ${CHANNEL_COLUMNS} FROM monitoring.notification_channels WHERE id = ANY($1)`,
+      [channelIds],
+    )
+    for (const channel of found) channels.set(channel.id, channel)
+  }
   await Promise.all(
     rows.map(async (row) => {
       const started = performance.now()
-      const outcome = await send(ctx, mailer, row)
+      const outcome = await send(ctx, mailer, row, channels)
       await record(ctx, row, outcome, performance.now() - started)
     }),
   )

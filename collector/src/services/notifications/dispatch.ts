@@ -1,6 +1,6 @@
 import { newId, truncateText } from '@guard/shared'
 import type { CollectorContext } from '../../context.ts'
-import type { EventHandlers, HandlerScope } from '../../ingest/consume-events.ts'
+import { type EventHandlers, type HandlerScope, noMemo } from '../../ingest/consume-events.ts'
 import { isUnderMaintenance } from '../maintenance-windows/find.ts'
 import { alertOfEvent, type IncidentEvent } from './alert-of.ts'
 import { channelsFor, enqueueDeliveries } from './enqueue.ts'
@@ -94,17 +94,20 @@ async function notifyRoutes(
   const now = new Date()
   const base = { alert, purpose: 'event', key: event.id, now, ...(delayMs > 0 ? { delayMs } : {}) }
   if (alert.kind === 'opened' || alert.kind === 'reopened') {
-    const routes = chooseRoutes(await routesOf(tx, event.organizationId), {
-      monitorId: event.data.monitorId,
-      monitorKind: event.data.monitorKind,
-      tags: await subjectTags(tx, event.data.monitorId, event.data.monitorKind),
-      severity: event.data.severity,
-      cause: event.data.cause,
-      kind: alert.kind,
-    })
+    const routes = chooseRoutes(
+      await (scope.memo ?? noMemo)(`routes:${event.organizationId}`, () => routesOf(tx, event.organizationId)),
+      {
+        monitorId: event.data.monitorId,
+        monitorKind: event.data.monitorKind,
+        tags: await subjectTags(tx, event.data.monitorId, event.data.monitorKind),
+        severity: event.data.severity,
+        cause: event.data.cause,
+        kind: alert.kind,
+      },
+    )
     let stepDue = false
     for (const route of routes) {
-      await notifyChannels(ctx, tx, { ...base, channelIds: route.channel_ids })
+      await notifyChannels(ctx, tx, { ...base, channelIds: route.channel_ids }, scope.memo)
       stepDue = (await startEscalation(tx, event.data.incidentId, route, now)) || stepDue
     }
     if (stepDue) await advanceEscalationsOf(ctx, tx, event.data.incidentId, now)
@@ -113,7 +116,12 @@ async function notifyRoutes(
   if (alert.kind === 'updated' && event.data.automatic) return
   if (alert.kind === 'acknowledged') await stopEscalations(tx, event.data.incidentId, 'acknowledged')
   if (alert.kind === 'resolved') await stopEscalations(tx, event.data.incidentId, 'resolved')
-  await notifyChannels(ctx, tx, { ...base, channelIds: await channelsNotifiedOf(tx, event.data.incidentId) })
+  await notifyChannels(
+    ctx,
+    tx,
+    { ...base, channelIds: await channelsNotifiedOf(tx, event.data.incidentId) },
+    scope.memo,
+  )
 }
 
 /**
@@ -131,10 +139,13 @@ async function dispatch(ctx: CollectorContext, event: IncidentEvent, scope: Hand
     return
   }
   const alert = alertOfEvent(ctx, event)
-  const { rows: recipients } = await tx.query<SettingsRow>(
-    'SELECT * FROM monitoring.notification_settings WHERE organization_id = $1',
-    [event.organizationId],
-  )
+  const recipientsOf = async () =>
+    (
+      await tx.query<SettingsRow>('SELECT * FROM monitoring.notification_settings WHERE organization_id = $1', [
+        event.organizationId,
+      ])
+    ).rows
+  const recipients = await (scope.memo ?? noMemo)(`recipients:${event.organizationId}`, recipientsOf)
   await notifyInApp(ctx, scope, event, alert, recipients)
   const flapping = event.data.automatic && (event.data.flapCount ?? 0) > 0
   const delayMs = flapping ? ctx.env.GUARD_NOTIFY_FLAP_DELAY_SECONDS * 1000 : 0
@@ -146,7 +157,10 @@ async function dispatch(ctx: CollectorContext, event: IncidentEvent, scope: Hand
       await enqueueDeliveries(tx, ctx.env, recipient, alert, channelsFor(ctx.env, recipient, kind), 'event', delayMs)
     }
   }
-  scope.afterCommit.push(() => void ctx.wake.dispatchEvent(new Event('deliveries')))
+  // Once per batch: the worker takes every delivery the batch queued in one pass.
+  await (scope.memo ?? noMemo)('wake-deliveries', async () => {
+    scope.afterCommit.push(() => void ctx.wake.dispatchEvent(new Event('deliveries')))
+  })
 }
 
 export function notificationHandlers(ctx: CollectorContext): EventHandlers {

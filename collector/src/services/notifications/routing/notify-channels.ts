@@ -1,5 +1,6 @@
 import type { Sql } from '@guard/shared'
 import type { CollectorContext } from '../../../context.ts'
+import { type Memo, noMemo } from '../../../ingest/consume-events.ts'
 import { acknowledgeUrl } from '../alert-of.ts'
 import type { ChannelRow } from '../channels/config.ts'
 import { CHANNEL_COLUMNS } from '../channels/find.ts'
@@ -24,13 +25,23 @@ export interface ChannelNotice {
  * quiet hours anything but a critical alert is held for the digest at the end of the period.
  * Returns the channels that will hear of it.
  */
-export async function notifyChannels(ctx: CollectorContext, tx: Sql, notice: ChannelNotice): Promise<string[]> {
+export async function notifyChannels(
+  ctx: CollectorContext,
+  tx: Sql,
+  notice: ChannelNotice,
+  memo: Memo = noMemo,
+): Promise<string[]> {
   if (notice.channelIds.length === 0) return []
-  const { rows: channels } = await tx.query<ChannelRow>(
-    `SELECT ${CHANNEL_COLUMNS} FROM monitoring.notification_channels
-      WHERE organization_id = $1 AND id = ANY($2) AND enabled`,
-    [notice.alert.organizationId, [...new Set(notice.channelIds)]],
-  )
+  const organizationId = notice.alert.organizationId
+  const enabled = await memo(`channels:${organizationId}`, async () => {
+    const { rows } = await tx.query<ChannelRow>(
+      `SELECT ${CHANNEL_COLUMNS} FROM monitoring.notification_channels WHERE organization_id = $1 AND enabled`,
+      [organizationId],
+    )
+    return rows
+  })
+  const wanted = new Set(notice.channelIds)
+  const channels = enabled.filter((channel) => wanted.has(channel.id))
   const notified: string[] = []
   for (const channel of channels) {
     const quietEnd = notice.alert.severity === 'critical' ? undefined : quietUntil(channel.quiet_hours, notice.now)
