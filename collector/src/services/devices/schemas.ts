@@ -1,5 +1,6 @@
 import { deviceHealth } from '@guard/shared'
 import { z } from 'zod'
+import { subjectTags } from '../tags/schemas.ts'
 
 const level = z.number().min(1).max(100)
 const holdSeconds = z
@@ -27,7 +28,7 @@ export const thresholds = z.object({ cpu: thresholdView, memory: thresholdView, 
 export type Thresholds = z.infer<typeof thresholds>
 
 const name = z.string().trim().min(1).max(100)
-const tags = z.array(z.string().trim().min(1).max(50)).max(20)
+const tags = subjectTags
 
 export const createDeviceInput = z
   .object({ name, tags: tags.default([]), thresholds: thresholdsInput.optional() })

@@ -2,6 +2,7 @@ import { errorKind, httpAuth, httpTargetObject, monitorTarget, protocolKinds } f
 import { z } from 'zod'
 import { DEFAULT_RULES } from '../monitor-state/transition.ts'
 import { defaultTimeout, TIMEOUT_BELOW_INTERVAL } from '../monitor-timing.ts'
+import { subjectTags } from '../tags/schemas.ts'
 
 /** The two API shapes of a monitor (README "API decisions"). */
 export const monitorKind = z.enum(['domain', 'service'])
@@ -32,7 +33,8 @@ export const quorumPercent = z.number().int().min(1).max(100)
  * thresholds"); below the timeout, since a check never lasts longer.
  */
 export const responseTimeThreshold = z.number().int().min(1).max(300_000)
-export const tags = z.array(z.string().trim().min(1).max(50)).max(20)
+/** `key` or `key:value`, normalised (README "Tags and bulk actions"). */
+export const tags = subjectTags
 /** Location codes as probes name themselves, or `*` for every probe. */
 export const locationCode = z.string().regex(/^(\*|[a-z0-9-]{2,32})$/, 'must be a location code such as fra, or *')
 export const locations = z.array(locationCode).min(1, 'name at least one location').max(50)

@@ -1,4 +1,5 @@
 import type { Sql } from '@guard/shared'
+import { hasTags } from '../../tags/match.ts'
 import type { AlertKind } from '../providers/provider.ts'
 import type { RouteSelector } from './schemas.ts'
 
@@ -31,10 +32,6 @@ export interface RoutedIncident {
 const anyOf = <T>(wanted: readonly T[] | undefined, value: T | undefined) =>
   wanted === undefined || wanted.length === 0 || (value !== undefined && wanted.includes(value))
 
-/** A tag named `key` matches any value of that key; `key:value` matches exactly. */
-const hasTag = (tags: string[], wanted: string) =>
-  wanted.includes(':') ? tags.includes(wanted) : tags.some((tag) => tag === wanted || tag.startsWith(`${wanted}:`))
-
 export function selectorMatches(selector: RouteSelector, incident: RoutedIncident): boolean {
   return (
     anyOf(selector.monitorIds, incident.monitorId) &&
@@ -42,7 +39,7 @@ export function selectorMatches(selector: RouteSelector, incident: RoutedInciden
     anyOf(selector.severities as string[] | undefined, incident.severity) &&
     anyOf(selector.causes as string[] | undefined, incident.cause) &&
     anyOf(selector.events as string[] | undefined, incident.kind) &&
-    (selector.tags ?? []).every((tag) => hasTag(incident.tags, tag))
+    hasTags(incident.tags, selector.tags ?? [])
   )
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { tagSelector } from '../../tags/schemas.ts'
 import { alertKind, alertSeverity } from '../providers/provider.ts'
 
 const ids = z.array(z.string().min(1).max(64)).max(500)
@@ -10,7 +11,7 @@ const ids = z.array(z.string().min(1).max(64)).max(500)
  */
 export const routeSelector = z.strictObject({
   monitorIds: ids.optional(),
-  tags: z.array(z.string().min(1).max(100)).max(50).optional(),
+  tags: z.array(tagSelector).max(50).optional(),
   monitorKinds: z
     .array(z.enum(['domain', 'service', 'heartbeat', 'device']))
     .max(4)
