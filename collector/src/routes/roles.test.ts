@@ -134,6 +134,7 @@ describe('membership roles in the collector', () => {
       'domains:write',
       'services:write',
       'devices:write',
+      'groups:write',
       'incidents:write',
     ])
     expect(permissionsOfRole('admin')).toEqual([

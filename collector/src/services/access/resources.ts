@@ -7,6 +7,8 @@ export const RESOURCES = [
   'services',
   'heartbeats',
   'devices',
+  /** Groups of monitors and devices; their members' own permissions are not needed to group them. */
+  'groups',
   'metrics',
   'incidents',
   'notifications',
