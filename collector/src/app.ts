@@ -20,6 +20,7 @@ import { deadLetterRoutes } from './routes/dead-letters.ts'
 import { deviceRoutes } from './routes/devices.ts'
 import { domainRoutes } from './routes/domains.ts'
 import { eventStreamRoutes } from './routes/events-stream.ts'
+import { groupRoutes } from './routes/groups.ts'
 import { healthRoutes } from './routes/health.ts'
 import { heartbeatRoutes } from './routes/heartbeats.ts'
 import { incidentRoutes } from './routes/incidents.ts'
@@ -121,6 +122,7 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
     heartbeatRoutes(routes, ctx)
     deviceRoutes(routes, ctx)
     monitorRoutes(routes, ctx)
+    groupRoutes(routes, ctx)
     recentCheckRoutes(routes, ctx)
     statusPageRoutes(routes, ctx)
     dashboardRoutes(routes, ctx)

@@ -180,6 +180,19 @@ const table: Array<{
     body: { title: 'hijacked' },
   },
   { method: 'DELETE', path: '/api/maintenance-windows/{id}', url: '/api/maintenance-windows/:window' },
+  { method: 'GET', path: '/api/groups', url: `/api/groups?organizationId=${ORG}` },
+  { method: 'GET', path: '/api/groups', url: '/api/groups', own: true },
+  { method: 'POST', path: '/api/groups', url: `/api/groups?organizationId=${ORG}`, body: { name: 'g' } },
+  { method: 'POST', path: '/api/groups', url: '/api/groups', body: { name: 'g', parentId: ':group' }, own: true },
+  { method: 'GET', path: '/api/groups/{id}', url: '/api/groups/:group' },
+  { method: 'PUT', path: '/api/groups/{id}', url: '/api/groups/:group', body: { name: 'hijacked' } },
+  { method: 'DELETE', path: '/api/groups/{id}', url: '/api/groups/:group' },
+  {
+    method: 'PUT',
+    path: '/api/groups/{id}/members',
+    url: '/api/groups/:group/members',
+    body: { remove: [{ kind: 'domain', id: ':domain' }] },
+  },
   { method: 'GET', path: '/api/notifications/settings', url: '/api/notifications/settings', own: true },
   {
     method: 'PUT',
@@ -541,6 +554,7 @@ describe('tenancy: another organization never sees or changes our data', () => {
     key: string
     incident: string
     window: string
+    group: string
     notification: string
     device: string
     page: string
@@ -611,6 +625,15 @@ describe('tenancy: another organization never sees or changes our data', () => {
         payload: { title: 'Secret window', startsAt: '2030-01-01T00:00:00Z', endsAt: '2030-01-01T01:00:00Z' },
       })
     ).json().data.id
+    const group = (
+      await app.inject({ method: 'POST', url: '/api/groups', headers, payload: { name: 'Secret group' } })
+    ).json().data.id
+    await app.inject({
+      method: 'PUT',
+      url: `/api/groups/${group}/members`,
+      headers,
+      payload: { add: [{ kind: 'domain', id: domain }] },
+    })
     await app.inject({
       method: 'PUT',
       url: '/api/notifications/settings',
@@ -728,6 +751,7 @@ describe('tenancy: another organization never sees or changes our data', () => {
       key: key.id,
       incident,
       window,
+      group,
       notification,
       accounts,
       device,
@@ -751,6 +775,8 @@ describe('tenancy: another organization never sees or changes our data', () => {
         'Secret incident',
         'secret-comment',
         'Secret window',
+        group,
+        'Secret group',
         'secret-hook',
         'secret-message',
         ...Object.values(accounts),
@@ -806,6 +832,7 @@ describe('tenancy: another organization never sees or changes our data', () => {
           .replace(':key', ours.key)
           .replace(':incident', ours.incident)
           .replace(':window', ours.window)
+          .replace(':group', ours.group)
           .replace(':notification', ours.notification)
           .replace(':device', ours.device)
           .replace(':page', ours.page)
@@ -852,6 +879,8 @@ describe('tenancy: another organization never sees or changes our data', () => {
     expect(comments.json().data).toHaveLength(1)
     const window = await app.inject({ method: 'GET', url: `/api/maintenance-windows/${ours.window}`, headers })
     expect(window.json().data).toMatchObject({ title: 'Secret window' })
+    const group = await app.inject({ method: 'GET', url: `/api/groups/${ours.group}`, headers })
+    expect(group.json().data).toMatchObject({ name: 'Secret group', members: [{ id: ours.domain }] })
     const unread = await harness.ctx.sql.query('SELECT is_read FROM monitoring.notifications WHERE id = $1', [
       ours.notification,
     ])
