@@ -1,0 +1,154 @@
+import { DEFAULT_ORGANIZATION } from '@guard/shared'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { buildCollectorApp } from '../app.ts'
+import { applyResultsToState } from '../services/monitor-state/apply-results.ts'
+import { collectorAppWithUsers, injectAsUser, userCaller } from '../test-support.ts'
+import { resultFor } from './test-helpers.ts'
+
+const ORG = DEFAULT_ORGANIZATION.id
+const OTHER = 'org_other'
+
+describe('groups through the API', () => {
+  let harness: Awaited<ReturnType<typeof collectorAppWithUsers>>
+  let app: Awaited<ReturnType<typeof buildCollectorApp>>
+  const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object, user = 'alice') =>
+    injectAsUser(app, user, method, url, payload)
+  const created = async (url: string, payload: object, user = 'alice') => {
+    const response = await call('POST', url, payload, user)
+    expect(response.status, JSON.stringify(response.body)).toBe(201)
+    return response.body.data.id as string
+  }
+  const domain = (name: string, user = 'alice') => created('/api/domains', { url: `https://${name}.example` }, user)
+  /** Two results in a row: the failure threshold's default. */
+  const checked = (id: string, status: 'up' | 'down', organizationId = ORG) =>
+    applyResultsToState(harness.ctx.sql, [
+      resultFor(id, organizationId, 'fra', 20, status, 10),
+      resultFor(id, organizationId, 'fra', 10, status, 10),
+    ])
+  const group = (payload: object) => created('/api/groups', payload)
+  const members = (id: string, add: object[], remove: object[] = []) =>
+    call('PUT', `/api/groups/${id}/members`, { add, remove })
+  const detail = async (id: string) => (await call('GET', `/api/groups/${id}`)).body.data
+
+  beforeAll(async () => {
+    harness = await collectorAppWithUsers(
+      { alice: userCaller('alice', [ORG]), mallory: userCaller('mallory', [OTHER]) },
+      { GUARD_RATE_LIMIT_READ: '100000', GUARD_RATE_LIMIT_WRITE: '100000' },
+    )
+    app = harness.app
+  })
+  afterAll(() => harness.close())
+
+  it("derives a group's state from its members and its child groups by the rule", async () => {
+    const [shop, cart, api] = await Promise.all([domain('shop'), domain('cart'), domain('api')])
+    const heartbeat = await created('/api/heartbeats', { name: 'nightly', every: 3600 })
+    await Promise.all([checked(shop, 'up'), checked(cart, 'down'), checked(api, 'up')])
+    const web = await group({ name: 'Web', rule: { type: 'any' } })
+    const backend = await group({ name: 'Backend', parentId: web })
+    expect(
+      (
+        await members(web, [
+          { kind: 'domain', id: shop },
+          { kind: 'domain', id: cart },
+        ])
+      ).status,
+    ).toBe(200)
+    const added = await members(backend, [
+      { kind: 'domain', id: api },
+      { kind: 'heartbeat', id: heartbeat },
+    ])
+    // The heartbeat has no state yet: it says nothing about the group.
+    expect(added.body.data).toMatchObject({
+      state: 'up',
+      memberCount: 2,
+      members: [
+        { kind: 'domain', id: api, state: 'up' },
+        { kind: 'heartbeat', id: heartbeat, state: 'unknown' },
+      ],
+    })
+    expect(await detail(web)).toMatchObject({
+      state: 'down',
+      children: [{ id: backend, state: 'up' }],
+    })
+    const tree = (await call('GET', '/api/groups')).body.data
+    expect(tree).toMatchObject([{ id: web, state: 'down', children: [{ id: backend, state: 'up', children: [] }] }])
+
+    await call('PUT', `/api/groups/${web}`, { rule: { type: 'all' } })
+    expect((await detail(web)).state).toBe('degraded')
+    // One of three members down (the child group counts as one): 33 %.
+    await call('PUT', `/api/groups/${web}`, { rule: { type: 'percent', percent: 50 } })
+    expect((await detail(web)).state).toBe('degraded')
+    await call('PUT', `/api/groups/${web}`, { rule: { type: 'percent', percent: 30 } })
+    expect((await detail(web)).state).toBe('down')
+    await checked(cart, 'up')
+    expect((await detail(web)).state).toBe('up')
+  })
+
+  it('refuses a fourth level and a group under its own descendant, naming parentId', async () => {
+    const top = await group({ name: 'Top' })
+    const middle = await group({ name: 'Middle', parentId: top })
+    const bottom = await group({ name: 'Bottom', parentId: middle })
+    const fourth = await call('POST', '/api/groups', { name: 'Fourth', parentId: bottom })
+    expect(fourth.status).toBe(400)
+    expect(fourth.body.message).toMatch(/parentId: groups nest at most 3 levels deep/)
+    const cycle = await call('PUT', `/api/groups/${top}`, { parentId: bottom })
+    expect(cycle.status).toBe(400)
+    expect(cycle.body.message).toMatch(/parentId: a group cannot be its own ancestor/)
+    expect((await call('PUT', `/api/groups/${middle}`, { parentId: middle })).status).toBe(400)
+    expect((await call('PUT', `/api/groups/${bottom}`, { parentId: null })).body.data.parentId).toBeNull()
+  })
+
+  it('answers 409 for a name the organization already uses, 400 naming the field for a bad rule', async () => {
+    await group({ name: 'Unique' })
+    const again = await call('POST', '/api/groups', { name: 'Unique' })
+    expect(again.status).toBe(409)
+    expect(again.body.message).toMatch(/^name: /)
+    const rule = await call('POST', '/api/groups', { name: 'Bad rule', rule: { type: 'percent', percent: 0 } })
+    expect(rule.status).toBe(400)
+    expect(rule.body.message).toMatch(/percent/)
+  })
+
+  it('keeps a member in one group at most: adding it elsewhere moves it', async () => {
+    const id = await domain('mover')
+    const first = await group({ name: 'First' })
+    const second = await group({ name: 'Second' })
+    await members(first, [{ kind: 'domain', id }])
+    await members(second, [{ kind: 'domain', id }])
+    expect((await detail(first)).members).toEqual([])
+    expect((await detail(second)).members).toMatchObject([{ id }])
+    expect((await members(second, [], [{ kind: 'domain', id }])).body.data.members).toEqual([])
+  })
+
+  it("refuses another organization's monitor as a member and hides the group from that organization", async () => {
+    const theirs = await domain('theirs', 'mallory')
+    const ours = await group({ name: 'Ours' })
+    const refused = await members(ours, [{ kind: 'domain', id: theirs }])
+    expect(refused.status).toBe(400)
+    expect(refused.body.message).toBe("add[0]: no domain with that id in the group's organization")
+    const wrongKind = await members(ours, [{ kind: 'service', id: await domain('not-a-service') }])
+    expect(wrongKind.body.message).toMatch(/^add\[0\]: no service/)
+    expect((await call('GET', `/api/groups/${ours}`, undefined, 'mallory')).status).toBe(404)
+    expect((await call('GET', '/api/groups', undefined, 'mallory')).body.data).toEqual([])
+    const theirGroup = await created('/api/groups', { name: 'Theirs' }, 'mallory')
+    const mine = await domain('mine')
+    const stolen = await call(
+      'PUT',
+      `/api/groups/${theirGroup}/members`,
+      { add: [{ kind: 'domain', id: mine }] },
+      'mallory',
+    )
+    expect(stolen.status).toBe(400)
+  })
+
+  it('deleting a group ungroups its members and lifts its child groups to the top level', async () => {
+    const id = await domain('orphan')
+    const parent = await group({ name: 'Parent' })
+    const child = await group({ name: 'Child', parentId: parent })
+    await members(parent, [{ kind: 'domain', id }])
+    expect((await call('DELETE', `/api/groups/${parent}`)).body.data).toEqual({ id: parent, deleted: true })
+    expect((await detail(child)).parentId).toBeNull()
+    const { rows } = await harness.ctx.sql.query('SELECT group_id FROM monitoring.monitors WHERE id = $1', [id])
+    expect(rows).toEqual([{ group_id: null }])
+    expect((await call('GET', `/api/groups/${parent}`)).status).toBe(404)
+  })
+})
