@@ -38,6 +38,7 @@ import { pingRoutes } from './routes/ping.ts'
 import { recentCheckRoutes } from './routes/recent-checks.ts'
 import { reportRoutes } from './routes/reports.ts'
 import { serviceRoutes } from './routes/services.ts'
+import { sloRoutes } from './routes/slos.ts'
 import { publicStatusPageRoutes, statusPageHtmlRoutes, statusPageRoutes } from './routes/status-pages.ts'
 import { toolboxRoutes } from './routes/toolbox.ts'
 import { usageRoutes } from './routes/usage.ts'
@@ -127,6 +128,7 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
     statusPageRoutes(routes, ctx)
     dashboardRoutes(routes, ctx)
     reportRoutes(routes, ctx)
+    sloRoutes(routes, ctx)
     chatRoutes(routes, ctx)
     apiKeyRoutes(routes, ctx)
     incidentRoutes(routes, ctx)

@@ -493,6 +493,26 @@ const table: Array<{
   { method: 'GET', path: '/api/chat/conversations/{id}', url: '/api/chat/conversations/:conversation' },
   { method: 'GET', path: '/api/reports/incidents', url: `/api/reports/incidents?organizationId=${ORG}&range=30d` },
   { method: 'GET', path: '/api/reports/incidents', url: '/api/reports/incidents?format=csv', own: true },
+  { method: 'GET', path: '/api/reports/slos', url: `/api/reports/slos?organizationId=${ORG}` },
+  { method: 'GET', path: '/api/reports/slos', url: '/api/reports/slos?format=html', own: true },
+  { method: 'GET', path: '/api/slos', url: `/api/slos?organizationId=${ORG}` },
+  { method: 'GET', path: '/api/slos', url: '/api/slos', own: true },
+  {
+    method: 'POST',
+    path: '/api/slos',
+    url: `/api/slos?organizationId=${ORG}`,
+    body: { name: 's', subject: { kind: 'monitor', id: ':domain' }, objective: 99 },
+  },
+  {
+    method: 'POST',
+    path: '/api/slos',
+    url: '/api/slos',
+    body: { name: 's', subject: { kind: 'monitor', id: ':domain' }, objective: 99 },
+    own: true,
+  },
+  { method: 'GET', path: '/api/slos/{id}', url: '/api/slos/:slo' },
+  { method: 'PUT', path: '/api/slos/{id}', url: '/api/slos/:slo', body: { name: 'hijacked' } },
+  { method: 'DELETE', path: '/api/slos/{id}', url: '/api/slos/:slo' },
   { method: 'GET', path: '/metrics', url: '/metrics', own: true },
   { method: 'GET', path: '/api/health', url: '/api/health', own: true },
   // The toolbox holds no tenant data and runs in the caller's own name; with no probe here, bodies it refuses.
@@ -545,6 +565,7 @@ describe('tenancy: another organization never sees or changes our data', () => {
   let harness: Harness
   let app: Awaited<ReturnType<typeof buildCollectorApp>>
   let ours: {
+    slo: string
     channel: string
     route: string
     policy: string
@@ -741,7 +762,16 @@ describe('tenancy: another organization never sees or changes our data', () => {
         payload: { name: 'Secret route', channelIds: [channel], escalationPolicyId: policy },
       })
     ).json().data.id
+    const slo = (
+      await app.inject({
+        method: 'POST',
+        url: '/api/slos',
+        headers,
+        payload: { name: 'Secret SLO', subject: { kind: 'monitor', id: domain }, objective: 99.9 },
+      })
+    ).json().data.id
     ours = {
+      slo,
       channel,
       route,
       policy,
@@ -759,6 +789,8 @@ describe('tenancy: another organization never sees or changes our data', () => {
       component,
       conversation,
       secrets: [
+        slo,
+        'Secret SLO',
         channel,
         route,
         policy,
@@ -841,6 +873,7 @@ describe('tenancy: another organization never sees or changes our data', () => {
           .replace(':channel', ours.channel)
           .replace(':route', ours.route)
           .replace(':policy', ours.policy)
+          .replace(':slo', ours.slo)
           .replace(':cloudA', ours.accounts.cloudA)
           .replace(':selfhostB', ours.accounts.selfhostB)
           .replace(':webhostC', ours.accounts.webhostC)
