@@ -6,9 +6,12 @@ import { createSlo } from '../services/slos/create.ts'
 import { deleteSlo } from '../services/slos/delete.ts'
 import { getSlo } from '../services/slos/get.ts'
 import { listSlos } from '../services/slos/list.ts'
+import { reportSlos, sloReport, sloReportQuery, sloReportRow } from '../services/slos/report.ts'
+import { renderSloReportHtml } from '../services/slos/report-html.ts'
 import { createSloInput, sloDetail, sloView, updateSloInput } from '../services/slos/schemas.ts'
 import { updateSlo } from '../services/slos/update.ts'
 import { deleted, envelope, errorResponses, idParams, ok } from './common.ts'
+import { sendCsv, wantsCsv } from './csv.ts'
 
 const read = { access: { permission: 'reports:read' as const } }
 const write = { access: { permission: 'reports:write' as const } }
@@ -67,5 +70,25 @@ export function sloRoutes(app: GuardFastify, ctx: CollectorContext): void {
     '/api/slos/:id',
     { config: write, schema: { params: idParams, response: { 200: deleted, ...errorResponses } } },
     async (request) => ok(await deleteSlo({ ctx, caller: callerOf(request), input: request.params })),
+  )
+  app.get(
+    '/api/reports/slos',
+    {
+      config: read,
+      schema: {
+        description:
+          'Every SLO judged over one calendar month (UTC): SLI, bad minutes, budget and what is left, met or missed; `tag` and `group` narrow it. `format=csv` (or `Accept: text/csv`) answers one CSV row per SLO, `format=html` a page that prints cleanly to PDF.',
+        querystring: sloReportQuery,
+        produces: ['application/json', 'text/csv', 'text/html'],
+        response: { 200: z.union([envelope(sloReport), z.string()]), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const report = await reportSlos({ ctx, caller: callerOf(request), input: request.query })
+      if (request.query.format === 'html')
+        return reply.type('text/html; charset=utf-8').send(renderSloReportHtml(report))
+      if (!wantsCsv(request, request.query.format)) return ok(report)
+      return sendCsv(reply, `slo-report-${report.month}`, Object.keys(sloReportRow.shape), report.slos)
+    },
   )
 }
