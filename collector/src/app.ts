@@ -17,6 +17,7 @@ import { apiKeyRoutes } from './routes/api-keys.ts'
 import { chatRoutes } from './routes/chat.ts'
 import { dashboardRoutes } from './routes/dashboard.ts'
 import { deadLetterRoutes } from './routes/dead-letters.ts'
+import { dependencyRoutes } from './routes/dependencies.ts'
 import { deviceRoutes } from './routes/devices.ts'
 import { domainRoutes } from './routes/domains.ts'
 import { eventStreamRoutes } from './routes/events-stream.ts'
@@ -40,6 +41,7 @@ import { reportRoutes } from './routes/reports.ts'
 import { serviceRoutes } from './routes/services.ts'
 import { sloRoutes } from './routes/slos.ts'
 import { publicStatusPageRoutes, statusPageHtmlRoutes, statusPageRoutes } from './routes/status-pages.ts'
+import { tagRoutes } from './routes/tags.ts'
 import { toolboxRoutes } from './routes/toolbox.ts'
 import { usageRoutes } from './routes/usage.ts'
 
@@ -124,6 +126,8 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
     deviceRoutes(routes, ctx)
     monitorRoutes(routes, ctx)
     groupRoutes(routes, ctx)
+    tagRoutes(routes, ctx)
+    dependencyRoutes(routes, ctx)
     recentCheckRoutes(routes, ctx)
     statusPageRoutes(routes, ctx)
     dashboardRoutes(routes, ctx)

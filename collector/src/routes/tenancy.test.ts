@@ -76,6 +76,13 @@ const table: Array<{
     own: true,
   },
   { method: 'GET', path: '/api/services/{id}', url: '/api/services/:service' },
+  { method: 'GET', path: '/api/monitors/{id}/dependencies', url: '/api/monitors/:service/dependencies' },
+  {
+    method: 'PUT',
+    path: '/api/monitors/{id}/dependencies',
+    url: '/api/monitors/:service/dependencies',
+    body: { dependsOn: [':domain'] },
+  },
   { method: 'PUT', path: '/api/services/{id}', url: '/api/services/:service', body: { name: 'hijacked' } },
   { method: 'DELETE', path: '/api/services/{id}', url: '/api/services/:service' },
   { method: 'POST', path: '/api/services/{id}/check', url: '/api/services/:service/check' },
@@ -111,6 +118,36 @@ const table: Array<{
     own: true,
   },
   { method: 'GET', path: '/api/locations', url: '/api/locations', own: true },
+  { method: 'GET', path: '/api/tags', url: `/api/tags?organizationId=${ORG}` },
+  { method: 'GET', path: '/api/tags', url: '/api/tags', own: true },
+  {
+    method: 'PUT',
+    path: '/api/tags/{key}',
+    url: `/api/tags/secret-tag?organizationId=${ORG}`,
+    body: { color: '#ff0000' },
+  },
+  { method: 'PUT', path: '/api/tags/{key}', url: '/api/tags/secret-tag', body: { color: '#ff0000' }, own: true },
+  {
+    method: 'POST',
+    path: '/api/monitors/bulk',
+    url: '/api/monitors/bulk',
+    body: { filter: {}, action: 'delete', dryRun: false, organizationId: ORG },
+  },
+  // The caller's own organization: our monitors are never matched, by id or by tag.
+  {
+    method: 'POST',
+    path: '/api/monitors/bulk',
+    url: '/api/monitors/bulk',
+    body: { filter: { ids: [':domain', ':service', ':heartbeat', ':device'] }, action: 'delete', dryRun: false },
+    own: true,
+  },
+  {
+    method: 'POST',
+    path: '/api/monitors/bulk',
+    url: '/api/monitors/bulk',
+    body: { filter: { tags: ['secret-tag'] }, action: 'pause', dryRun: false },
+    own: true,
+  },
   { method: 'GET', path: '/api/protocols', url: '/api/protocols', own: true },
   {
     method: 'GET',
@@ -600,7 +637,7 @@ describe('tenancy: another organization never sees or changes our data', () => {
         method: 'POST',
         url: '/api/domains',
         headers,
-        payload: { url: 'https://secret-domain.example', name: 'Secret domain' },
+        payload: { url: 'https://secret-domain.example', name: 'Secret domain', tags: ['secret-tag:x'] },
       })
     ).json().data.id
     const service = (
@@ -832,6 +869,7 @@ describe('tenancy: another organization never sees or changes our data', () => {
         'Secret service',
         'secret-host',
         'secret-key',
+        'secret-tag',
       ],
     }
     strangerKey = (
@@ -898,7 +936,7 @@ describe('tenancy: another organization never sees or changes our data', () => {
   it('left our domain, service and key as they were', async () => {
     const headers = { authorization: `Bearer ${harness.apiKey}` }
     const domain = await app.inject({ method: 'GET', url: `/api/domains/${ours.domain}`, headers })
-    expect(domain.json().data).toMatchObject({ name: 'Secret domain', status: 'up' })
+    expect(domain.json().data).toMatchObject({ name: 'Secret domain', status: 'up', enabled: true })
     const service = await app.inject({ method: 'GET', url: `/api/services/${ours.service}`, headers })
     expect(service.json().data).toMatchObject({ name: 'Secret service' })
     const heartbeat = await app.inject({ method: 'GET', url: `/api/heartbeats/${ours.heartbeat}`, headers })

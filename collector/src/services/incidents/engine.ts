@@ -1,6 +1,7 @@
 import { type EventOf, type IncidentCause, type IncidentSeverity, newId, type Sql } from '@guard/shared'
 import type { CollectorContext } from '../../context.ts'
 import type { EventHandlers, HandlerScope } from '../../ingest/consume-events.ts'
+import { endSuppression, linkSuppressedTo, suppressFailure } from '../dependencies/suppress.ts'
 import { isUnderMaintenance } from '../maintenance-windows/find.ts'
 import { addIncidentUpdate, stageIncidentEvent } from './events.ts'
 import { INCIDENT_COLUMNS, type IncidentRow } from './find.ts'
@@ -38,7 +39,8 @@ const duration = (ms: number) => {
 interface Trigger {
   organizationId: string
   monitorId: string
-  monitorKind: 'domain' | 'service' | 'heartbeat' | 'device'
+  /** Absent for an SLO over a group: the incident is the group's. */
+  monitorKind?: 'domain' | 'service' | 'heartbeat' | 'device' | undefined
   cause: IncidentCause
   at: Date
   title: string
@@ -59,11 +61,14 @@ async function latestIncident(tx: Sql, monitorId: string, cause: IncidentCause) 
  * One incident per monitor and cause: a trigger while one is open adds an update (raising the
  * severity, never lowering it); a `down` within the flapping window of an automatic resolution
  * reopens that incident instead of opening another; otherwise a new incident opens. Nothing opens
- * inside a maintenance window. A resolution by hand counts as final until the next trigger.
+ * inside a maintenance window. A resolution by hand counts as final until the next trigger. A monitor
+ * going down while one it depends on is down opens nothing: its failure is recorded as suppressed,
+ * under the parent's incident (README "Dependencies").
  */
 async function openOrUpdate(ctx: CollectorContext, scope: HandlerScope, trigger: Trigger): Promise<void> {
   const { tx } = scope
   if (await isUnderMaintenance(tx, trigger.organizationId, trigger.monitorId, trigger.at.getTime())) return
+  if (trigger.cause === 'down' && trigger.monitorKind !== 'device' && (await suppressFailure(tx, trigger))) return
   const latest = await latestIncident(tx, trigger.monitorId, trigger.cause)
   const stage = async (type: 'incident.opened' | 'incident.updated', row: IncidentRow, reopened = false) => {
     await addIncidentUpdate(tx, row, {
@@ -107,6 +112,7 @@ async function openOrUpdate(ctx: CollectorContext, scope: HandlerScope, trigger:
     )
     const row = rows[0]!
     trigger.message = `Down again ${duration(trigger.at.getTime() - new Date(latest.resolved_at).getTime())} after recovering (flapping, reopened ${row.flap_count}×): ${trigger.message}`
+    await linkSuppressedTo(tx, trigger.monitorId, row.id)
     await stage('incident.updated', row, true)
     return
   }
@@ -130,6 +136,7 @@ async function openOrUpdate(ctx: CollectorContext, scope: HandlerScope, trigger:
       trigger.at,
     ],
   )
+  if (trigger.cause === 'down') await linkSuppressedTo(tx, trigger.monitorId, rows[0]!.id)
   await stage('incident.opened', rows[0]!)
 }
 
@@ -175,14 +182,16 @@ export function incidentEngineHandlers(ctx: CollectorContext): EventHandlers {
         severity: downSeverity(event.data.locations),
         message: describeFailure(event.data),
       }),
-    'monitor.up': (event, scope) =>
-      resolveAutomatically(scope, {
+    'monitor.up': async (event, scope) => {
+      await endSuppression(scope.tx, event.data.monitorId, new Date(event.occurredAt))
+      await resolveAutomatically(scope, {
         monitorId: event.data.monitorId,
         cause: 'down',
         at: new Date(event.occurredAt),
         message: (row) =>
           `Recovered after ${duration(Date.parse(event.occurredAt) - new Date(row.detected_at).getTime())}: up from ${event.data.locations.total.length - event.data.locations.failing.length} of ${event.data.locations.total.length} locations`,
-      }),
+      })
+    },
     'certificate.expiring': (event, scope) =>
       openOrUpdate(ctx, scope, {
         organizationId: event.organizationId,
@@ -248,6 +257,25 @@ export function incidentEngineHandlers(ctx: CollectorContext): EventHandlers {
               event.data.reasons.map((r) => `${r.metric} ${r.value} over ${r.threshold} (${r.level})`).join('; ') ||
               `Health ${event.data.current}`,
           }),
+    'slo.burning': (event, scope) =>
+      openOrUpdate(ctx, scope, {
+        organizationId: event.organizationId,
+        monitorId: event.data.subject.id,
+        monitorKind: event.data.monitorKind,
+        cause: 'slo',
+        at: new Date(event.occurredAt),
+        title: `SLO ${event.data.sloName} is burning its error budget`,
+        severity: event.data.severity,
+        message: `${event.data.subject.name}: burn rate ${event.data.longBurnRate} over ${event.data.longWindowMinutes} min and ${event.data.shortBurnRate} over ${event.data.shortWindowMinutes} min, at or above ${event.data.threshold} (${event.data.budgetPercent} % of the budget in ${event.data.longWindowMinutes} min); ${event.data.remainingPercent} % of the budget left`,
+      }),
+    'slo.recovered': (event, scope) =>
+      resolveAutomatically(scope, {
+        monitorId: event.data.subject.id,
+        cause: 'slo',
+        at: new Date(event.occurredAt),
+        message: () =>
+          `SLO ${event.data.sloName} burns below its alert thresholds again; ${event.data.remainingPercent} % of the budget left`,
+      }),
     'certificate.renewed': (event, scope) =>
       resolveAutomatically(scope, {
         monitorId: event.data.monitorId,

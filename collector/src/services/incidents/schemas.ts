@@ -1,5 +1,6 @@
 import { incidentSeverity, incidentStatus } from '@guard/shared'
 import { z } from 'zod'
+import { dependentsAffectedView } from '../dependencies/schemas.ts'
 
 export const incidentImpact = z.enum(['none', 'minor', 'major', 'critical'])
 const text = (max: number) => z.string().trim().max(max)
@@ -39,7 +40,12 @@ export const incidentUpdateView = z.object({
   author: z.string().nullable(),
   createdAt: z.string(),
 })
-export const incidentDetail = incidentView.extend({ updates: z.array(incidentUpdateView) })
+export const incidentDetail = incidentView.extend({
+  updates: z.array(incidentUpdateView),
+  dependentsAffected: dependentsAffectedView.describe(
+    'Monitors depending on this one whose failures were suppressed under this incident (README "Dependencies")',
+  ),
+})
 
 export const incidentCommentView = z.object({
   id: z.string(),

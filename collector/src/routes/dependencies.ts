@@ -1,0 +1,50 @@
+import type { GuardFastify } from '@guard/shared'
+import type { CollectorContext } from '../context.ts'
+import { callerOf } from '../plugins/authenticate.ts'
+import type { Permission } from '../services/access/permissions.ts'
+import { getDependencies } from '../services/dependencies/get.ts'
+import { dependenciesView, setDependenciesInput } from '../services/dependencies/schemas.ts'
+import { setDependencies } from '../services/dependencies/set.ts'
+import { envelope, errorResponses, idParams, ok } from './common.ts'
+
+// Any monitor kind: the service checks the permission of the monitor's own kind.
+const read = { access: { anyOf: ['domains:read', 'services:read', 'heartbeats:read'] satisfies Permission[] } }
+const write = { access: { anyOf: ['domains:write', 'services:write', 'heartbeats:write'] satisfies Permission[] } }
+
+export function dependencyRoutes(app: GuardFastify, ctx: CollectorContext): void {
+  app.get(
+    '/api/monitors/:id/dependencies',
+    {
+      config: read,
+      schema: {
+        description:
+          'The monitors this domain, service or heartbeat depends on, those depending on it, and, while a parent is down, the parent and incident its failure is counted under (`suppressedBy`).',
+        params: idParams,
+        response: { 200: envelope(dependenciesView), ...errorResponses },
+      },
+    },
+    async (request) => ok(await getDependencies({ ctx, caller: callerOf(request), input: request.params })),
+  )
+
+  app.put(
+    '/api/monitors/:id/dependencies',
+    {
+      config: write,
+      schema: {
+        description:
+          "Replaces the monitors this one depends on. While one of them is down, this monitor going down opens no incident and notifies no one: the failure is recorded as suppressed under the parent's incident. Monitors of the same organization only; a self-dependency or a cycle is refused (400).",
+        params: idParams,
+        body: setDependenciesInput,
+        response: { 200: envelope(dependenciesView), ...errorResponses },
+      },
+    },
+    async (request) =>
+      ok(
+        await setDependencies({
+          ctx,
+          caller: callerOf(request),
+          input: { id: request.params.id, dependsOn: request.body.dependsOn },
+        }),
+      ),
+  )
+}

@@ -1,0 +1,104 @@
+import { newId, type Sql } from '@guard/shared'
+
+interface ParentRow {
+  parent_id: string
+  name: string
+  status: 'up' | 'down' | null
+  own_incident: string | null
+  inherited_incident: string | null
+}
+
+export interface Suppression {
+  parentId: string
+  parentIncidentId: string | null
+  reason: string
+}
+
+/**
+ * The parent that explains a dependent's failure: one whose state is down or which has an open
+ * `down` incident. One with an incident to link to is preferred: its own, or the one its own
+ * failure is counted under when it is itself suppressed (the root cause of a chain).
+ */
+export async function downParentOf(tx: Sql, monitorId: string): Promise<Suppression | undefined> {
+  const { rows } = await tx.query<ParentRow>(
+    `SELECT d.depends_on_id AS parent_id, m.name, s.status,
+            (SELECT i.id FROM monitoring.incidents i
+              WHERE i.monitor_id = d.depends_on_id AND i.cause = 'down' AND i.resolved_at IS NULL
+              ORDER BY i.detected_at DESC LIMIT 1) AS own_incident,
+            f.parent_incident_id AS inherited_incident
+       FROM monitoring.monitor_dependencies d
+       JOIN monitoring.monitors m ON m.id = d.depends_on_id
+       LEFT JOIN monitoring.monitor_state s ON s.monitor_id = d.depends_on_id
+       LEFT JOIN monitoring.suppressed_failures f ON f.monitor_id = d.depends_on_id AND f.ended_at IS NULL
+      WHERE d.monitor_id = $1
+      ORDER BY d.depends_on_id`,
+    [monitorId],
+  )
+  const down = rows.filter((row) => row.status === 'down' || row.own_incident !== null)
+  const parent =
+    down.find((row) => row.own_incident !== null) ?? down.find((row) => row.inherited_incident !== null) ?? down[0]
+  if (!parent) return undefined
+  return {
+    parentId: parent.parent_id,
+    parentIncidentId: parent.own_incident ?? parent.inherited_incident,
+    reason: parent.own_incident
+      ? `${parent.name} is down`
+      : parent.inherited_incident
+        ? `${parent.name} is down behind a failing dependency of its own`
+        : `${parent.name} is down (no incident of its own)`,
+  }
+}
+
+/**
+ * Records a dependent's failure as suppressed when a parent is down; says whether it did. A
+ * redelivered event finds the failure already recorded and changes nothing.
+ */
+export async function suppressFailure(
+  tx: Sql,
+  failure: { organizationId: string; monitorId: string; at: Date },
+): Promise<boolean> {
+  const cause = await downParentOf(tx, failure.monitorId)
+  if (!cause) return false
+  await tx.query(
+    `INSERT INTO monitoring.suppressed_failures
+       (id, organization_id, monitor_id, parent_id, parent_incident_id, started_at, reason)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)
+     ON CONFLICT (monitor_id) WHERE ended_at IS NULL DO NOTHING`,
+    [
+      newId(),
+      failure.organizationId,
+      failure.monitorId,
+      cause.parentId,
+      cause.parentIncidentId,
+      failure.at,
+      cause.reason,
+    ],
+  )
+  return true
+}
+
+/** The dependent is up again: its suppressed failure ends (its own checks decide, never its parent's). */
+export async function endSuppression(tx: Sql, monitorId: string, at: Date): Promise<void> {
+  await tx.query('UPDATE monitoring.suppressed_failures SET ended_at = $2 WHERE monitor_id = $1 AND ended_at IS NULL', [
+    monitorId,
+    at,
+  ])
+}
+
+/**
+ * A parent's incident opened (or reopened) after its dependents' failures were recorded (their
+ * events were handled first): links them, and the failures suppressed behind them, to it.
+ */
+export async function linkSuppressedTo(tx: Sql, parentId: string, incidentId: string): Promise<void> {
+  await tx.query(
+    `WITH RECURSIVE chain (id) AS (
+       SELECT $1::text
+       UNION
+       SELECT f.monitor_id FROM monitoring.suppressed_failures f JOIN chain c ON f.parent_id = c.id
+        WHERE f.ended_at IS NULL
+     )
+     UPDATE monitoring.suppressed_failures SET parent_incident_id = $2
+      WHERE ended_at IS NULL AND parent_incident_id IS NULL AND parent_id IN (SELECT id FROM chain)`,
+    [parentId, incidentId],
+  )
+}
