@@ -82,6 +82,8 @@ describe('groups through the API', () => {
     expect((await detail(web)).state).toBe('down')
     await checked(cart, 'up')
     expect((await detail(web)).state).toBe('up')
+    const stats = (await call('GET', '/api/dashboard/stats')).body.data
+    expect(stats.groups).toEqual({ total: 2, up: 2, down: 0, degraded: 0, unknown: 0 })
   })
 
   it('refuses a fourth level and a group under its own descendant, naming parentId', async () => {

@@ -46,6 +46,13 @@ export async function readAssistantDashboard({
       down: sum((stats) => stats.heartbeats.down),
     },
     incidents: { active: sum((stats) => stats.incidents.active), critical: sum((stats) => stats.incidents.critical) },
+    groups: {
+      total: sum((stats) => stats.groups?.total ?? 0),
+      up: sum((stats) => stats.groups?.up ?? 0),
+      down: sum((stats) => stats.groups?.down ?? 0),
+      degraded: sum((stats) => stats.groups?.degraded ?? 0),
+      unknown: sum((stats) => stats.groups?.unknown ?? 0),
+    },
   }
 }
 

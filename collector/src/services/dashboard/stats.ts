@@ -2,6 +2,7 @@ import { z } from 'zod'
 import type { Caller, CollectorContext } from '../../context.ts'
 import { organizationScope } from '../access/organization.ts'
 import { organizationDomainStats } from '../domains/organization-stats.ts'
+import { countGroupsByState } from '../groups/counts.ts'
 
 export const dashboardStats = z.object({
   domains: z.object({
@@ -17,6 +18,19 @@ export const dashboardStats = z.object({
   services: z.object({ total: z.number().int(), up: z.number().int(), down: z.number().int() }),
   heartbeats: z.object({ total: z.number().int(), up: z.number().int(), down: z.number().int() }),
   incidents: z.object({ active: z.number().int(), critical: z.number().int() }),
+  groups: z
+    .object({
+      total: z.number().int(),
+      up: z.number().int(),
+      down: z.number().int(),
+      degraded: z.number().int(),
+      unknown: z.number().int(),
+    })
+    .optional()
+    .meta({
+      description:
+        'Groups by the state their rule derives from their members (README "Groups"); absent from public answers',
+    }),
 })
 export type DashboardStats = z.infer<typeof dashboardStats>
 
@@ -30,7 +44,7 @@ export async function readDashboardStats(
   organization?: string,
 ): Promise<DashboardStats> {
   const organizationId = organizationScope(caller, organization)
-  const [domains, others] = await Promise.all([
+  const [domains, others, groups] = await Promise.all([
     organizationDomainStats(ctx, caller, organizationId),
     ctx.sql.query<{
       services: number
@@ -60,6 +74,7 @@ export async function readDashboardStats(
                  FROM monitoring.incidents WHERE organization_id = $1 AND resolved_at IS NULL) AS i`,
       [organizationId],
     ),
+    countGroupsByState(ctx.sql, organizationId),
   ])
   const row = others.rows[0] ?? {
     services: 0,
@@ -79,6 +94,7 @@ export async function readDashboardStats(
     services: { total: row.services, up: row.services_up, down: row.services_down },
     heartbeats: { total: row.heartbeats, up: row.heartbeats_up, down: row.heartbeats_down },
     incidents: { active: row.active, critical: row.critical },
+    groups,
   }
 }
 
