@@ -24,6 +24,7 @@ import {
 } from '../services/devices/schemas.ts'
 import { deviceStats as readDeviceStats } from '../services/devices/stats.ts'
 import { updateDevice } from '../services/devices/update.ts'
+import { tagQuery } from '../services/tags/schemas.ts'
 import { envelope, errorResponses, ok } from './common.ts'
 
 const read = { access: { permission: 'devices:read' as const } }
@@ -36,9 +37,12 @@ export function deviceRoutes(app: GuardFastify, ctx: CollectorContext): void {
     '/api/devices',
     {
       config: read,
-      schema: { querystring: organizationQuery, response: { 200: envelope(z.array(deviceView)), ...errorResponses } },
+      schema: {
+        querystring: organizationQuery.extend({ tag: tagQuery }),
+        response: { 200: envelope(z.array(deviceView)), ...errorResponses },
+      },
     },
-    async (request) => ok(await listDevices(ctx, callerOf(request), request.query.organizationId)),
+    async (request) => ok(await listDevices(ctx, callerOf(request), request.query.organizationId, request.query.tag)),
   )
 
   app.post(

@@ -32,6 +32,7 @@ import { domainStats as computeStats } from '../services/domains/stats.ts'
 import { domainSummary as computeSummary } from '../services/domains/summary.ts'
 import { responseTimeTrend } from '../services/domains/trend.ts'
 import { updateDomain } from '../services/domains/update.ts'
+import { tagQuery } from '../services/tags/schemas.ts'
 import { deleted, envelope, errorResponses, errorSchema, idParams, ok } from './common.ts'
 import { monitorLatencyRoute } from './monitor-latency.ts'
 
@@ -77,12 +78,13 @@ export function domainRoutes(app: GuardFastify, ctx: CollectorContext): void {
           search: z.string().max(200).optional(),
           status: z.union([domainStatus, lifecycleStatus]).optional(),
           organization: z.string().max(64).optional(),
+          tag: tagQuery,
         }),
         response: { 200: z.union([standardList, alternativeList]), ...errorResponses },
       },
     },
     async (request) => {
-      const page = await listDomains(ctx, callerOf(request), request.query)
+      const page = await listDomains(ctx, callerOf(request), { ...request.query, tags: request.query.tag })
       if (page.shape === 'alternative') return { data: page.items, pagination: page.pagination }
       return { success: true as const, data: page.items, pagination: page.pagination }
     },

@@ -16,6 +16,7 @@ import {
   updateHeartbeatInput,
 } from '../services/heartbeats/schemas.ts'
 import { updateHeartbeat } from '../services/heartbeats/update.ts'
+import { tagQuery } from '../services/tags/schemas.ts'
 import { deleted, envelope, errorResponses, idParams, ok } from './common.ts'
 import { fileNamePart, responseFormat, sendCsv, wantsCsv } from './csv.ts'
 
@@ -30,7 +31,7 @@ export function heartbeatRoutes(app: GuardFastify, ctx: CollectorContext): void 
     {
       config: read,
       schema: {
-        querystring: organizationQuery,
+        querystring: organizationQuery.extend({ tag: tagQuery }),
         response: { 200: envelope(z.array(heartbeatView)), ...errorResponses },
       },
     },
@@ -39,7 +40,7 @@ export function heartbeatRoutes(app: GuardFastify, ctx: CollectorContext): void 
         await listHeartbeats({
           ctx,
           caller: callerOf(request),
-          input: { organizationId: request.query.organizationId },
+          input: { organizationId: request.query.organizationId, tags: request.query.tag },
         }),
       ),
   )

@@ -54,6 +54,7 @@ describe('services API', () => {
       enabled: true,
       consecutiveFailures: 0,
       protocolConfig: { host: 'db.example.org', port: 5432 },
+      tags: [],
       createdAt: expect.any(String),
     })
     const schedule = decodeMonitorConfig((await harness.ctx.monitors.get(service.id))!.value!)

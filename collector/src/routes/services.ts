@@ -18,6 +18,7 @@ import {
   updateServiceInput,
 } from '../services/services/schemas.ts'
 import { updateService } from '../services/services/update.ts'
+import { tagQuery } from '../services/tags/schemas.ts'
 import { deleted, envelope, errorResponses, errorSchema, idParams, ok } from './common.ts'
 import { monitorLatencyRoute } from './monitor-latency.ts'
 
@@ -51,9 +52,12 @@ export function serviceRoutes(app: GuardFastify, ctx: CollectorContext): void {
     '/api/services',
     {
       config: cachedRead,
-      schema: { querystring: organizationQuery, response: { 200: envelope(z.array(serviceView)), ...errorResponses } },
+      schema: {
+        querystring: organizationQuery.extend({ tag: tagQuery }),
+        response: { 200: envelope(z.array(serviceView)), ...errorResponses },
+      },
     },
-    async (request) => ok(await listServices(ctx, callerOf(request), request.query.organizationId)),
+    async (request) => ok(await listServices(ctx, callerOf(request), request.query.organizationId, request.query.tag)),
   )
 
   app.post(

@@ -1,6 +1,7 @@
 import { GuardError } from '@guard/shared'
 import type { Caller, CollectorContext } from '../../context.ts'
 import { organizationScope } from '../access/organization.ts'
+import { tagCondition } from '../tags/match.ts'
 import { DOMAIN_COLUMNS, type DomainRow, toDomainListRecord } from './find.ts'
 import { domainMetrics, noMetrics } from './metrics.ts'
 import type { AlternativeListItem, DomainListItem } from './schemas.ts'
@@ -12,6 +13,8 @@ export interface ListDomainsQuery {
   search?: string | undefined
   status?: string | undefined
   organization?: string | undefined
+  /** Normalised tag selectors (tags/schemas.ts tagQuery): every one must match. */
+  tags?: string[] | undefined
 }
 
 export type DomainPage =
@@ -67,6 +70,7 @@ export async function listDomains(ctx: CollectorContext, caller: Caller, query: 
   }
   const organizationId = organizationScope(caller, query.organization)
   const offset = alternative ? (query.offset ?? 0) : (query.page - 1) * query.limit
+  const parameters = matchingParameters(organizationId, query)
   const columns = DOMAIN_COLUMNS.split(', ')
     .map((column) => `d.${column}`)
     .join(', ')
@@ -76,10 +80,10 @@ export async function listDomains(ctx: CollectorContext, caller: Caller, query: 
     ctx.sql.query<DomainRow>(
       `SELECT ${columns}
          FROM monitoring.domains d LEFT JOIN monitoring.monitor_state s ON s.monitor_id = d.id
-        WHERE ${matching(query.status)}
+        WHERE ${matching(query)}
         ORDER BY d.created_at DESC, d.id DESC
-        LIMIT $4 OFFSET $5`,
-      [...matchingParameters(organizationId, query), query.limit, offset],
+        LIMIT $${parameters.length + 1} OFFSET $${parameters.length + 2}`,
+      [...parameters, query.limit, offset],
     ),
     countDomains(ctx, organizationId, query),
   ])
@@ -133,23 +137,25 @@ export async function listDomains(ctx: CollectorContext, caller: Caller, query: 
   }
 }
 
-/** The filters of a list request, on parameters $1 to $3 (see matchingParameters). */
-const matching = (status: string | undefined) =>
+/** The filters of a list request, on parameters $1 to $3 and the tags' from $4 (see matchingParameters). */
+const matching = (query: ListDomainsQuery) =>
   `d.organization_id = $1
    AND ($2::text IS NULL OR d.name ILIKE '%' || $2 || '%' OR d.url ILIKE '%' || $2 || '%')
-   AND ($3::text IS NULL OR ${statusCondition(status)})`
+   AND ($3::text IS NULL OR ${statusCondition(query.status)})
+   AND ${tagCondition('d.tags', query.tags ?? [], 4).sql}`
 
 const matchingParameters = (organizationId: string, query: ListDomainsQuery) => [
   organizationId,
   likePattern(query.search),
   query.status ?? null,
+  ...tagCondition('d.tags', query.tags ?? [], 4).parameters,
 ]
 
 async function countDomains(ctx: CollectorContext, organizationId: string, query: ListDomainsQuery): Promise<number> {
   const { rows } = await ctx.sql.query<{ total: string }>(
     `SELECT count(*) AS total
        FROM monitoring.domains d LEFT JOIN monitoring.monitor_state s ON s.monitor_id = d.id
-      WHERE ${matching(query.status)}`,
+      WHERE ${matching(query)}`,
     matchingParameters(organizationId, query),
   )
   return Number(rows[0]?.total ?? 0)

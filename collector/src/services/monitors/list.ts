@@ -1,9 +1,10 @@
 import type { Caller, CollectorContext } from '../../context.ts'
 import { organizationScope } from '../access/organization.ts'
+import { tagCondition } from '../tags/match.ts'
 import { MONITOR_COLUMNS, type MonitorRow, toMonitorRecord } from './find.ts'
 import type { MonitorKind, MonitorRecord } from './schemas.ts'
 
-/** Every monitor of one kind in one of the caller's organizations, newest first. */
+/** Every monitor of one kind in one of the caller's organizations carrying the tags named, newest first. */
 export async function listMonitors({
   ctx,
   caller,
@@ -11,12 +12,13 @@ export async function listMonitors({
 }: {
   ctx: CollectorContext
   caller: Caller
-  input: { kind: MonitorKind; organizationId?: string | undefined }
+  input: { kind: MonitorKind; organizationId?: string | undefined; tags?: string[] | undefined }
 }): Promise<MonitorRecord[]> {
+  const tagged = tagCondition('tags', input.tags ?? [], 3)
   const { rows } = await ctx.sql.query<MonitorRow>(
     `SELECT ${MONITOR_COLUMNS} FROM monitoring.monitors
-      WHERE organization_id = $1 AND kind = $2 ORDER BY created_at DESC, id DESC`,
-    [organizationScope(caller, input.organizationId), input.kind],
+      WHERE organization_id = $1 AND kind = $2 AND ${tagged.sql} ORDER BY created_at DESC, id DESC`,
+    [organizationScope(caller, input.organizationId), input.kind, ...tagged.parameters],
   )
   return rows.map(toMonitorRecord)
 }

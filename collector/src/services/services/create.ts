@@ -32,6 +32,7 @@ export function serviceMonitorInput(body: unknown, organizationId?: string): Mon
     timeout: input.timeout,
     enabled: input.enabled,
     ...(input.locations ? { locations: input.locations } : {}),
+    tags: input.tags,
     failureThreshold: input.failureThreshold,
     quorumPercent: input.quorumPercent,
     ...(input.degradedAboveMs === undefined ? {} : { degradedAboveMs: input.degradedAboveMs }),

@@ -17,6 +17,7 @@ export function serviceOf(monitor: MonitorRecord): ServiceRecord {
     timeout: monitor.timeout,
     enabled: monitor.enabled,
     locations: monitor.locations,
+    tags: monitor.tags,
     degradedAboveMs: monitor.degradedAboveMs,
     downAboveMs: monitor.downAboveMs,
     createdAt: monitor.createdAt,

@@ -8,7 +8,8 @@ export async function listServices(
   ctx: CollectorContext,
   caller: Caller,
   organizationId?: string,
+  tags: string[] = [],
 ): Promise<ServiceView[]> {
-  const monitors = await listMonitors({ ctx, caller, input: { kind: 'service', organizationId } })
+  const monitors = await listMonitors({ ctx, caller, input: { kind: 'service', organizationId, tags } })
   return viewServices(ctx.sql, monitors.map(serviceOf))
 }

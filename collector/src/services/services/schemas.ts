@@ -23,6 +23,7 @@ import {
   responseTimeThreshold,
   type ServiceProtocol,
   serviceProtocol,
+  tags,
 } from '../monitors/schemas.ts'
 import {
   parseRegistryConfig,
@@ -130,6 +131,7 @@ const createFields = {
   timeout: checkTimeout.optional(),
   enabled: z.boolean().default(true),
   locations: locations.optional(),
+  tags: tags.default([]),
   failureThreshold: failureThreshold.default(DEFAULT_RULES.failureThreshold),
   quorumPercent: quorumPercent.default(DEFAULT_RULES.quorumPercent),
   /** Milliseconds; slower checks of any protocol are degraded, then down (README "Response-time thresholds"). */
@@ -170,6 +172,7 @@ const updateFields = {
   timeout: checkTimeout.optional(),
   enabled: z.boolean().optional(),
   locations: locations.optional(),
+  tags: tags.optional(),
   failureThreshold: failureThreshold.optional(),
   quorumPercent: quorumPercent.optional(),
   /** `null` removes the threshold. */
@@ -240,6 +243,7 @@ export interface ServiceRecord {
   timeout: number
   enabled: boolean
   locations: string[]
+  tags: string[]
   degradedAboveMs: number | null
   downAboveMs: number | null
   createdAt: string
@@ -261,6 +265,7 @@ export const serviceView = z.object({
   degradedAboveMs: z.number().int().optional(),
   downAboveMs: z.number().int().optional(),
   locations: z.array(z.string()).optional(),
+  tags: z.array(z.string()),
   lastError: lastErrorView.nullable().optional(),
   failingLocations: z.array(z.string()).optional(),
 })

@@ -92,6 +92,7 @@ export async function updateService({
         ...(input.timeout === undefined ? {} : { timeout: input.timeout }),
         ...(input.enabled === undefined ? {} : { enabled: input.enabled }),
         ...(input.locations === undefined ? {} : { locations: input.locations }),
+        ...(input.tags === undefined ? {} : { tags: input.tags }),
         ...(input.failureThreshold === undefined ? {} : { failureThreshold: input.failureThreshold }),
         ...(input.quorumPercent === undefined ? {} : { quorumPercent: input.quorumPercent }),
         ...(input.degradedAboveMs === undefined ? {} : { degradedAboveMs: input.degradedAboveMs }),

@@ -30,6 +30,7 @@ export async function viewServices(sql: Sql, services: ServiceRecord[]): Promise
       ...(service.downAboveMs === null ? {} : { downAboveMs: service.downAboveMs }),
       // Beyond the spec's fields, only what carries information (README "Services").
       ...(service.locations.includes('*') ? {} : { locations: service.locations }),
+      tags: service.tags,
       ...(state?.lastError ? { lastError: lastErrorOf(state.lastError) } : {}),
       ...(state?.failingLocations.length ? { failingLocations: state.failingLocations } : {}),
     }

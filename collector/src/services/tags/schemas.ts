@@ -32,7 +32,8 @@ function tagProblem(tag: string): string | undefined {
 export const tag = z
   .string()
   .max(200)
-  .transform(normaliseTag)
+  // overwrite, not transform: the schema stays a string to OpenAPI, whose examples a transform would drop.
+  .overwrite(normaliseTag)
   .superRefine((value, check) => {
     const problem = tagProblem(value)
     if (problem) check.addIssue({ code: 'custom', message: problem })
@@ -42,7 +43,7 @@ export const tag = z
 export const subjectTags = z
   .array(tag)
   .max(MAX_TAGS, `at most ${MAX_TAGS} tags`)
-  .transform((tags) => [...new Set(tags)])
+  .overwrite((tags) => [...new Set(tags)])
 
 /**
  * One tag of a filter: `key:value` matches that tag exactly, a bare `key` (or `key:*`) any value of
@@ -51,7 +52,7 @@ export const subjectTags = z
 export const tagSelector = z
   .string()
   .max(200)
-  .transform((raw) => normaliseTag(raw.trim().endsWith(':*') ? raw.trim().slice(0, -2) : raw))
+  .overwrite((raw) => normaliseTag(raw.trim().endsWith(':*') ? raw.trim().slice(0, -2) : raw))
   .superRefine((value, check) => {
     const problem = tagProblem(value)
     if (problem) check.addIssue({ code: 'custom', message: problem })
