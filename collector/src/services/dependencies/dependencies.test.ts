@@ -165,6 +165,30 @@ describe('dependencies that silence the noise', () => {
     expect(detail.dependentsAffected.count).toBe(2)
   })
 
+  it("a domain's and a heartbeat's detail show what they depend on, their dependents and what suppresses them", async () => {
+    const vpn = await service('office-vpn')
+    const site = await call('POST', '/api/domains', { url: 'https://intranet.example' })
+    const backup = await call('POST', '/api/heartbeats', { name: 'nightly backup', every: 3600 })
+    expect([site.status, backup.status]).toEqual([201, 201])
+    const [siteId, backupId] = [site.body.data.id as string, backup.body.data.id as string]
+    await call('PUT', `/api/monitors/${siteId}/dependencies`, { dependsOn: [vpn] })
+    await call('PUT', `/api/monitors/${backupId}/dependencies`, { dependsOn: [vpn, siteId] })
+    await feed([vpn, siteId], ['up'], 300)
+    await feed([vpn], ['down', 'down'], 200)
+    await feed([siteId], ['down', 'down'], 190)
+    const [incident] = await incidentsOf([vpn])
+    expect((await call('GET', `/api/domains/${siteId}`)).body.data).toMatchObject({
+      dependsOn: [vpn],
+      dependentsCount: 1,
+      suppressedBy: { monitorId: vpn, incidentId: incident!.id },
+    })
+    expect((await call('GET', `/api/heartbeats/${backupId}`)).body.data).toMatchObject({
+      dependsOn: [vpn, siteId].sort(),
+      dependentsCount: 0,
+      suppressedBy: null,
+    })
+  })
+
   it('refuses a self-dependency, a cycle and a monitor of another organization, naming dependsOn', async () => {
     const a = await service('cycle-a')
     const b = await service('cycle-b')

@@ -41,3 +41,15 @@ export const dependentsAffectedView = z.object({
   monitors: z.array(suppressedDependentView),
 })
 export type DependentsAffectedView = z.infer<typeof dependentsAffectedView>
+
+/** What a monitor's detail (domain, service, heartbeat) shows of its dependencies; lists leave them out. */
+export const dependencyDetailFields = {
+  dependsOn: z.array(z.string()).optional().describe('The monitors this one depends on (README "Dependencies")'),
+  dependentsCount: z.number().int().optional().describe('How many monitors depend on this one'),
+  suppressedBy: suppressedByView.optional(),
+}
+export type DependencyDetail = {
+  dependsOn: string[]
+  dependentsCount: number
+  suppressedBy: z.infer<typeof suppressedByView>
+}

@@ -1,4 +1,5 @@
 import type { Caller, CollectorContext } from '../../context.ts'
+import { dependencyDetailOf } from '../dependencies/detail.ts'
 import { findDomain } from './find.ts'
 import { domainMetrics, noMetrics } from './metrics.ts'
 import { readRegistration } from './registration/read-registration.ts'
@@ -7,9 +8,10 @@ import type { DomainDetail } from './schemas.ts'
 /** The spec's detail plus the check's options, locations, why it is failing and its registration expiry (never credentials). */
 export async function getDomain(ctx: CollectorContext, caller: Caller, id: string): Promise<DomainDetail> {
   const domain = await findDomain(ctx.sql, caller, id)
-  const [metrics, registration] = await Promise.all([
+  const [metrics, registration, dependencies] = await Promise.all([
     domainMetrics(ctx.sql, [id]),
     readRegistration(ctx.sql, domain.url),
+    dependencyDetailOf(ctx.sql, id),
   ])
   return {
     id: domain.id,
@@ -27,5 +29,6 @@ export async function getDomain(ctx: CollectorContext, caller: Caller, id: strin
     credentialsSet: domain.credentialsSet,
     ...(domain.downAboveMs === undefined ? {} : { downAboveMs: domain.downAboveMs }),
     ...domain.options,
+    ...dependencies,
   }
 }

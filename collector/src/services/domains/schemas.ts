@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { dependencyDetailFields } from '../dependencies/schemas.ts'
 import { DEFAULT_RULES } from '../monitor-state/transition.ts'
 import { defaultTimeout, TIMEOUT_BELOW_INTERVAL } from '../monitor-timing.ts'
 import { refineHttpOptions } from '../monitors/http-options.ts'
@@ -193,6 +194,7 @@ export const domainDetail = domainListItem.extend({
   credentialsSet: z.boolean().optional(),
   downAboveMs: z.number().int().optional(),
   ...optionalShape(httpOptions.shape),
+  ...dependencyDetailFields,
 })
 export type DomainDetail = z.infer<typeof domainDetail>
 

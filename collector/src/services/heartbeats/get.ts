@@ -1,4 +1,5 @@
 import type { Caller, CollectorContext } from '../../context.ts'
+import { dependencyDetailOf } from '../dependencies/detail.ts'
 import { findHeartbeat } from './find.ts'
 import type { HeartbeatView } from './schemas.ts'
 import { viewHeartbeats } from './view.ts'
@@ -13,5 +14,5 @@ export async function getHeartbeat({
   input: { id: string }
 }): Promise<HeartbeatView> {
   const [view] = await viewHeartbeats(ctx, [await findHeartbeat(ctx.sql, ctx.credentialKey, caller, input.id)])
-  return view!
+  return { ...view!, ...(await dependencyDetailOf(ctx.sql, view!.id)) }
 }

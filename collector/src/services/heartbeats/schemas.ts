@@ -1,5 +1,6 @@
 import { errorKind, pingType } from '@guard/shared'
 import { z } from 'zod'
+import { dependencyDetailFields } from '../dependencies/schemas.ts'
 import { monitorName, tags } from '../monitors/schemas.ts'
 import { cronProblem, isTimeZone } from './schedule.ts'
 
@@ -107,6 +108,7 @@ export const heartbeatView = z.object({
   lastError: z.object({ kind: errorKind, message: z.string(), at: z.string() }).optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
+  ...dependencyDetailFields,
 })
 export type HeartbeatView = z.infer<typeof heartbeatView>
 
