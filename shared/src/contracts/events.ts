@@ -21,6 +21,7 @@ export const incidentCause = z.enum([
   'device-offline',
   'device-health',
   'manual',
+  'slo',
 ])
 
 const monitorRef = {
@@ -91,6 +92,33 @@ export const domainRenewedData = z.object({
   expiresAt: isoTime,
 })
 
+/** An SLO's error budget burning faster than one of its burn alerts allows (README "SLOs and error budgets"). */
+export const sloBurningData = z.object({
+  sloId: id,
+  sloName: z.string().max(500),
+  /** The monitor or group the SLO is about: incidents and routes key on it. */
+  subject: z.object({ kind: z.enum(['monitor', 'group']), id, name: z.string().max(500) }),
+  monitorKind: monitorKind.optional(),
+  objective: z.number(),
+  severity: incidentSeverity,
+  /** The firing alert: this share of the budget spent within the long window, confirmed by the short one. */
+  budgetPercent: z.number(),
+  longWindowMinutes: z.number().int(),
+  shortWindowMinutes: z.number().int(),
+  threshold: z.number(),
+  longBurnRate: z.number(),
+  shortBurnRate: z.number(),
+  remainingPercent: z.number(),
+})
+
+export const sloRecoveredData = z.object({
+  sloId: id,
+  sloName: z.string().max(500),
+  subject: z.object({ kind: z.enum(['monitor', 'group']), id, name: z.string().max(500) }),
+  monitorKind: monitorKind.optional(),
+  remainingPercent: z.number(),
+})
+
 export const incidentEventData = z.object({
   incidentId: id,
   title: z.string().max(500),
@@ -117,6 +145,8 @@ export const certificateExpiringEvent = eventEnvelope('certificate.expiring', ce
 export const certificateRenewedEvent = eventEnvelope('certificate.renewed', certificateRenewedData)
 export const domainExpiringEvent = eventEnvelope('domain.expiring', domainExpiringData)
 export const domainRenewedEvent = eventEnvelope('domain.renewed', domainRenewedData)
+export const sloBurningEvent = eventEnvelope('slo.burning', sloBurningData)
+export const sloRecoveredEvent = eventEnvelope('slo.recovered', sloRecoveredData)
 export const incidentOpenedEvent = eventEnvelope('incident.opened', incidentEventData)
 export const incidentUpdatedEvent = eventEnvelope('incident.updated', incidentEventData)
 export const incidentResolvedEvent = eventEnvelope('incident.resolved', incidentEventData)
@@ -134,6 +164,8 @@ export const guardEventV1 = z.discriminatedUnion('type', [
   deviceOfflineEventV1,
   deviceOnlineEventV1,
   deviceHealthEventV1,
+  sloBurningEvent,
+  sloRecoveredEvent,
 ])
 
 export type GuardEvent = z.infer<typeof guardEventV1>

@@ -43,6 +43,10 @@ export function summarize(event: GuardEvent): { summary: string; subjectId: stri
       return { summary: `Incident updated: ${event.data.title}`, subjectId: event.data.incidentId }
     case 'incident.resolved':
       return { summary: `Incident resolved: ${event.data.title}`, subjectId: event.data.incidentId }
+    case 'slo.burning':
+      return { summary: `SLO ${event.data.sloName} is burning its error budget`, subjectId: event.data.sloId }
+    case 'slo.recovered':
+      return { summary: `SLO ${event.data.sloName} burns within its alerts again`, subjectId: event.data.sloId }
   }
 }
 
@@ -68,6 +72,8 @@ const types: GuardEventType[] = [
   'device.offline',
   'device.online',
   'device.health',
+  'slo.burning',
+  'slo.recovered',
 ]
 
 export const activityFeedHandlers = (): EventHandlers =>

@@ -9,6 +9,7 @@ const NEEDS: Array<[prefix: string, permissions: string[]]> = [
   ['domain.', ['domains:read']],
   ['incident.', ['incidents:read']],
   ['device.', ['devices:read']],
+  ['slo.', ['reports:read']],
 ]
 
 export function mayRead(caller: Caller, type: string): boolean {

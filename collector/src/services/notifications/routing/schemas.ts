@@ -18,7 +18,7 @@ export const routeSelector = z.strictObject({
     .optional(),
   severities: z.array(alertSeverity).max(4).optional(),
   causes: z
-    .array(z.enum(['down', 'certificate', 'registration', 'device-offline', 'device-health', 'manual']))
+    .array(z.enum(['down', 'certificate', 'registration', 'device-offline', 'device-health', 'manual', 'slo']))
     .max(6)
     .optional(),
   events: z
