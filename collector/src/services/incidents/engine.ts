@@ -1,6 +1,7 @@
 import { type EventOf, type IncidentCause, type IncidentSeverity, newId, type Sql } from '@guard/shared'
 import type { CollectorContext } from '../../context.ts'
 import type { EventHandlers, HandlerScope } from '../../ingest/consume-events.ts'
+import { endSuppression, linkSuppressedTo, suppressFailure } from '../dependencies/suppress.ts'
 import { isUnderMaintenance } from '../maintenance-windows/find.ts'
 import { addIncidentUpdate, stageIncidentEvent } from './events.ts'
 import { INCIDENT_COLUMNS, type IncidentRow } from './find.ts'
@@ -60,11 +61,14 @@ async function latestIncident(tx: Sql, monitorId: string, cause: IncidentCause) 
  * One incident per monitor and cause: a trigger while one is open adds an update (raising the
  * severity, never lowering it); a `down` within the flapping window of an automatic resolution
  * reopens that incident instead of opening another; otherwise a new incident opens. Nothing opens
- * inside a maintenance window. A resolution by hand counts as final until the next trigger.
+ * inside a maintenance window. A resolution by hand counts as final until the next trigger. A monitor
+ * going down while one it depends on is down opens nothing: its failure is recorded as suppressed,
+ * under the parent's incident (README "Dependencies").
  */
 async function openOrUpdate(ctx: CollectorContext, scope: HandlerScope, trigger: Trigger): Promise<void> {
   const { tx } = scope
   if (await isUnderMaintenance(tx, trigger.organizationId, trigger.monitorId, trigger.at.getTime())) return
+  if (trigger.cause === 'down' && trigger.monitorKind !== 'device' && (await suppressFailure(tx, trigger))) return
   const latest = await latestIncident(tx, trigger.monitorId, trigger.cause)
   const stage = async (type: 'incident.opened' | 'incident.updated', row: IncidentRow, reopened = false) => {
     await addIncidentUpdate(tx, row, {
@@ -108,6 +112,7 @@ async function openOrUpdate(ctx: CollectorContext, scope: HandlerScope, trigger:
     )
     const row = rows[0]!
     trigger.message = `Down again ${duration(trigger.at.getTime() - new Date(latest.resolved_at).getTime())} after recovering (flapping, reopened ${row.flap_count}×): ${trigger.message}`
+    await linkSuppressedTo(tx, trigger.monitorId, row.id)
     await stage('incident.updated', row, true)
     return
   }
@@ -131,6 +136,7 @@ async function openOrUpdate(ctx: CollectorContext, scope: HandlerScope, trigger:
       trigger.at,
     ],
   )
+  if (trigger.cause === 'down') await linkSuppressedTo(tx, trigger.monitorId, rows[0]!.id)
   await stage('incident.opened', rows[0]!)
 }
 
@@ -176,14 +182,16 @@ export function incidentEngineHandlers(ctx: CollectorContext): EventHandlers {
         severity: downSeverity(event.data.locations),
         message: describeFailure(event.data),
       }),
-    'monitor.up': (event, scope) =>
-      resolveAutomatically(scope, {
+    'monitor.up': async (event, scope) => {
+      await endSuppression(scope.tx, event.data.monitorId, new Date(event.occurredAt))
+      await resolveAutomatically(scope, {
         monitorId: event.data.monitorId,
         cause: 'down',
         at: new Date(event.occurredAt),
         message: (row) =>
           `Recovered after ${duration(Date.parse(event.occurredAt) - new Date(row.detected_at).getTime())}: up from ${event.data.locations.total.length - event.data.locations.failing.length} of ${event.data.locations.total.length} locations`,
-      }),
+      })
+    },
     'certificate.expiring': (event, scope) =>
       openOrUpdate(ctx, scope, {
         organizationId: event.organizationId,
