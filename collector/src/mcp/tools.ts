@@ -21,6 +21,7 @@ import {
   organizationFilter,
 } from '../services/assistant/schemas.ts'
 import { dashboardStats } from '../services/dashboard/stats.ts'
+import { groupsResult, listGroupsForAudience } from '../services/groups/list-for-audience.ts'
 import { acknowledgeIncident } from '../services/incidents/acknowledge.ts'
 import { incidentView } from '../services/incidents/schemas.ts'
 import { serviceProtocol } from '../services/monitors/schemas.ts'
@@ -162,6 +163,22 @@ export const guardTools = [
         audience: audienceOf(member(tool), input.organizationId),
         input,
       }),
+  }),
+  tool({
+    name: 'list_groups',
+    title: 'Groups',
+    description:
+      'The groups of monitors and devices as a tree (at most three levels), each with the state its rule derives from its members (all: up only when every member is; any: down when one is; percent: down from that share down), and a count per state. Requires sign-in.',
+    input: organizationFilter,
+    output: groupsResult,
+    scope: 'read',
+    annotations: READ_ONLY,
+    summary: (result) =>
+      `${result.summary.total} groups: ${result.summary.up} up, ${result.summary.degraded} degraded, ${result.summary.down} down.${result.groups
+        .map((group) => `\n- ${group.name}: ${group.state}`)
+        .join('')}`,
+    run: (input, tool) =>
+      listGroupsForAudience({ ctx: tool.ctx, audience: audienceOf(member(tool), input.organizationId) }),
   }),
   tool({
     name: 'get_domains_status',

@@ -86,6 +86,26 @@ describe('groups through the API', () => {
     expect(stats.groups).toEqual({ total: 2, up: 2, down: 0, degraded: 0, unknown: 0 })
   })
 
+  it('lists the groups with their states to an MCP client, and refuses another organization', async () => {
+    const mcp = (organizationId?: string) =>
+      app.inject({
+        method: 'POST',
+        url: '/mcp',
+        headers: { authorization: `Bearer ${harness.apiKey}`, accept: 'application/json, text/event-stream' },
+        payload: {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'list_groups', arguments: organizationId ? { organizationId } : {} },
+        },
+      })
+    const answer = (await mcp()).json().result
+    expect(answer.isError).toBeFalsy()
+    expect(answer.structuredContent.summary).toMatchObject({ total: 2, up: 2 })
+    expect(answer.structuredContent.groups).toMatchObject([{ name: 'Web', children: [{ name: 'Backend' }] }])
+    expect((await mcp(OTHER)).json().result.isError).toBe(true)
+  })
+
   it('refuses a fourth level and a group under its own descendant, naming parentId', async () => {
     const top = await group({ name: 'Top' })
     const middle = await group({ name: 'Middle', parentId: top })

@@ -564,15 +564,20 @@ const table: Array<{
   { method: 'POST', path: '/api/toolbox/ip-scanner', url: '/api/toolbox/ip-scanner', body: { ip: '' }, own: true },
   // The MCP endpoint: naming our organization is a tool error, never our data (also test/collector-mcp.e2e.test.ts).
   ...['/mcp', '/api/mcp'].flatMap((path) =>
-    ['get_dashboard_stats', 'list_incidents', 'get_domains_status', 'get_devices_status', 'get_heartbeats_status'].map(
-      (name) => ({
-        method: 'POST' as const,
-        path,
-        url: path,
-        body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: { organizationId: ORG } } },
-        own: true as const,
-      }),
-    ),
+    [
+      'get_dashboard_stats',
+      'list_incidents',
+      'get_domains_status',
+      'get_devices_status',
+      'get_heartbeats_status',
+      'list_groups',
+    ].map((name) => ({
+      method: 'POST' as const,
+      path,
+      url: path,
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: { organizationId: ORG } } },
+      own: true as const,
+    })),
   ),
   // Creating a service in our organization through MCP is refused like through the API.
   {
