@@ -126,7 +126,7 @@ const table: Array<{
     url: `/api/tags/secret-tag?organizationId=${ORG}`,
     body: { color: '#ff0000' },
   },
-  { method: 'PUT', path: '/api/tags/{key}', url: '/api/tags/secret-tag', body: { color: '#ff0000' }, own: true },
+  { method: 'PUT', path: '/api/tags/{key}', url: '/api/tags/team', body: { color: '#ff0000' }, own: true },
   {
     method: 'POST',
     path: '/api/monitors/bulk',
