@@ -9,6 +9,7 @@ import {
   recentActivityQuery,
 } from '../services/dashboard/recent-activity.ts'
 import { dashboardStats, readDashboardStats } from '../services/dashboard/stats.ts'
+import { tagQuery } from '../services/tags/schemas.ts'
 import { envelope, errorResponses, ok } from './common.ts'
 
 const organizationQuery = z.object({ organizationId: z.string().max(64).optional() })
@@ -25,11 +26,12 @@ export function dashboardRoutes(app: GuardFastify, ctx: CollectorContext): void 
       },
       schema: {
         description: 'Counts across the organization: domains, devices, services, heartbeats and open incidents.',
-        querystring: organizationQuery,
+        querystring: organizationQuery.extend({ tag: tagQuery }),
         response: { 200: envelope(dashboardStats), ...errorResponses },
       },
     },
-    async (request) => ok(await readDashboardStats(ctx, callerOf(request), request.query.organizationId)),
+    async (request) =>
+      ok(await readDashboardStats(ctx, callerOf(request), request.query.organizationId, request.query.tag)),
   )
 
   app.get(

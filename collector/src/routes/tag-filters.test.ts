@@ -65,6 +65,17 @@ describe('tag filters on every list route', () => {
     expect(await namesOf(list)).toHaveLength(3)
   })
 
+  it('counts only the tagged monitors and devices in the dashboard stats', async () => {
+    const stats = (await get('/api/dashboard/stats?tag=team:payments&tag=env')).json().data
+    expect([stats.domains.total, stats.services.total, stats.heartbeats.total, stats.devices.total]).toEqual([
+      2, 2, 2, 2,
+    ])
+    const prod = (await get('/api/dashboard/stats?tag=backup')).json().data
+    expect([prod.domains.total, prod.services.total, prod.heartbeats.total, prod.devices.total]).toEqual([1, 1, 1, 1])
+    expect((await get('/api/dashboard/stats')).json().data.domains.total).toBe(3)
+    expect((await get('/api/dashboard/stats?tag=bad%20key')).statusCode).toBe(400)
+  })
+
   it('counts only matching domains in the standard and alternative pagination', async () => {
     expect((await get('/api/domains?tag=team:payments')).json().pagination.total).toBe(2)
     expect((await get('/api/domains?offset=0&tag=team:payments')).json().pagination.total).toBe(2)

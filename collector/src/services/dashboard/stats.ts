@@ -3,6 +3,7 @@ import type { Caller, CollectorContext } from '../../context.ts'
 import { organizationScope } from '../access/organization.ts'
 import { organizationDomainStats } from '../domains/organization-stats.ts'
 import { countGroupsByState } from '../groups/counts.ts'
+import { tagCondition } from '../tags/match.ts'
 
 export const dashboardStats = z.object({
   domains: z.object({
@@ -36,16 +37,20 @@ export type DashboardStats = z.infer<typeof dashboardStats>
 
 /**
  * The spec's dashboard summary, read from state tables (monitor state, device state, open
- * incidents) and the 24-hour summary: two PostgreSQL statements, never ClickHouse.
+ * incidents) and the 24-hour summary: two PostgreSQL statements, never ClickHouse. Tags narrow the
+ * monitors and devices counted; incidents and groups stay the organization's.
  */
 export async function readDashboardStats(
   ctx: CollectorContext,
   caller: Caller,
   organization?: string,
+  tags: string[] = [],
 ): Promise<DashboardStats> {
   const organizationId = organizationScope(caller, organization)
+  const monitorsTagged = tagCondition('m.tags', tags, 2)
+  const devicesTagged = tagCondition('tags', tags, 2 + monitorsTagged.parameters.length)
   const [domains, others, groups] = await Promise.all([
-    organizationDomainStats(ctx, caller, organizationId),
+    organizationDomainStats(ctx, caller, organizationId, tags),
     ctx.sql.query<{
       services: number
       services_up: number
@@ -67,12 +72,12 @@ export async function readDashboardStats(
                       (count(*) FILTER (WHERE m.kind = 'heartbeat' AND st.status = 'up'))::int AS heartbeats_up,
                       (count(*) FILTER (WHERE m.kind = 'heartbeat' AND st.status = 'down'))::int AS heartbeats_down
                  FROM monitoring.monitors m LEFT JOIN monitoring.monitor_state st ON st.monitor_id = m.id
-                WHERE m.organization_id = $1 AND m.kind IN ('service', 'heartbeat')) AS s,
+                WHERE m.organization_id = $1 AND m.kind IN ('service', 'heartbeat') AND ${monitorsTagged.sql}) AS s,
               (SELECT count(*)::int AS devices, (count(*) FILTER (WHERE is_online))::int AS online
-                 FROM monitoring.devices WHERE organization_id = $1) AS d,
+                 FROM monitoring.devices WHERE organization_id = $1 AND ${devicesTagged.sql}) AS d,
               (SELECT count(*)::int AS active, (count(*) FILTER (WHERE severity = 'critical'))::int AS critical
                  FROM monitoring.incidents WHERE organization_id = $1 AND resolved_at IS NULL) AS i`,
-      [organizationId],
+      [organizationId, ...monitorsTagged.parameters, ...devicesTagged.parameters],
     ),
     countGroupsByState(ctx.sql, organizationId),
   ])
