@@ -9,6 +9,7 @@ export interface SloRow {
   monitor_id: string | null
   group_id: string | null
   subject_name: string | null
+  monitor_kind: 'domain' | 'service' | 'heartbeat' | null
   objective: number
   window_type: 'rolling' | 'calendar-month'
   window_days: number | null
@@ -20,7 +21,7 @@ export interface SloRow {
 
 /** Columns of `monitoring.slos s`, with the subject's current name (monitor or group). */
 export const SLO_SELECT = `SELECT s.id, s.organization_id, s.name, s.monitor_id, s.group_id,
-       COALESCE(m.name, g.name) AS subject_name, s.objective, s.window_type, s.window_days, s.burn_alerts,
+       COALESCE(m.name, g.name) AS subject_name, m.kind AS monitor_kind, s.objective, s.window_type, s.window_days, s.burn_alerts,
        s.burning, s.created_at, s.updated_at
   FROM monitoring.slos s
   LEFT JOIN monitoring.monitors m ON m.id = s.monitor_id
