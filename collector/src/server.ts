@@ -37,6 +37,7 @@ import { checkSealingKey } from './integrations/accounts.ts'
 import { scheduleDeviceOfflineJob } from './jobs/device-offline.ts'
 import { scheduleDomainRegistrationJob } from './jobs/domain-registration.ts'
 import { scheduleHeartbeatDeadlineJob } from './jobs/heartbeat-deadlines.ts'
+import { scheduleSloBurnJob } from './jobs/slo-burn.ts'
 import { scheduleSummarySweep } from './jobs/summary-refresher.ts'
 import { ensureBootstrapApiKey } from './services/api-keys/ensure-bootstrap.ts'
 import { identityServiceCheck } from './services/identity/service-check.ts'
@@ -139,6 +140,7 @@ export async function startCollector(deps: CollectorDeps): Promise<RunningCollec
   const offlineJob = scheduleDeviceOfflineJob(ctx)
   const deadlineJob = scheduleHeartbeatDeadlineJob(ctx)
   const registrationJob = scheduleDomainRegistrationJob(ctx)
+  const sloBurnJob = scheduleSloBurnJob(ctx)
   const summarySweep = scheduleSummarySweep(ctx)
 
   // Asks identity once now, so a GUARD_SECRET_KEY that differs from identity's is logged at start,
@@ -189,6 +191,7 @@ export async function startCollector(deps: CollectorDeps): Promise<RunningCollec
       await offlineJob.stop()
       await deadlineJob.stop()
       await registrationJob.stop()
+      await sloBurnJob.stop()
       await summarySweep.stop()
       ingestWatch.stop()
       await Promise.all([consumer.stop(), deviceConsumer.stop(), pingConsumer.stop(), deadLetters.stop()])
