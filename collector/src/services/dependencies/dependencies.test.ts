@@ -104,6 +104,10 @@ describe('dependencies that silence the noise', () => {
       expect(saved.body.data).toMatchObject({ dependsOn: [gateway], dependents: [], suppressedBy: null })
     }
     expect(await dependencies(gateway)).toMatchObject({ dependsOn: [], dependentsCount: 5 })
+    const parent = (await call('GET', `/api/services/${gateway}`)).body.data
+    expect(parent).toMatchObject({ dependentsCount: 5 })
+    expect(parent).not.toHaveProperty('dependsOn')
+    expect(parent).not.toHaveProperty('suppressedBy')
     await feed([gateway, ...services], ['up'], 300)
 
     // The dependents' results come first in the batch: their failures are handled before the gateway's
@@ -115,6 +119,11 @@ describe('dependencies that silence the noise', () => {
     for (const id of services) {
       expect(await dependencies(id)).toMatchObject({ suppressedBy: { monitorId: gateway, incidentId: incident!.id } })
     }
+    expect((await call('GET', `/api/services/${services[0]}`)).body.data).toMatchObject({
+      status: 'down',
+      dependsOn: [gateway],
+      suppressedBy: { monitorId: gateway, incidentId: incident!.id },
+    })
     const detail = (await call('GET', `/api/incidents/${incident!.id}`)).body.data as Incident
     expect(detail.dependentsAffected.count).toBe(5)
     expect(detail.dependentsAffected.monitors.map((m) => m.monitorId).sort()).toEqual([...services].sort())

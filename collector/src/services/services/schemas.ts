@@ -1,5 +1,6 @@
 import { dnsRecordType, dnsServer, icmpTarget, tlsTarget } from '@guard/shared'
 import { z } from 'zod'
+import { dependencyDetailFields } from '../dependencies/schemas.ts'
 import { DEFAULT_RULES } from '../monitor-state/transition.ts'
 import { defaultTimeout, TIMEOUT_BELOW_INTERVAL } from '../monitor-timing.ts'
 import { refineHttpOptions } from '../monitors/http-options.ts'
@@ -268,6 +269,7 @@ export const serviceView = z.object({
   tags: z.array(z.string()),
   lastError: lastErrorView.nullable().optional(),
   failingLocations: z.array(z.string()).optional(),
+  ...dependencyDetailFields,
 })
 export type ServiceView = z.infer<typeof serviceView>
 
