@@ -76,6 +76,18 @@ describe('tag filters on every list route', () => {
     expect((await get('/api/dashboard/stats?tag=bad%20key')).statusCode).toBe(400)
   })
 
+  it.each([
+    ['domains', 'domains'],
+    ['heartbeats', 'heartbeats'],
+    ['devices', 'devices'],
+  ])('reports on the tagged %s only', async (report, field) => {
+    const response = await get(`/api/reports/${report}?tag=team:payments&tag=env:staging`)
+    expect(response.statusCode, response.body).toBe(200)
+    expect(response.json().data[field].map((row: { name: string }) => row.name)).toEqual(['payments-staging'])
+    expect((await get(`/api/reports/${report}`)).json().data[field]).toHaveLength(3)
+    expect((await get(`/api/reports/incidents?tag=team`)).statusCode).toBe(200)
+  })
+
   it('counts only matching domains in the standard and alternative pagination', async () => {
     expect((await get('/api/domains?tag=team:payments')).json().pagination.total).toBe(2)
     expect((await get('/api/domains?offset=0&tag=team:payments')).json().pagination.total).toBe(2)

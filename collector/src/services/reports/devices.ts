@@ -3,6 +3,7 @@ import type { Caller, CollectorContext } from '../../context.ts'
 import { organizationScope } from '../access/organization.ts'
 import { selectRows } from '../results/query.ts'
 import { round2 } from '../results/window.ts'
+import { tagCondition } from '../tags/match.ts'
 import { REPORT_RANGES, type ReportQuery, reportQuery } from './domains.ts'
 
 const percent = (description: string) => z.number().nullable().meta({ description })
@@ -53,15 +54,16 @@ const USAGE = ['cpu', 'memory', 'disk'] as const
  * memory and disk usage from the per-minute rollup (peaks are the highest single heartbeat).
  */
 export async function reportDevices(ctx: CollectorContext, caller: Caller, query: ReportQuery): Promise<DeviceReport> {
-  const { range, organizationId: requested } = reportQuery.parse(query)
+  const { range, organizationId: requested, tag } = reportQuery.parse(query)
   const organizationId = organizationScope(caller, requested)
+  const tagged = tagCondition('tags', tag, 2)
   const seconds = REPORT_RANGES[range]
   const to = new Date()
   const from = new Date(to.getTime() - seconds * 1000)
   const { rows: devices } = await ctx.sql.query<DeviceRow>(
     `SELECT id, name, is_online, last_seen, created_at FROM monitoring.devices
-      WHERE organization_id = $1 ORDER BY name, id`,
-    [organizationId],
+      WHERE organization_id = $1 AND ${tagged.sql} ORDER BY name, id`,
+    [organizationId, ...tagged.parameters],
   )
   const ids = devices.map((device) => device.id)
   const [usage, offline] = await Promise.all([

@@ -4,12 +4,15 @@ import { organizationScope } from '../access/organization.ts'
 import { downtimeWithin } from '../monitor-state/incidents.ts'
 import { selectRows } from '../results/query.ts'
 import { aggregateWindow, averageOf, round2, uptimeOf } from '../results/window.ts'
+import { tagCondition } from '../tags/match.ts'
+import { tagQuery } from '../tags/schemas.ts'
 
 export const REPORT_RANGES = { '24h': 86_400, '7d': 7 * 86_400, '30d': 30 * 86_400 } as const
 export const reportQuery = z.object({
   organizationId: z.string().max(64).optional(),
   range: z.enum(['24h', '7d', '30d']).default('24h'),
   format: z.enum(['json', 'csv']).optional(),
+  tag: tagQuery,
 })
 export type ReportQuery = z.input<typeof reportQuery>
 
@@ -50,12 +53,13 @@ const sourceOf = (range: keyof typeof REPORT_RANGES) => (range === '24h' ? 'minu
 
 /** Per domain and per probe location: checks, failures, uptime, average and p95 response time, incidents, downtime. */
 export async function reportDomains(ctx: CollectorContext, caller: Caller, query: ReportQuery): Promise<DomainReport> {
-  const { range, organizationId: requested } = reportQuery.parse(query)
+  const { range, organizationId: requested, tag } = reportQuery.parse(query)
   const organizationId = organizationScope(caller, requested)
   const seconds = REPORT_RANGES[range]
+  const tagged = tagCondition('tags', tag, 2)
   const { rows: domains } = await ctx.sql.query<{ id: string; name: string; url: string }>(
-    'SELECT id, name, url FROM monitoring.domains WHERE organization_id = $1 ORDER BY name, id',
-    [organizationId],
+    `SELECT id, name, url FROM monitoring.domains WHERE organization_id = $1 AND ${tagged.sql} ORDER BY name, id`,
+    [organizationId, ...tagged.parameters],
   )
   const ids = domains.map((domain) => domain.id)
   const source = sourceOf(range)

@@ -4,6 +4,7 @@ import { organizationScope } from '../access/organization.ts'
 import { downtimeWithin } from '../monitor-state/incidents.ts'
 import { selectRows } from '../results/query.ts'
 import { aggregateWindow, round2, uptimeOf } from '../results/window.ts'
+import { tagCondition } from '../tags/match.ts'
 import { REPORT_RANGES, type ReportQuery, reportQuery } from './domains.ts'
 
 export const heartbeatReportRow = z.object({
@@ -47,8 +48,9 @@ export async function reportHeartbeats(
   caller: Caller,
   query: ReportQuery,
 ): Promise<HeartbeatReport> {
-  const { range, organizationId: requested } = reportQuery.parse(query)
+  const { range, organizationId: requested, tag } = reportQuery.parse(query)
   const organizationId = organizationScope(caller, requested)
+  const tagged = tagCondition('m.tags', tag, 2)
   const seconds = REPORT_RANGES[range]
   const { rows: heartbeats } = await ctx.sql.query<{
     id: string
@@ -59,8 +61,8 @@ export async function reportHeartbeats(
   }>(
     `SELECT m.id, m.name, h.every_seconds, h.cron, h.timezone
        FROM monitoring.monitors m JOIN monitoring.heartbeats h ON h.monitor_id = m.id
-      WHERE m.organization_id = $1 ORDER BY m.name, m.id`,
-    [organizationId],
+      WHERE m.organization_id = $1 AND ${tagged.sql} ORDER BY m.name, m.id`,
+    [organizationId, ...tagged.parameters],
   )
   const ids = heartbeats.map((heartbeat) => heartbeat.id)
   const [windows, durations, downtimes] = await Promise.all([

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import type { Caller, CollectorContext } from '../../context.ts'
 import { organizationScope } from '../access/organization.ts'
+import { tagCondition } from '../tags/match.ts'
 import { REPORT_RANGES, type ReportQuery, reportQuery } from './domains.ts'
 
 export const incidentReportRow = z.object({
@@ -48,14 +49,23 @@ export async function reportIncidents(
   caller: Caller,
   query: ReportQuery,
 ): Promise<IncidentReport> {
-  const { range, organizationId: requested } = reportQuery.parse(query)
+  const { range, organizationId: requested, tag } = reportQuery.parse(query)
   const organizationId = organizationScope(caller, requested)
+  const monitorsTagged = tagCondition('tags', tag, 3)
+  const devicesTagged = tagCondition('tags', tag, 3 + monitorsTagged.parameters.length)
+  // With tags, the incidents of the tagged monitors and devices only; manual incidents have neither.
+  const ofTagged =
+    tag.length === 0
+      ? 'TRUE'
+      : `monitor_id IN (SELECT id FROM monitoring.monitors WHERE organization_id = $1 AND ${monitorsTagged.sql}
+                        UNION ALL
+                        SELECT id FROM monitoring.devices WHERE organization_id = $1 AND ${devicesTagged.sql})`
   const to = new Date()
   const from = new Date(to.getTime() - REPORT_RANGES[range] * 1000)
   const { rows } = await ctx.sql.query<Row>(
     `SELECT id, title, severity, status, detected_at, acknowledged_at, resolved_at FROM monitoring.incidents
-      WHERE organization_id = $1 AND detected_at >= $2 ORDER BY detected_at DESC, id LIMIT 10000`,
-    [organizationId, from],
+      WHERE organization_id = $1 AND detected_at >= $2 AND ${ofTagged} ORDER BY detected_at DESC, id LIMIT 10000`,
+    [organizationId, from, ...monitorsTagged.parameters, ...devicesTagged.parameters],
   )
   const incidents = rows.map((row) => ({
     id: row.id,
