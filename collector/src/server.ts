@@ -34,6 +34,7 @@ import { createIngestMetrics } from './ingest/metrics.ts'
 import { startReactions } from './ingest/reactions.ts'
 import { createIngestWatch } from './ingest/watch.ts'
 import { checkSealingKey } from './integrations/accounts.ts'
+import { scheduleDependencyReleaseJob } from './jobs/dependency-release.ts'
 import { scheduleDeviceOfflineJob } from './jobs/device-offline.ts'
 import { scheduleDomainRegistrationJob } from './jobs/domain-registration.ts'
 import { scheduleHeartbeatDeadlineJob } from './jobs/heartbeat-deadlines.ts'
@@ -141,6 +142,7 @@ export async function startCollector(deps: CollectorDeps): Promise<RunningCollec
   const deadlineJob = scheduleHeartbeatDeadlineJob(ctx)
   const registrationJob = scheduleDomainRegistrationJob(ctx)
   const sloBurnJob = scheduleSloBurnJob(ctx)
+  const dependencyReleaseJob = scheduleDependencyReleaseJob(ctx)
   const summarySweep = scheduleSummarySweep(ctx)
 
   // Asks identity once now, so a GUARD_SECRET_KEY that differs from identity's is logged at start,
@@ -192,6 +194,7 @@ export async function startCollector(deps: CollectorDeps): Promise<RunningCollec
       await deadlineJob.stop()
       await registrationJob.stop()
       await sloBurnJob.stop()
+      await dependencyReleaseJob.stop()
       await summarySweep.stop()
       ingestWatch.stop()
       await Promise.all([consumer.stop(), deviceConsumer.stop(), pingConsumer.stop(), deadLetters.stop()])

@@ -13,6 +13,7 @@ import {
   waitUntil,
 } from '../../test-support.ts'
 import { applyResultsToState } from '../monitor-state/apply-results.ts'
+import { releaseOrphanedSuppressions } from './release.ts'
 
 const ORG = DEFAULT_ORGANIZATION.id
 const OTHER = 'org-other'
@@ -155,6 +156,30 @@ describe('dependencies that silence the noise', () => {
     expect(others).toEqual([])
     expect(incident).toMatchObject({ monitorId: backend, status: 'open' })
     expect((await dependencies(backend)).suppressedBy).toBeNull()
+  })
+
+  it('a dependent still down on its own checks once its parent is up again opens its own incident', async () => {
+    const gateway = await service('lb')
+    const backend = await service('orders')
+    await call('PUT', `/api/monitors/${backend}/dependencies`, { dependsOn: [gateway] })
+    await feed([gateway, backend], ['up'], 1000)
+    await feed([gateway, backend], ['down', 'down'], 900)
+    await feed([gateway], ['up'], 800)
+    // Checked, still down, but not yet `failure_threshold` intervals after the gateway came back.
+    await feed([backend], ['down'], 790)
+    expect(await releaseOrphanedSuppressions(harness.ctx.sql)).toEqual([])
+    await feed([backend], ['down'], 500)
+    expect(await releaseOrphanedSuppressions(harness.ctx.sql)).toEqual([backend])
+    await eventsSettled(harness.ctx)
+    const incidents = await incidentsOf([gateway, backend])
+    expect(incidents.map((i) => [i.monitorId, i.status]).sort()).toEqual(
+      [
+        [gateway, 'resolved'],
+        [backend, 'open'],
+      ].sort(),
+    )
+    expect((await dependencies(backend)).suppressedBy).toBeNull()
+    expect(await releaseOrphanedSuppressions(harness.ctx.sql)).toEqual([])
   })
 
   it('a chain of dependencies counts every failure under the root incident', async () => {
