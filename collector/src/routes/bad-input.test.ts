@@ -137,6 +137,7 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
   let accounts: Awaited<ReturnType<typeof seedIntegrationAccounts>>
   let incidentId: string
   let windowId: string
+  let sloId: string
   let device: { id: string; token: string }
   let pageId: string
   const published: string[] = []
@@ -153,6 +154,7 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
       'incident_updates',
       'incident_comments',
       'maintenance_windows',
+      'slos',
       'notification_settings',
       'integration_accounts',
       'integration_monitors',
@@ -216,6 +218,14 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
         url: '/api/maintenance-windows',
         headers: headers(),
         payload: { title: 'keep', startsAt: '2030-01-01T00:00:00Z', endsAt: '2030-01-01T01:00:00Z' },
+      })
+    ).json().data.id
+    sloId = (
+      await app.inject({
+        method: 'POST',
+        url: '/api/slos',
+        headers: headers(),
+        payload: { name: 'keep', subject: { kind: 'monitor', id: domainId }, objective: 99.9 },
       })
     ).json().data.id
     await app.inject({ method: 'GET', url: '/api/notifications/settings', headers: headers() })
@@ -706,6 +716,59 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
         ),
     },
     {
+      name: 'POST /api/slos',
+      method: 'POST',
+      url: () => '/api/slos',
+      bodies: () =>
+        invalidBodies(
+          { name: 's', subject: { kind: 'monitor', id: domainId }, objective: 99.9 },
+          {
+            name: fc.oneof(notAString, fc.constant(''), longerThan(200)),
+            subject: fc.oneof(
+              notAString,
+              fc.constantFrom(
+                { kind: 'device', id: 'x' },
+                { kind: 'monitor', id: 'no-such-monitor' },
+                { kind: 'group', id: 'no-such-group' },
+                { kind: 'monitor' },
+              ),
+            ),
+            objective: fc.oneof(badPercent, fc.constantFrom(0, 100)),
+            window: fc.oneof(
+              notAString,
+              fc.constantFrom(
+                { type: 'rolling', days: 0 },
+                { type: 'rolling', days: 32 },
+                { type: 'weekly' },
+                { type: 'rolling' },
+              ),
+            ),
+            burnAlerts: fc.oneof(
+              notAString,
+              fc.constant([{ budgetPercent: 2, longWindowMinutes: 60, shortWindowMinutes: 90 }]),
+              fc.constant([{ budgetPercent: 0, longWindowMinutes: 60, shortWindowMinutes: 5 }]),
+            ),
+          },
+        ),
+    },
+    {
+      name: 'PUT /api/slos/{id}',
+      method: 'PUT',
+      url: () => `/api/slos/${sloId}`,
+      bodies: () =>
+        fc.oneof(
+          invalidBodies(
+            { name: 's2' },
+            {
+              name: fc.oneof(notAString, fc.constant('')),
+              objective: badPercent,
+              window: fc.constantFrom({ type: 'calendar-month', days: 30 }, 'rolling'),
+            },
+          ),
+          fc.constant({}),
+        ),
+    },
+    {
       name: 'PUT /api/notifications/settings',
       method: 'PUT',
       url: () => '/api/notifications/settings',
@@ -881,6 +944,8 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
       ['POST', `/api/incidents/${incidentId}/comments`],
       ['POST', '/api/maintenance-windows'],
       ['PUT', `/api/maintenance-windows/${windowId}`],
+      ['POST', '/api/slos'],
+      ['PUT', `/api/slos/${sloId}`],
       ['PUT', '/api/notifications/settings'],
       ['POST', '/api/toolbox/dns-lookup'],
       ['POST', '/api/toolbox/port-scanner'],
@@ -977,6 +1042,8 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
       ['PUT', '/api/incidents/does-not-exist'],
       ['POST', '/api/incidents/does-not-exist/comments'],
       ['DELETE', '/api/maintenance-windows/does-not-exist'],
+      ['DELETE', '/api/slos/does-not-exist'],
+      ['GET', '/api/slos/does-not-exist'],
       ['PUT', '/api/notifications/does-not-exist/read'],
     ] as const) {
       const response = await app.inject({ method, url, headers: headers() })
