@@ -107,6 +107,11 @@ export const checkResultV1 = z.object({
   answers: z.array(z.string().max(1000)).max(100).optional(),
   /** ICMP checks: share of echo requests without a reply. */
   packetLossPercent: z.number().min(0).max(100).optional(),
+  /**
+   * The probe's own connectivity canary was failing when this check failed: the failure says
+   * nothing about the target, so the state machine leaves this location as it was (README "Dependencies").
+   */
+  probeDegraded: z.literal(true).optional(),
 })
 
 export type CheckResult = z.infer<typeof checkResultV1>

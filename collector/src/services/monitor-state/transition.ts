@@ -63,9 +63,12 @@ function someAnswered(locations: Iterable<LocationState>): boolean {
 
 /**
  * Feeds one result to the machine. A result not newer than the last one seen at its location is
- * ignored: that makes a redelivered batch a no-op and keeps late results from rewinding state.
+ * ignored: that makes a redelivered batch a no-op and keeps late results from rewinding state. So
+ * is a failure from a probe whose own connectivity canary was failing (`probeDegraded`): that
+ * location keeps its last state, and the other locations decide the quorum.
  */
 export function applyResult(machine: MonitorMachine, result: CheckResult, rules: QuorumRules): Transition | undefined {
+  if (result.probeDegraded && result.status !== 'up') return undefined
   const at = Date.parse(result.startedAt)
   const previous = machine.locations.get(result.location)
   if (previous && previous.lastResultAt >= at) return undefined
