@@ -24,6 +24,7 @@ import {
 } from '../services/devices/schemas.ts'
 import { deviceStats as readDeviceStats } from '../services/devices/stats.ts'
 import { updateDevice } from '../services/devices/update.ts'
+import { groupQuery } from '../services/groups/filter.ts'
 import { tagQuery } from '../services/tags/schemas.ts'
 import { envelope, errorResponses, ok } from './common.ts'
 
@@ -38,11 +39,12 @@ export function deviceRoutes(app: GuardFastify, ctx: CollectorContext): void {
     {
       config: read,
       schema: {
-        querystring: organizationQuery.extend({ tag: tagQuery }),
+        querystring: organizationQuery.extend({ tag: tagQuery, ...groupQuery }),
         response: { 200: envelope(z.array(deviceView)), ...errorResponses },
       },
     },
-    async (request) => ok(await listDevices(ctx, callerOf(request), request.query.organizationId, request.query.tag)),
+    async (request) =>
+      ok(await listDevices(ctx, callerOf(request), request.query.organizationId, request.query.tag, request.query)),
   )
 
   app.post(

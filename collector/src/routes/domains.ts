@@ -32,6 +32,7 @@ import { domainStats as computeStats } from '../services/domains/stats.ts'
 import { domainSummary as computeSummary } from '../services/domains/summary.ts'
 import { responseTimeTrend } from '../services/domains/trend.ts'
 import { updateDomain } from '../services/domains/update.ts'
+import { groupQuery } from '../services/groups/filter.ts'
 import { tagQuery } from '../services/tags/schemas.ts'
 import { deleted, envelope, errorResponses, errorSchema, idParams, ok } from './common.ts'
 import { monitorLatencyRoute } from './monitor-latency.ts'
@@ -79,6 +80,7 @@ export function domainRoutes(app: GuardFastify, ctx: CollectorContext): void {
           status: z.union([domainStatus, lifecycleStatus]).optional(),
           organization: z.string().max(64).optional(),
           tag: tagQuery,
+          ...groupQuery,
         }),
         response: { 200: z.union([standardList, alternativeList]), ...errorResponses },
       },

@@ -106,6 +106,50 @@ describe('groups through the API', () => {
     expect((await mcp(OTHER)).json().result.isError).toBe(true)
   })
 
+  it("lists show each item's groupId and filter by ?groupId, with &includeSubgroups=true its subgroups too", async () => {
+    const parent = await group({ name: 'Listed' })
+    const child = await group({ name: 'Listed child', parentId: parent })
+    const [inParent, inChild, ungrouped] = await Promise.all([
+      domain('listed-parent'),
+      domain('listed-child'),
+      domain('ungrouped'),
+    ])
+    const service = await created('/api/services', {
+      name: 'Listed service',
+      protocol: 'tcp',
+      protocolConfig: { host: 'listed.example', port: 22 },
+    })
+    const heartbeat = await created('/api/heartbeats', { name: 'Listed job', every: 3600 })
+    const device = await created('/api/devices', { name: 'Listed device' })
+    await members(parent, [
+      { kind: 'domain', id: inParent },
+      { kind: 'service', id: service },
+    ])
+    await members(child, [
+      { kind: 'domain', id: inChild },
+      { kind: 'heartbeat', id: heartbeat },
+      { kind: 'device', id: device },
+    ])
+    const ids = async (url: string) =>
+      ((await call('GET', url)).body.data as Array<{ id: string; groupId?: string | null; group_id?: string | null }>)
+        .map((item) => `${item.id}:${item.groupId ?? item.group_id}`)
+        .sort()
+    expect(await ids(`/api/domains?groupId=${parent}`)).toEqual([`${inParent}:${parent}`])
+    expect(await ids(`/api/domains?groupId=${parent}&includeSubgroups=true`)).toEqual(
+      [`${inParent}:${parent}`, `${inChild}:${child}`].sort(),
+    )
+    expect(await ids(`/api/domains?offset=0&groupId=${child}`)).toEqual([`${inChild}:${child}`])
+    expect(await ids(`/api/services?groupId=${parent}&includeSubgroups=true`)).toEqual([`${service}:${parent}`])
+    expect(await ids(`/api/heartbeats?groupId=${parent}`)).toEqual([])
+    expect(await ids(`/api/heartbeats?groupId=${parent}&includeSubgroups=true`)).toEqual([`${heartbeat}:${child}`])
+    expect(await ids(`/api/devices?groupId=${child}`)).toEqual([`${device}:${child}`])
+    const all = (await call('GET', '/api/domains?limit=200')).body.data as Array<{ id: string; groupId: string | null }>
+    expect(all.find((item) => item.id === inParent)?.groupId).toBe(parent)
+    expect(all.find((item) => item.id === ungrouped)?.groupId).toBeNull()
+    expect((await call('GET', `/api/domains?groupId=${parent}`, undefined, 'mallory')).status).toBe(404)
+    expect((await call('GET', `/api/devices?groupId=${parent}`, undefined, 'mallory')).status).toBe(404)
+  })
+
   it('refuses a fourth level and a group under its own descendant, naming parentId', async () => {
     const top = await group({ name: 'Top' })
     const middle = await group({ name: 'Middle', parentId: top })

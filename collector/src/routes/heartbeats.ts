@@ -2,6 +2,7 @@ import type { GuardFastify } from '@guard/shared'
 import { z } from 'zod'
 import type { CollectorContext } from '../context.ts'
 import { callerOf } from '../plugins/authenticate.ts'
+import { groupQuery } from '../services/groups/filter.ts'
 import { createHeartbeat } from '../services/heartbeats/create.ts'
 import { heartbeatDay, heartbeatDaysQuery, readHeartbeatHistory } from '../services/heartbeats/daily-history.ts'
 import { deleteHeartbeat } from '../services/heartbeats/delete.ts'
@@ -31,7 +32,7 @@ export function heartbeatRoutes(app: GuardFastify, ctx: CollectorContext): void 
     {
       config: read,
       schema: {
-        querystring: organizationQuery.extend({ tag: tagQuery }),
+        querystring: organizationQuery.extend({ tag: tagQuery, ...groupQuery }),
         response: { 200: envelope(z.array(heartbeatView)), ...errorResponses },
       },
     },
@@ -40,7 +41,7 @@ export function heartbeatRoutes(app: GuardFastify, ctx: CollectorContext): void 
         await listHeartbeats({
           ctx,
           caller: callerOf(request),
-          input: { organizationId: request.query.organizationId, tags: request.query.tag },
+          input: { ...request.query, tags: request.query.tag },
         }),
       ),
   )

@@ -3,6 +3,7 @@ import { z } from 'zod'
 import type { CollectorContext } from '../context.ts'
 import { callerOf } from '../plugins/authenticate.ts'
 import { ACTIONS, type Permission, RESOURCES } from '../services/access/permissions.ts'
+import { groupQuery } from '../services/groups/filter.ts'
 import { checkService } from '../services/services/check.ts'
 import { createService } from '../services/services/create.ts'
 import { deleteService } from '../services/services/delete.ts'
@@ -53,11 +54,12 @@ export function serviceRoutes(app: GuardFastify, ctx: CollectorContext): void {
     {
       config: cachedRead,
       schema: {
-        querystring: organizationQuery.extend({ tag: tagQuery }),
+        querystring: organizationQuery.extend({ tag: tagQuery, ...groupQuery }),
         response: { 200: envelope(z.array(serviceView)), ...errorResponses },
       },
     },
-    async (request) => ok(await listServices(ctx, callerOf(request), request.query.organizationId, request.query.tag)),
+    async (request) =>
+      ok(await listServices(ctx, callerOf(request), request.query.organizationId, request.query.tag, request.query)),
   )
 
   app.post(

@@ -1,6 +1,7 @@
 import { GuardError } from '@guard/shared'
 import type { Caller, CollectorContext } from '../../context.ts'
 import { organizationScope } from '../access/organization.ts'
+import { type GroupFilter, groupCondition, groupsFiltered, groupsOf } from '../groups/filter.ts'
 import { tagCondition } from '../tags/match.ts'
 import { DOMAIN_COLUMNS, type DomainRow, toDomainListRecord } from './find.ts'
 import { domainMetrics, noMetrics } from './metrics.ts'
@@ -15,7 +16,12 @@ export interface ListDomainsQuery {
   organization?: string | undefined
   /** Normalised tag selectors (tags/schemas.ts tagQuery): every one must match. */
   tags?: string[] | undefined
+  groupId?: GroupFilter['groupId']
+  includeSubgroups?: GroupFilter['includeSubgroups']
 }
+
+/** A list request with its group filter resolved to the groups whose members it keeps. */
+type Matching = ListDomainsQuery & { groupIds: string[] | null }
 
 export type DomainPage =
   | {
@@ -70,7 +76,8 @@ export async function listDomains(ctx: CollectorContext, caller: Caller, query: 
   }
   const organizationId = organizationScope(caller, query.organization)
   const offset = alternative ? (query.offset ?? 0) : (query.page - 1) * query.limit
-  const parameters = matchingParameters(organizationId, query)
+  const filter: Matching = { ...query, groupIds: await groupsFiltered(ctx.sql, organizationId, query) }
+  const parameters = matchingParameters(organizationId, filter)
   const columns = DOMAIN_COLUMNS.split(', ')
     .map((column) => `d.${column}`)
     .join(', ')
@@ -80,18 +87,16 @@ export async function listDomains(ctx: CollectorContext, caller: Caller, query: 
     ctx.sql.query<DomainRow>(
       `SELECT ${columns}
          FROM monitoring.domains d LEFT JOIN monitoring.monitor_state s ON s.monitor_id = d.id
-        WHERE ${matching(query)}
+        WHERE ${matching(filter)}
         ORDER BY d.created_at DESC, d.id DESC
         LIMIT $${parameters.length + 1} OFFSET $${parameters.length + 2}`,
       [...parameters, query.limit, offset],
     ),
-    countDomains(ctx, organizationId, query),
+    countDomains(ctx, organizationId, filter),
   ])
   const domains = rows.map(toDomainListRecord)
-  const metrics = await domainMetrics(
-    ctx.sql,
-    domains.map((domain) => domain.id),
-  )
+  const ids = domains.map((domain) => domain.id)
+  const [metrics, groups] = await Promise.all([domainMetrics(ctx.sql, ids), groupsOf(ctx.sql, 'monitors', ids)])
   if (alternative) {
     return {
       shape: 'alternative',
@@ -108,6 +113,7 @@ export async function listDomains(ctx: CollectorContext, caller: Caller, query: 
           response_time_ms: m.responseTime,
           ssl_expires_at: m.certificate?.expiresAt ?? null,
           tags: domain.tags,
+          group_id: groups.get(domain.id) ?? null,
           created_at: domain.createdAt,
           updated_at: domain.updatedAt,
         }
@@ -131,27 +137,34 @@ export async function listDomains(ctx: CollectorContext, caller: Caller, query: 
         createdAt: domain.createdAt,
         lastError,
         failingLocations,
+        groupId: groups.get(domain.id) ?? null,
       }
     }),
     pagination: { page: query.page, limit: query.limit, total, totalPages: Math.ceil(total / query.limit) },
   }
 }
 
-/** The filters of a list request, on parameters $1 to $3 and the tags' from $4 (see matchingParameters). */
-const matching = (query: ListDomainsQuery) =>
+/** The group condition's parameter follows the tags'. */
+const groupMatching = (query: Matching) =>
+  groupCondition('d.id', 'monitors', query.groupIds, 4 + tagCondition('d.tags', query.tags ?? [], 4).parameters.length)
+
+/** The filters of a list request, on parameters $1 to $3, the tags' from $4, then the group's (see matchingParameters). */
+const matching = (query: Matching) =>
   `d.organization_id = $1
    AND ($2::text IS NULL OR d.name ILIKE '%' || $2 || '%' OR d.url ILIKE '%' || $2 || '%')
    AND ($3::text IS NULL OR ${statusCondition(query.status)})
-   AND ${tagCondition('d.tags', query.tags ?? [], 4).sql}`
+   AND ${tagCondition('d.tags', query.tags ?? [], 4).sql}
+   AND ${groupMatching(query).sql}`
 
-const matchingParameters = (organizationId: string, query: ListDomainsQuery) => [
+const matchingParameters = (organizationId: string, query: Matching) => [
   organizationId,
   likePattern(query.search),
   query.status ?? null,
   ...tagCondition('d.tags', query.tags ?? [], 4).parameters,
+  ...groupMatching(query).parameters,
 ]
 
-async function countDomains(ctx: CollectorContext, organizationId: string, query: ListDomainsQuery): Promise<number> {
+async function countDomains(ctx: CollectorContext, organizationId: string, query: Matching): Promise<number> {
   const { rows } = await ctx.sql.query<{ total: string }>(
     `SELECT count(*) AS total
        FROM monitoring.domains d LEFT JOIN monitoring.monitor_state s ON s.monitor_id = d.id

@@ -159,6 +159,7 @@ export const domainListItem = z.object({
   createdAt: z.string(),
   lastError: lastErrorView.nullable().optional(),
   failingLocations: z.array(z.string()).optional(),
+  groupId: z.string().nullable().optional().describe('The group the domain is in (lists); null: none'),
 })
 export type DomainListItem = z.infer<typeof domainListItem>
 
@@ -173,6 +174,7 @@ export const alternativeListItem = z.object({
   response_time_ms: windowFigure('average ms over the last 24 hours; null before the first check'),
   ssl_expires_at: z.string().nullable(),
   tags: z.array(z.string()),
+  group_id: z.string().nullable().optional().describe('The group the domain is in; null: none'),
   created_at: z.string(),
   updated_at: z.string(),
 })
