@@ -222,6 +222,9 @@ const table: Array<{
   { method: 'POST', path: '/api/groups', url: `/api/groups?organizationId=${ORG}`, body: { name: 'g' } },
   { method: 'POST', path: '/api/groups', url: '/api/groups', body: { name: 'g', parentId: ':group' }, own: true },
   { method: 'GET', path: '/api/groups/{id}', url: '/api/groups/:group' },
+  // A list filtered by our group, in the caller's own organization: the group is not found there.
+  { method: 'GET', path: '/api/domains', url: '/api/domains?groupId=:group&includeSubgroups=true' },
+  { method: 'GET', path: '/api/devices', url: '/api/devices?groupId=:group' },
   { method: 'PUT', path: '/api/groups/{id}', url: '/api/groups/:group', body: { name: 'hijacked' } },
   { method: 'DELETE', path: '/api/groups/{id}', url: '/api/groups/:group' },
   {
