@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os'
 import { commonEnv, envTypes, parseEnv } from '@guard/shared'
 import { z } from 'zod'
+import { parseCanaryTargets } from './canary.ts'
 
 export const probeEnvSchema = z.object({
   ...commonEnv,
@@ -33,6 +34,23 @@ export const probeEnvSchema = z.object({
     .default(256 * 1024 * 1024),
   GUARD_PROBE_OUTBOX_MAX_AGE_SECONDS: z.coerce.number().int().min(60).default(86_400),
   GUARD_PROBE_HEARTBEAT_SECONDS: z.coerce.number().int().min(1).max(300).default(5),
+  /**
+   * Connectivity canary (README "Dependencies"): `host:port` targets on independent networks; while
+   * none answers a TCP connect, this probe's failed checks are marked `probeDegraded` and page no one.
+   * Empty: no canary.
+   */
+  GUARD_PROBE_CANARY: z
+    .string()
+    .default('')
+    .transform((text, ctx) => {
+      try {
+        return parseCanaryTargets(text)
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message })
+        return z.NEVER
+      }
+    }),
+  GUARD_PROBE_CANARY_SECONDS: z.coerce.number().int().min(1).max(300).default(10),
   /** /healthz and /metrics; unset: 9464 for `guard probe`, off in `guard start`; 0 turns it off. */
   GUARD_PROBE_METRICS_PORT: envTypes.port.optional(),
   GUARD_PROBE_METRICS_HOST: z.string().min(1).default('127.0.0.1'),

@@ -15,6 +15,7 @@ import {
   type Stoppable,
 } from '@guard/shared'
 import probePackage from '../package.json' with { type: 'json' }
+import { startCanary } from './canary.ts'
 import { CheckPool } from './check-pool/pool.ts'
 import type { ProbeEnv } from './env.ts'
 import { heartbeats } from './heartbeat.ts'
@@ -106,6 +107,10 @@ export async function startProbe(deps: ProbeDeps): Promise<RunningProbe> {
   const stats: ProbeStats = { checks: 0, published: 0, replayed: 0 }
   const lags = new LagWindow()
   const pool = new CheckPool({ threads: env.GUARD_PROBE_CHECK_THREADS, log })
+  const canary = startCanary(env.GUARD_PROBE_CANARY, {
+    intervalMs: env.GUARD_PROBE_CANARY_SECONDS * 1000,
+    timeoutMs: 3000,
+  })
 
   const outbox = await Outbox.open({
     dir: join(stateDir, 'outbox'),
@@ -144,6 +149,8 @@ export async function startProbe(deps: ProbeDeps): Promise<RunningProbe> {
         now: deps.now,
         check: pool.check,
       })
+      // This probe's own network is down: the failure says nothing about the target.
+      if (result.status !== 'up' && canary.degraded()) result.probeDegraded = true
       stats.checks += 1
       metrics.observeCheck(result)
       try {
@@ -230,6 +237,7 @@ export async function startProbe(deps: ProbeDeps): Promise<RunningProbe> {
     async close() {
       closing = true
       clearInterval(heartbeat)
+      canary.stop()
       await Promise.all(attachments.map((attachment) => attachment.stop()))
       const scheduled = running.monitors()
       await running.stop()
