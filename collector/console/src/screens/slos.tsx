@@ -47,7 +47,7 @@ function BurnDownChart({ days }: { days: BurnDownDay[] }) {
   const points = days.map((day, index) => `${x(index).toFixed(1)},${y(day.remainingPercent).toFixed(1)}`).join(' ')
   const last = days[days.length - 1]
   return (
-    <figure class="card slo-chart">
+    <figure class="card slo-chart" style={{ margin: '1rem 0 0' }}>
       <svg
         viewBox={`0 0 ${width} ${height}`}
         role="img"
