@@ -30,6 +30,7 @@ import { getService } from '../services/services/get.ts'
 import { listProtocols } from '../services/services/protocols.ts'
 import { serviceView } from '../services/services/schemas.ts'
 import { updateService } from '../services/services/update.ts'
+import { tagsArgument } from '../services/tags/schemas.ts'
 import { lookupDns } from '../services/toolbox/lookup-dns.ts'
 import { scanPorts } from '../services/toolbox/scan-ports.ts'
 import { dnsLookupResult } from '../services/toolbox/schemas.ts'
@@ -185,7 +186,7 @@ export const guardTools = [
     title: 'Domains status',
     description:
       "Every monitored domain's status with 24-hour response time and uptime, and a summary. Without sign-in: the domains public status pages show.",
-    input: organizationFilter,
+    input: { ...organizationFilter, tags: tagsArgument },
     output: domainsStatusResult,
     scope: 'read',
     annotations: READ_ONLY,
@@ -196,7 +197,7 @@ export const guardTools = [
         .map((domain) => `\n- down: ${domain.name}`)
         .join('')}`,
     run: (input, tool) =>
-      readDomainsStatus({ ctx: tool.ctx, audience: audienceOf(member(tool), input.organizationId) }),
+      readDomainsStatus({ ctx: tool.ctx, audience: audienceOf(member(tool), input.organizationId), tags: input.tags }),
   }),
   tool({
     name: 'scan_dns',
@@ -245,7 +246,7 @@ export const guardTools = [
     title: 'Devices status',
     description:
       "An organization's devices (servers running the Guard agent): online or not, health and last contact. Without sign-in: the devices its public status pages show.",
-    input: devicesInput.shape,
+    input: { ...devicesInput.shape, tags: tagsArgument },
     output: devicesStatusResult,
     scope: 'read',
     annotations: READ_ONLY,
@@ -255,14 +256,14 @@ export const guardTools = [
         .map((device) => `\n- ${device.status}: ${device.name}`)
         .join('')}`,
     run: (input, tool) =>
-      readDevicesStatus({ ctx: tool.ctx, audience: audienceOf(member(tool), input.organizationId) }),
+      readDevicesStatus({ ctx: tool.ctx, audience: audienceOf(member(tool), input.organizationId), tags: input.tags }),
   }),
   tool({
     name: 'get_heartbeats_status',
     title: 'Heartbeats status',
     description:
       "An organization's heartbeat monitors (cron jobs, backups, workers that ping Guard): up or down, why (missed, failed, exit_code, too_long), last ping and next expected time. Without sign-in: the heartbeats its public status pages show.",
-    input: organizationFilter,
+    input: { ...organizationFilter, tags: tagsArgument },
     output: heartbeatsStatusResult,
     scope: 'read',
     annotations: READ_ONLY,
@@ -273,7 +274,11 @@ export const guardTools = [
         .map((heartbeat) => `\n- down (${heartbeat.reason ?? 'unknown'}): ${heartbeat.name}`)
         .join('')}`,
     run: (input, tool) =>
-      readHeartbeatsStatus({ ctx: tool.ctx, audience: audienceOf(member(tool), input.organizationId) }),
+      readHeartbeatsStatus({
+        ctx: tool.ctx,
+        audience: audienceOf(member(tool), input.organizationId),
+        tags: input.tags,
+      }),
   }),
   tool({
     name: 'create_service',

@@ -1,3 +1,4 @@
+import { DEFAULT_ORGANIZATION } from '@guard/shared'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildCollectorApp } from '../app.ts'
 import { collectorForTest } from '../test-support.ts'
@@ -86,6 +87,32 @@ describe('tag filters on every list route', () => {
     expect(response.json().data[field].map((row: { name: string }) => row.name)).toEqual(['payments-staging'])
     expect((await get(`/api/reports/${report}`)).json().data[field]).toHaveLength(3)
     expect((await get(`/api/reports/incidents?tag=team`)).statusCode).toBe(200)
+  })
+
+  it('filters the MCP status tools by tags', async () => {
+    const callTool = async (name: string, args: Record<string, unknown>) => {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/mcp',
+        headers: { ...headers(), accept: 'application/json, text/event-stream', 'content-type': 'application/json' },
+        payload: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } },
+      })
+      expect(response.statusCode, response.body).toBe(200)
+      return response.json().result as { isError?: boolean; structuredContent?: Record<string, { name: string }[]> }
+    }
+    const args = { organizationId: DEFAULT_ORGANIZATION.id, tags: ['team:payments', 'env:prod'] }
+    for (const [tool, field] of [
+      ['get_domains_status', 'domains'],
+      ['get_heartbeats_status', 'heartbeats'],
+      ['get_devices_status', 'devices'],
+    ] as const) {
+      const result = await callTool(tool, args)
+      expect(result.isError, tool).toBeFalsy()
+      expect(
+        result.structuredContent?.[field]?.map((item) => item.name),
+        tool,
+      ).toEqual(['payments-prod'])
+    }
   })
 
   it('counts only matching domains in the standard and alternative pagination', async () => {

@@ -1,6 +1,7 @@
 import type { CollectorContext } from '../../context.ts'
 import { requirePermission } from '../access/require.ts'
 import { listDevices } from '../devices/list.ts'
+import { assertTagsSignedIn } from '../tags/schemas.ts'
 import type { Audience } from './audience.ts'
 import { isWorking, readPublicView } from './public-view.ts'
 import type { DevicesStatusResult } from './schemas.ts'
@@ -12,10 +13,13 @@ import type { DevicesStatusResult } from './schemas.ts'
 export async function readDevicesStatus({
   ctx,
   audience,
+  tags = [],
 }: {
   ctx: CollectorContext
   audience: Audience
+  tags?: string[]
 }): Promise<DevicesStatusResult> {
+  assertTagsSignedIn(audience, tags)
   if (audience.kind === 'public') {
     const devices = (await readPublicView(ctx, audience.organizationId)).components
       .filter((component) => component.kind === 'device')
@@ -32,7 +36,7 @@ export async function readDevicesStatus({
   const lists = await Promise.all(
     audience.callers.map((caller) => {
       requirePermission(caller, 'devices:read')
-      return listDevices(ctx, caller, caller.organizationId)
+      return listDevices(ctx, caller, caller.organizationId, tags)
     }),
   )
   const devices = lists.flat().map((device) => ({

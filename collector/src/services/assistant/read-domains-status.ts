@@ -2,6 +2,7 @@ import type { CollectorContext } from '../../context.ts'
 import { requirePermission } from '../access/require.ts'
 import { listDomains } from '../domains/list.ts'
 import { organizationDomainStats } from '../domains/organization-stats.ts'
+import { assertTagsSignedIn } from '../tags/schemas.ts'
 import { type Audience, weightedMean } from './audience.ts'
 import { isWorking, latestUptime, readPublicView } from './public-view.ts'
 import type { DomainsStatusResult } from './schemas.ts'
@@ -15,10 +16,13 @@ const DOMAINS_PER_ORGANIZATION = 100
 export async function readDomainsStatus({
   ctx,
   audience,
+  tags = [],
 }: {
   ctx: CollectorContext
   audience: Audience
+  tags?: string[]
 }): Promise<DomainsStatusResult> {
+  assertTagsSignedIn(audience, tags)
   if (audience.kind === 'public') {
     const domains = (await readPublicView(ctx, audience.organizationId)).components
       .filter((component) => component.kind === 'domain')
@@ -47,8 +51,13 @@ export async function readDomainsStatus({
     audience.callers.map(async (caller) => {
       requirePermission(caller, 'domains:read')
       const [stats, page] = await Promise.all([
-        organizationDomainStats(ctx, caller, caller.organizationId),
-        listDomains(ctx, caller, { page: 1, limit: DOMAINS_PER_ORGANIZATION, organization: caller.organizationId }),
+        organizationDomainStats(ctx, caller, caller.organizationId, tags),
+        listDomains(ctx, caller, {
+          page: 1,
+          limit: DOMAINS_PER_ORGANIZATION,
+          organization: caller.organizationId,
+          tags,
+        }),
       ])
       const items = page.shape === 'standard' ? page.items : []
       return {

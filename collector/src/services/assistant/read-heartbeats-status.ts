@@ -1,6 +1,7 @@
 import type { CollectorContext } from '../../context.ts'
 import { requirePermission } from '../access/require.ts'
 import { listHeartbeats } from '../heartbeats/list.ts'
+import { assertTagsSignedIn } from '../tags/schemas.ts'
 import type { Audience } from './audience.ts'
 import { readPublicView } from './public-view.ts'
 import type { HeartbeatsStatusResult } from './schemas.ts'
@@ -13,10 +14,13 @@ import type { HeartbeatsStatusResult } from './schemas.ts'
 export async function readHeartbeatsStatus({
   ctx,
   audience,
+  tags = [],
 }: {
   ctx: CollectorContext
   audience: Audience
+  tags?: string[]
 }): Promise<HeartbeatsStatusResult> {
+  assertTagsSignedIn(audience, tags)
   const heartbeats =
     audience.kind === 'public'
       ? (await readPublicView(ctx, audience.organizationId)).components
@@ -33,7 +37,7 @@ export async function readHeartbeatsStatus({
           await Promise.all(
             audience.callers.map((caller) => {
               requirePermission(caller, 'heartbeats:read')
-              return listHeartbeats({ ctx, caller, input: { organizationId: caller.organizationId } })
+              return listHeartbeats({ ctx, caller, input: { organizationId: caller.organizationId, tags } })
             }),
           )
         )

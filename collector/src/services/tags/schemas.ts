@@ -1,3 +1,4 @@
+import { GuardError } from '@guard/shared'
 import { z } from 'zod'
 
 /** Letters, digits and `_ . / -`, starting with a letter or digit: a tag key is a name, not a sentence. */
@@ -66,6 +67,20 @@ export const tagQuery = z
   .describe(
     'Tags every listed item carries: `key:value` exactly, a bare `key` (or `key:*`) any value of it. Repeat for more.',
   )
+
+/** The MCP list tools' `tags` argument: the list routes' `?tag=` as an array. */
+export const tagsArgument = z
+  .array(tagSelector)
+  .max(MAX_TAGS)
+  .optional()
+  .describe('Only what carries every tag named: `key:value` exactly, a bare `key` any value of it. Requires sign-in.')
+
+/** Public answers come from status pages, which show no tags: a tag filter there would silently match everything. */
+export function assertTagsSignedIn(audience: { kind: string }, tags: readonly string[] | undefined): void {
+  if (audience.kind === 'public' && tags && tags.length > 0) {
+    throw new GuardError('VALIDATION_ERROR', 'tags: filtering by tag requires sign-in')
+  }
+}
 
 export const tagKey = z
   .string()
