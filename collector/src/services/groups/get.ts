@@ -1,7 +1,7 @@
 import type { Caller, CollectorContext } from '../../context.ts'
 import { findGroup } from './find.ts'
 import type { GroupDetail } from './schemas.ts'
-import { readOrganizationGroups } from './states.ts'
+import { readGroupMembers, readOrganizationGroups } from './states.ts'
 
 /** A group with its members' states, its child groups and its derived state. */
 export async function getGroup({
@@ -14,11 +14,13 @@ export async function getGroup({
   input: { id: string }
 }): Promise<GroupDetail> {
   const group = await findGroup(ctx.sql, caller.organizationIds, input.id)
-  const { groups, members, views } = await readOrganizationGroups(ctx.sql, group.organization_id)
-  const view = views.get(group.id)!
+  const [{ groups, views }, members] = await Promise.all([
+    readOrganizationGroups(ctx.sql, group.organization_id),
+    readGroupMembers(ctx.sql, group.organization_id, group.id),
+  ])
   return {
-    ...view,
-    members: members.get(group.id) ?? [],
+    ...views.get(group.id)!,
+    members,
     children: groups.filter((child) => child.parent_id === group.id).map((child) => views.get(child.id)!),
   }
 }
