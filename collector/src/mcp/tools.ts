@@ -21,6 +21,8 @@ import {
   organizationFilter,
 } from '../services/assistant/schemas.ts'
 import { dashboardStats } from '../services/dashboard/stats.ts'
+import { getDependencies } from '../services/dependencies/get.ts'
+import { dependenciesView } from '../services/dependencies/schemas.ts'
 import { groupsResult, listGroupsForAudience } from '../services/groups/list-for-audience.ts'
 import { acknowledgeIncident } from '../services/incidents/acknowledge.ts'
 import { incidentView } from '../services/incidents/schemas.ts'
@@ -180,6 +182,19 @@ export const guardTools = [
         .join('')}`,
     run: (input, tool) =>
       listGroupsForAudience({ ctx: tool.ctx, audience: audienceOf(member(tool), input.organizationId) }),
+  }),
+  tool({
+    name: 'get_dependencies',
+    title: 'Dependencies of a monitor',
+    description:
+      'What a domain, service or heartbeat depends on, what depends on it, and, while a parent is down, the parent and incident its failure is counted under instead of an incident of its own (suppressedBy), as GET /api/monitors/{id}/dependencies. Requires sign-in.',
+    input: { monitorId: z.string().min(1).max(64).describe('The monitor id (the status tools list them)') },
+    output: dependenciesView,
+    scope: 'read',
+    annotations: READ_ONLY,
+    summary: (result) =>
+      `Depends on ${result.dependsOn.length} monitors; ${result.dependentsCount} depend on it.${result.suppressedBy ? ` Its failure is suppressed: ${result.suppressedBy.monitorId} is down.` : ''}`,
+    run: ({ monitorId }, tool) => getDependencies({ ctx: tool.ctx, caller: signedIn(tool), input: { id: monitorId } }),
   }),
   tool({
     name: 'get_domains_status',

@@ -582,6 +582,19 @@ const table: Array<{
       own: true as const,
     })),
   ),
+  // Our monitor's dependencies through MCP are a tool error, as through the API (404).
+  {
+    method: 'POST',
+    path: '/mcp',
+    url: '/mcp',
+    body: {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'get_dependencies', arguments: { monitorId: ':service' } },
+    },
+    own: true,
+  },
   // Creating a service in our organization through MCP is refused like through the API.
   {
     method: 'POST',

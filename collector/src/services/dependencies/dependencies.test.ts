@@ -223,6 +223,33 @@ describe('dependencies that silence the noise', () => {
     })
   })
 
+  it("shows a monitor's dependencies to an MCP client, and another organization's as a tool error", async () => {
+    const gateway = await service('mcp-gateway')
+    const backend = await service('mcp-backend')
+    await call('PUT', `/api/monitors/${backend}/dependencies`, { dependsOn: [gateway] })
+    const mcp = async (monitorId: string) =>
+      (
+        await app.inject({
+          method: 'POST',
+          url: '/mcp',
+          headers: { authorization: `Bearer ${harness.apiKey}`, accept: 'application/json, text/event-stream' },
+          payload: {
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'tools/call',
+            params: { name: 'get_dependencies', arguments: { monitorId } },
+          },
+        })
+      ).json().result
+    const answer = await mcp(backend)
+    expect(answer.isError).toBeFalsy()
+    expect(answer.structuredContent).toMatchObject({ monitorId: backend, dependsOn: [gateway], suppressedBy: null })
+    const theirs = await service('mcp-theirs', 'mallory')
+    const refused = await mcp(theirs)
+    expect(refused.isError).toBe(true)
+    expect(refused.content[0].text).toBe('NOT_FOUND: Monitor not found')
+  })
+
   it('refuses a self-dependency, a cycle and a monitor of another organization, naming dependsOn', async () => {
     const a = await service('cycle-a')
     const b = await service('cycle-b')
