@@ -155,7 +155,9 @@ describe('monitoring MCP endpoint', () => {
     expect(tools.map((tool) => tool.name).sort()).toEqual([...TOOL_NAMES].sort())
     for (const tool of tools) {
       expect(tool.outputSchema, tool.name).toMatchObject({ type: 'object' })
-      expect(tool.annotations?.readOnlyHint, tool.name).toBe(!['create_service', 'update_service', 'acknowledge_incident'].includes(tool.name))
+      expect(tool.annotations?.readOnlyHint, tool.name).toBe(
+        !['create_service', 'update_service', 'acknowledge_incident'].includes(tool.name),
+      )
       expect(tool.annotations?.openWorldHint, tool.name).toBe(tool.name.startsWith('scan_'))
     }
     const widgetOf = Object.fromEntries(
