@@ -180,6 +180,9 @@ describe.skipIf(!nats || !postgres)('distributed mode: separate processes over N
     await eventually(async () => (receiver.received.length >= 2 ? true : undefined), 'two webhooks', 30_000)
     const types = receiver.received.map((r) => (JSON.parse(r.body) as { type: string }).type)
     expect(types).toEqual(['incident.opened', 'incident.resolved'])
+    // Deleted before its target goes away: a monitor down again this soon reopens its incident,
+    // which is announced, and the next test counts every delivery.
+    expect((await api.delete(`/api/domains/${id}`)).status).toBe(200)
     await target.close()
     await receiver.close()
   }, 180_000)

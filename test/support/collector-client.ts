@@ -15,6 +15,7 @@ export function collectorClient(baseUrl: string, apiKey: string) {
     get: (path: string) => call('GET', path),
     post: (path: string, body: unknown) => call('POST', path, body),
     put: (path: string, body: unknown) => call('PUT', path, body),
+    delete: (path: string) => call('DELETE', path),
   }
 }
 
