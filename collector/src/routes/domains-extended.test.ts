@@ -192,6 +192,7 @@ describe('domains API: stats, shapes, updates and page fetches', () => {
       response_time_ms: null,
       ssl_expires_at: null,
       tags: [],
+      group_id: null,
       created_at: expect.any(String),
       updated_at: expect.any(String),
     })
