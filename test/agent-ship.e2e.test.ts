@@ -118,9 +118,12 @@ describe('the agent shipped as one file', () => {
     await writeFile(script, text)
     await run('sh', ['-n', script])
     const root = join(dir, 'root')
-    const installed = await run('sh', [script, '--root', root, '--key', apiKey, '--name', 'scripted', '--tag', 'a b'], {
-      env,
-    })
+    // A tag whose value holds a space: the script must pass it through as one argument.
+    const installed = await run(
+      'sh',
+      [script, '--root', root, '--key', apiKey, '--name', 'scripted', '--tag', 'team:a b'],
+      { env },
+    )
     expect(installed.stderr).toContain('Enrolled device')
     const agentPath = join(root, 'usr/local/lib/guard-agent/guard-agent.mjs')
     expect(sha256(await readFile(agentPath))).toBe(sha256(await readFile(agentFile())))
