@@ -20,6 +20,7 @@ export interface DomainItem {
   createdAt: string
   lastError?: LastError | null
   failingLocations?: string[]
+  tags?: string[]
 }
 
 export interface HttpOptions {
@@ -136,6 +137,7 @@ export interface ServiceItem {
   /** Response-time thresholds of any protocol, in ms. */
   degradedAboveMs?: number
   downAboveMs?: number
+  tags?: string[]
 }
 
 export interface Incident {

@@ -5,6 +5,7 @@ import { Dialog } from '../components/dialog.tsx'
 import { Field, Form } from '../components/form.tsx'
 import { Badge, Empty, ErrorText, Loading, StateDot } from '../components/status.tsx'
 import { Table } from '../components/table.tsx'
+import { TagChips, TagFilter, useTagFilter, useTags } from '../components/tags.tsx'
 import { Time } from '../components/time.tsx'
 import { useResource } from '../components/use-api.ts'
 import { useLive } from '../live.ts'
@@ -47,9 +48,11 @@ export function DeviceState({ device }: { device: Device }) {
 export default function Devices() {
   const { current } = useOrg()
   const query = { organizationId: current.id }
+  const [tagFilter, setTagFilter] = useTagFilter()
+  const known = useTags()
   const devices = useResource(
-    () => api.get<Envelope<Device[]>>('/api/devices', query).then((body) => body.data),
-    [current.id],
+    () => api.get<Envelope<Device[]>>('/api/devices', { ...query, tag: tagFilter }).then((body) => body.data),
+    [current.id, tagFilter.join('\n')],
   )
   const stats = useResource(
     () => api.get<Envelope<DeviceStats>>('/api/devices/stats', query).then((body) => body.data),
@@ -124,6 +127,7 @@ export default function Devices() {
           options={DEVICE_STATES}
           onChange={(value) => setState(value as typeof state)}
         />
+        <TagFilter label="Filter devices by tag" known={known.tags} selected={tagFilter} onChange={setTagFilter} />
       </div>
 
       {devices.error ? <ErrorText error={devices.error} retry={devices.reload} /> : null}
@@ -131,7 +135,7 @@ export default function Devices() {
         devices.error ? null : (
           <Loading label="Loading devices…" />
         )
-      ) : devices.data.length === 0 ? (
+      ) : devices.data.length === 0 && tagFilter.length === 0 ? (
         <Empty title="No devices yet">
           <p>Enrol a server to see its CPU, memory, disk and network here.</p>
         </Empty>
@@ -148,13 +152,7 @@ export default function Devices() {
               cell: (device) => (
                 <>
                   <a href={`/devices/${encodeURIComponent(device.id)}`}>{device.name}</a>
-                  {device.tags.length > 0 ? (
-                    <div class="tags">
-                      {device.tags.map((tag) => (
-                        <Badge key={tag}>{tag}</Badge>
-                      ))}
-                    </div>
-                  ) : null}
+                  <TagChips tags={device.tags} colorOf={known.colorOf} />
                 </>
               ),
             },

@@ -7,6 +7,7 @@ import { MonitorActions } from '../components/monitor.tsx'
 import { Sparkline } from '../components/sparkline.tsx'
 import { Empty, ErrorText, Loading, StateDot } from '../components/status.tsx'
 import { type Column, Table } from '../components/table.tsx'
+import { TagChips, TagFilter, useTagFilter, useTags } from '../components/tags.tsx'
 import { formatMs, formatPercent } from '../components/time.tsx'
 import { usePolling, useResource } from '../components/use-api.ts'
 import { useLive } from '../live.ts'
@@ -38,6 +39,8 @@ export default function Domains() {
   const [search, setSearch] = useQueryState('search')
   const [status, setStatus] = useQueryState('status')
   const [pageText, setPage] = useQueryState('page')
+  const [tagFilter, setTagFilter] = useTagFilter()
+  const known = useTags()
   const page = Math.max(1, Number(pageText) || 1)
   const [typed, setTyped] = useState(search)
   useEffect(() => {
@@ -48,8 +51,8 @@ export default function Domains() {
   }, [typed])
 
   const list = useResource(
-    () => api.get<Page<DomainItem>>('/api/domains', { page, limit: PAGE_SIZE, search, status }),
-    [current.id, page, search, status],
+    () => api.get<Page<DomainItem>>('/api/domains', { page, limit: PAGE_SIZE, search, status, tag: tagFilter }),
+    [current.id, page, search, status, tagFilter.join('\n')],
   )
   const trend = useResource(
     () =>
@@ -79,6 +82,7 @@ export default function Domains() {
           <small class="muted" style={{ overflowWrap: 'anywhere' }}>
             {domain.status === 'down' && domain.lastError ? domain.lastError.message : domain.url}
           </small>
+          <TagChips tags={domain.tags} colorOf={known.colorOf} />
         </div>
       ),
     },
@@ -137,6 +141,7 @@ export default function Domains() {
       <div class="toolbar">
         <SearchField label="Search domains" placeholder="Search by name or URL" value={typed} onInput={setTyped} />
         <FilterChoice label="State" value={status} options={STATE_OPTIONS} onChange={setStatus} />
+        <TagFilter label="Filter domains by tag" known={known.tags} selected={tagFilter} onChange={setTagFilter} />
       </div>
       <ErrorText error={list.error} retry={list.reload} />
       {data === undefined ? (
@@ -144,8 +149,8 @@ export default function Domains() {
           <Loading lines={8} />
         )
       ) : data.data.length === 0 ? (
-        search || status ? (
-          <Empty title="No domain matches">Change the search or the state filter.</Empty>
+        search || status || tagFilter.length > 0 ? (
+          <Empty title="No domain matches">Change the search, the state or the tag filter.</Empty>
         ) : (
           <Empty title="No domains yet">
             <a href="/domains/new">Add the first one</a>: Guard checks it from every location and tells you when it goes

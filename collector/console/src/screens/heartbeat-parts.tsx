@@ -8,6 +8,7 @@ import { type Resource, useResource } from '../components/use-api.ts'
 export interface Heartbeat {
   id: string
   name: string
+  tags?: string[]
   every: number | null
   cron: string | null
   timezone: string

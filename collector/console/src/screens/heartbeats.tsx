@@ -6,6 +6,7 @@ import { Confirm, Dialog } from '../components/dialog.tsx'
 import { Field, Form } from '../components/form.tsx'
 import { Empty, ErrorText, Loading, StateDot } from '../components/status.tsx'
 import { Table } from '../components/table.tsx'
+import { TagChips, TagFilter, useTagFilter, useTags } from '../components/tags.tsx'
 import { formatDateTime, Time } from '../components/time.tsx'
 import { useResource } from '../components/use-api.ts'
 import { useOrg } from '../org.ts'
@@ -63,7 +64,12 @@ function snippetsOf(heartbeat: Pick<Heartbeat, 'pingUrl' | 'cron' | 'every' | 'n
 
 export default function Heartbeats() {
   const { current } = useOrg()
-  const list = useResource(() => api.get<Envelope<Heartbeat[]>>('/api/heartbeats').then((b) => b.data), [current.id])
+  const [tagFilter, setTagFilter] = useTagFilter()
+  const known = useTags()
+  const list = useResource(
+    () => api.get<Envelope<Heartbeat[]>>('/api/heartbeats', { tag: tagFilter }).then((b) => b.data),
+    [current.id, tagFilter.join('\n')],
+  )
   const [creating, setCreating] = useState(false)
   const [showing, setShowing] = useState<Heartbeat | undefined>(undefined)
   const [logOf, setLogOf] = useState<Heartbeat | undefined>(undefined)
@@ -93,6 +99,9 @@ export default function Heartbeats() {
         Cron jobs, backups and workers report in by calling their ping URL; a run that does not report in time, fails or
         takes too long opens an incident.
       </p>
+      <div class="toolbar">
+        <TagFilter label="Filter heartbeats by tag" known={known.tags} selected={tagFilter} onChange={setTagFilter} />
+      </div>
       {action.error ? <ErrorText error={action.error} /> : null}
       {list.error ? <ErrorText error={list.error} retry={list.reload} /> : null}
       {!list.data ? (
@@ -100,7 +109,11 @@ export default function Heartbeats() {
           <Loading label="Loading heartbeats…" />
         )
       ) : list.data.length === 0 ? (
-        <Empty title="No heartbeats yet" />
+        tagFilter.length > 0 ? (
+          <Empty title="No heartbeat matches">Change the tag filter.</Empty>
+        ) : (
+          <Empty title="No heartbeats yet" />
+        )
       ) : (
         <Table
           caption="Heartbeats"
@@ -109,7 +122,12 @@ export default function Heartbeats() {
           columns={[
             {
               header: 'Name',
-              cell: (heartbeat) => <a href={`/heartbeats/${encodeURIComponent(heartbeat.id)}`}>{heartbeat.name}</a>,
+              cell: (heartbeat) => (
+                <>
+                  <a href={`/heartbeats/${encodeURIComponent(heartbeat.id)}`}>{heartbeat.name}</a>
+                  <TagChips tags={heartbeat.tags} colorOf={known.colorOf} />
+                </>
+              ),
             },
             {
               header: 'State',

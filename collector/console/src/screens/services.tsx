@@ -6,6 +6,7 @@ import { MonitorActions } from '../components/monitor.tsx'
 import { Sparkline } from '../components/sparkline.tsx'
 import { Empty, ErrorText, Loading, StateDot } from '../components/status.tsx'
 import { type Column, Table } from '../components/table.tsx'
+import { TagChips, TagFilter, useTagFilter, useTags } from '../components/tags.tsx'
 import { formatPercent, Time } from '../components/time.tsx'
 import { usePolling, useResource } from '../components/use-api.ts'
 import { useLive } from '../live.ts'
@@ -29,9 +30,14 @@ export default function Services() {
   const [status, setStatus] = useState('')
   const [protocol, setProtocol] = useState('')
   const protocols = useProtocols()
+  const [tagFilter, setTagFilter] = useTagFilter()
+  const known = useTags()
   const list = useResource(
-    () => api.get<Envelope<ServiceItem[]>>('/api/services', { organizationId: current.id }).then((body) => body.data),
-    [current.id],
+    () =>
+      api
+        .get<Envelope<ServiceItem[]>>('/api/services', { organizationId: current.id, tag: tagFilter })
+        .then((body) => body.data),
+    [current.id, tagFilter.join('\n')],
   )
   const recent = useRecentChecks(list.data?.map((service) => service.id) ?? [], BEATS, current.id)
   useLive(MONITOR_EVENTS, () => {
@@ -62,6 +68,7 @@ export default function Services() {
             {service.protocol.toUpperCase()} {target(service)}
             {service.status === 'down' && service.lastError ? ` — ${service.lastError.message}` : ''}
           </small>
+          <TagChips tags={service.tags} colorOf={known.colorOf} />
         </div>
       ),
     },
@@ -136,6 +143,7 @@ export default function Services() {
           ]}
           onChange={setProtocol}
         />
+        <TagFilter label="Filter services by tag" known={known.tags} selected={tagFilter} onChange={setTagFilter} />
       </div>
       <ErrorText error={list.error} retry={list.reload} />
       {list.data === undefined ? (
