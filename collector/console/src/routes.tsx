@@ -56,6 +56,7 @@ export const routes: RouteEntry[] = [
   { path: '/devices', title: 'Devices', component: lazy(() => import('./screens/devices.tsx')), nav: true },
   { path: '/devices/:id', title: 'Device', component: lazy(() => import('./screens/device-detail.tsx')), nav: false },
   { path: '/incidents', title: 'Incidents', component: lazy(() => import('./screens/incidents.tsx')), nav: true },
+  { path: '/groups', title: 'Groups', component: lazy(() => import('./screens/groups.tsx')), nav: true },
   { path: '/slos', title: 'SLOs', component: lazy(() => import('./screens/slos.tsx')), nav: true },
   {
     path: '/incidents/:id',
