@@ -4,7 +4,8 @@ import { selectRows } from './query.ts'
 /**
  * Which table answers a window: raw results up to a day, per-minute rollups up to a week, per-hour
  * rollups beyond. Rollups hold only deduplicated results (see migrations/clickhouse/002_rollups.sql),
- * so they need no FINAL; raw reads keep FINAL so a redelivered row is never counted twice.
+ * so they need no FINAL; raw reads keep FINAL so a redelivered row is never counted twice. Raw
+ * reads skip failures from a degraded probe (`probe_degraded`), as the state machine does.
  */
 export type Source = 'raw' | 'minute' | 'hour'
 export const sourceFor = (seconds: number): Source =>
@@ -29,6 +30,7 @@ function aggregateSql(source: Source, percentile: boolean): string {
               FROM check_results FINAL
              WHERE organization_id IN {orgs:Array(String)} AND monitor_id IN {ids:Array(String)}
                AND started_at >= now64(3) - toIntervalSecond({window:UInt32})
+               AND NOT (probe_degraded = 1 AND status <> 'up')
              GROUP BY monitor_id`
   }
   const table = source === 'minute' ? 'check_results_1m' : 'check_results_1h'

@@ -59,7 +59,8 @@ async function membersOf(ctx: CollectorContext, row: SloRow): Promise<{ members:
 /**
  * Of each member's results in the span, only those that can change the quorum: failures, the
  * result after a failure (a recovery) and each location's first (it makes the location known).
- * A healthy month is then a handful of rows, not one per check.
+ * A healthy month is then a handful of rows, not one per check. A failure from a degraded probe
+ * is left out before that, as the state machine ignores it (monitor-state/transition.ts).
  */
 async function resultPoints(ctx: CollectorContext, organizationId: string, ids: string[], span: Interval) {
   if (ids.length === 0) return new Map<string, ResultPoint[]>()
@@ -72,6 +73,7 @@ async function resultPoints(ctx: CollectorContext, organizationId: string, ids: 
          FROM check_results FINAL
         WHERE organization_id = {org:String} AND monitor_id IN {ids:Array(String)}
           AND started_at >= fromUnixTimestamp64Milli({from:Int64}) AND started_at < fromUnixTimestamp64Milli({to:Int64})
+          AND NOT (probe_degraded = 1 AND status <> 'up')
      ) WHERE failed = 1 OR failed_before = 1`,
     { org: organizationId, ids, from: span.from - LEAD_IN_MS, to: span.to },
   )
