@@ -137,6 +137,7 @@ export async function listDomains(ctx: CollectorContext, caller: Caller, query: 
         createdAt: domain.createdAt,
         lastError,
         failingLocations,
+        tags: domain.tags,
         groupId: groups.get(domain.id) ?? null,
       }
     }),

@@ -159,6 +159,7 @@ export const domainListItem = z.object({
   createdAt: z.string(),
   lastError: lastErrorView.nullable().optional(),
   failingLocations: z.array(z.string()).optional(),
+  tags: z.array(z.string()).optional(),
   groupId: z.string().nullable().optional().describe('The group the domain is in (lists); null: none'),
 })
 export type DomainListItem = z.infer<typeof domainListItem>
