@@ -32,6 +32,9 @@ import { getService } from '../services/services/get.ts'
 import { listProtocols } from '../services/services/protocols.ts'
 import { serviceView } from '../services/services/schemas.ts'
 import { updateService } from '../services/services/update.ts'
+import { getSlo } from '../services/slos/get.ts'
+import { listSlos } from '../services/slos/list.ts'
+import { sloStatus, sloView } from '../services/slos/schemas.ts'
 import { tagsArgument } from '../services/tags/schemas.ts'
 import { lookupDns } from '../services/toolbox/lookup-dns.ts'
 import { scanPorts } from '../services/toolbox/scan-ports.ts'
@@ -122,6 +125,21 @@ const serviceFields = {
   enabled: z.boolean().optional(),
   locations: z.array(z.string()).max(50).optional().describe('Probe location codes; default the configured ones'),
 }
+/** An SLO with the figures that say how it is doing now; the burn-down stays on GET /api/slos/{id}. */
+const slosResult = z.object({
+  slos: z.array(
+    sloView.extend(
+      sloStatus.pick({
+        sli: true,
+        budgetMinutes: true,
+        remainingMinutes: true,
+        remainingPercent: true,
+        burnRates: true,
+      }).shape,
+    ),
+  ),
+})
+
 const protocolConfigArgument = z
   .record(z.string(), z.unknown())
   .describe(
@@ -195,6 +213,35 @@ export const guardTools = [
     summary: (result) =>
       `Depends on ${result.dependsOn.length} monitors; ${result.dependentsCount} depend on it.${result.suppressedBy ? ` Its failure is suppressed: ${result.suppressedBy.monitorId} is down.` : ''}`,
     run: ({ monitorId }, tool) => getDependencies({ ctx: tool.ctx, caller: signedIn(tool), input: { id: monitorId } }),
+  }),
+  tool({
+    name: 'list_slos',
+    title: 'SLOs and error budgets',
+    description:
+      'Every SLO of the organization with its objective, SLI (percent of good minutes in the window so far), error budget left (minutes and percent, negative once spent), burn rates over 1 h, 6 h, 24 h and 3 d (1 spends the budget exactly by the window’s end) and the burn alert firing, if any, as GET /api/slos/{id}. Requires sign-in.',
+    input: organizationFilter,
+    output: slosResult,
+    scope: 'read',
+    annotations: READ_ONLY,
+    summary: (result) =>
+      `${result.slos.length} SLOs.${result.slos
+        .map(
+          (slo) =>
+            `\n- ${slo.name}: objective ${slo.objective} %, SLI ${percentText(slo.sli)}, ${slo.remainingPercent} % of the budget left, 1 h burn rate ${slo.burnRates['1h'] ?? 'unknown'}${slo.burning ? `, burning (${slo.burning.severity})` : ''}`,
+        )
+        .join('')}`,
+    run: async (input, tool) => {
+      const caller = signedIn(tool)
+      const slos = await listSlos({ ctx: tool.ctx, caller, input })
+      const withStatus = []
+      // One at a time: each reads its window's results, and an organization may have many SLOs.
+      for (const slo of slos) {
+        const { status, ...view } = await getSlo({ ctx: tool.ctx, caller, input: { id: slo.id } })
+        const { sli, budgetMinutes, remainingMinutes, remainingPercent, burnRates } = status
+        withStatus.push({ ...view, sli, budgetMinutes, remainingMinutes, remainingPercent, burnRates })
+      }
+      return { slos: withStatus }
+    },
   }),
   tool({
     name: 'get_domains_status',

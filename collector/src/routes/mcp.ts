@@ -107,7 +107,7 @@ export function mcpRoutes(app: GuardFastify, ctx: CollectorContext): void {
           schema: {
             summary: 'Monitoring MCP endpoint (JSON-RPC 2.0, Streamable HTTP, stateless, JSON responses)',
             description:
-              'Tools get_dashboard_stats, list_incidents, get_domains_status, scan_dns, scan_ports, get_devices_status, get_heartbeats_status, list_groups, get_dependencies; widget resources ui://guard/dashboard, ui://guard/incidents, ui://guard/domains, ui://guard/heartbeats. Bearer optional: an API key, or a user token (for the monitoring API or this resource) with scope read. A notification is answered 202 with no body.',
+              'Tools get_dashboard_stats, list_incidents, get_domains_status, scan_dns, scan_ports, get_devices_status, get_heartbeats_status, list_groups, get_dependencies, list_slos; widget resources ui://guard/dashboard, ui://guard/incidents, ui://guard/domains, ui://guard/heartbeats. Bearer optional: an API key, or a user token (for the monitoring API or this resource) with scope read. A notification is answered 202 with no body.',
             tags: ['mcp'],
             security: [{}, { bearer: [] }],
             body: jsonRpcRequest,

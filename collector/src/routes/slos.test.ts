@@ -96,6 +96,46 @@ describe('SLO routes', () => {
     expect(response.json().message).toContain('shortWindowMinutes')
   })
 
+  it('lists SLOs with their SLI, budget left and burn rates through MCP, only for a signed-in caller', async () => {
+    const created = await app.inject({
+      method: 'POST',
+      url: '/api/slos',
+      headers: headers(),
+      payload: { name: 'Shop via MCP', subject: { kind: 'monitor', id: domain }, objective: 99 },
+    })
+    const id = created.json().data.id
+    const listSlos = async (authorization?: string) =>
+      (
+        await app.inject({
+          method: 'POST',
+          url: '/mcp',
+          headers: {
+            ...(authorization ? { authorization } : {}),
+            accept: 'application/json, text/event-stream',
+            'content-type': 'application/json',
+          },
+          payload: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_slos', arguments: {} } },
+        })
+      ).json().result
+    const answer = await listSlos(headers().authorization)
+    expect(answer.isError).toBeFalsy()
+    const slo = answer.structuredContent.slos.find((item: { id: string }) => item.id === id)
+    expect(slo).toMatchObject({
+      name: 'Shop via MCP',
+      objective: 99,
+      sli: 100,
+      remainingPercent: 100,
+      burnRates: { '1h': 0 },
+      burning: null,
+    })
+    expect(slo).not.toHaveProperty('burnDown')
+    expect(answer.content[0].text).toContain('- Shop via MCP: objective 99 %, SLI 100 %, 100 % of the budget left')
+    const anonymous = await listSlos()
+    expect(anonymous.isError).toBe(true)
+    expect(anonymous.content[0].text).toMatch(/^UNAUTHORIZED/)
+    await app.inject({ method: 'DELETE', url: `/api/slos/${id}`, headers: headers() })
+  })
+
   it('reports a month as JSON, CSV and a printable page, narrowed by tag', async () => {
     await app.inject({
       method: 'POST',

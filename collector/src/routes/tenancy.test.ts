@@ -574,6 +574,7 @@ const table: Array<{
       'get_devices_status',
       'get_heartbeats_status',
       'list_groups',
+      'list_slos',
     ].map((name) => ({
       method: 'POST' as const,
       path,
