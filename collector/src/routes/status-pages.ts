@@ -22,6 +22,7 @@ import { logoOrigin, renderStatusPageHtml } from '../services/status-pages/rende
 import {
   addDeviceInput,
   addDomainInput,
+  addGroupInput,
   addHeartbeatInput,
   addServiceInput,
   createStatusPageInput,
@@ -99,6 +100,7 @@ export function statusPageRoutes(app: GuardFastify, ctx: CollectorContext): void
     ['service', addServiceInput],
     ['heartbeat', addHeartbeatInput],
     ['device', addDeviceInput],
+    ['group', addGroupInput],
   ] as const) {
     app.post(
       `/api/status-pages/:id/${kind}s`,

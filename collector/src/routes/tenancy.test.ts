@@ -473,6 +473,12 @@ const table: Array<{
     body: { heartbeatId: ':heartbeat' },
   },
   {
+    method: 'POST',
+    path: '/api/status-pages/{id}/groups',
+    url: '/api/status-pages/:page/groups',
+    body: { groupId: ':group' },
+  },
+  {
     method: 'DELETE',
     path: '/api/status-pages/{id}/components/{componentId}',
     url: '/api/status-pages/:page/components/:component',

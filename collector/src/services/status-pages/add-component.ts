@@ -4,6 +4,7 @@ import { findStatusPage, toStatusPageDetail } from './find.ts'
 import {
   addDeviceInput,
   addDomainInput,
+  addGroupInput,
   addHeartbeatInput,
   addServiceInput,
   type ComponentKind,
@@ -15,11 +16,12 @@ const inputs = {
   service: addServiceInput,
   heartbeat: addHeartbeatInput,
   device: addDeviceInput,
+  group: addGroupInput,
 }
-const NOUN = { domain: 'Domain', service: 'Service', heartbeat: 'Heartbeat', device: 'Device' } as const
+const NOUN = { domain: 'Domain', service: 'Service', heartbeat: 'Heartbeat', device: 'Device', group: 'Group' } as const
 
 /**
- * Puts a domain, service, heartbeat or device of the page's own organization at the end of the page. Another
+ * Puts a domain, service, heartbeat, device or group of the page's own organization at the end of the page. Another
  * organization's monitor is "not found", exactly like one that does not exist.
  */
 export async function addStatusPageComponent(
@@ -34,14 +36,20 @@ export async function addStatusPageComponent(
     serviceId?: string
     heartbeatId?: string
     deviceId?: string
+    groupId?: string
     displayName?: string
   }
-  const subjectId = (input.domainId ?? input.serviceId ?? input.heartbeatId ?? input.deviceId) as string
+  const subjectId = (input.domainId ??
+    input.serviceId ??
+    input.heartbeatId ??
+    input.deviceId ??
+    input.groupId) as string
   const page = await findStatusPage(ctx.sql, caller, pageId)
   const subject =
-    kind === 'device'
+    kind === 'device' || kind === 'group'
       ? await ctx.sql.query<{ name: string }>(
-          'SELECT name FROM monitoring.devices WHERE id = $1 AND organization_id = $2',
+          `SELECT name FROM monitoring.${kind === 'device' ? 'devices' : 'monitor_groups'}
+            WHERE id = $1 AND organization_id = $2`,
           [subjectId, page.organization_id],
         )
       : await ctx.sql.query<{ name: string }>(

@@ -49,7 +49,7 @@ interface ComponentRow {
   position: number
 }
 
-/** The page's components whose monitor or device still exists in the page's organization. */
+/** The page's components whose monitor, device or group still exists in the page's organization. */
 export async function readComponents(sql: Sql, page: Pick<StatusPageRow, 'id' | 'organization_id'>) {
   const { rows } = await sql.query<ComponentRow>(
     `SELECT c.id, c.kind, c.subject_id, c.display_name, c.position
@@ -58,7 +58,9 @@ export async function readComponents(sql: Sql, page: Pick<StatusPageRow, 'id' | 
         AND (EXISTS (SELECT 1 FROM monitoring.monitors m
                       WHERE m.id = c.subject_id AND m.kind = c.kind AND m.organization_id = $2)
           OR EXISTS (SELECT 1 FROM monitoring.devices d
-                      WHERE c.kind = 'device' AND d.id = c.subject_id AND d.organization_id = $2))
+                      WHERE c.kind = 'device' AND d.id = c.subject_id AND d.organization_id = $2)
+          OR EXISTS (SELECT 1 FROM monitoring.monitor_groups g
+                      WHERE c.kind = 'group' AND g.id = c.subject_id AND g.organization_id = $2))
       ORDER BY c.position, c.created_at`,
     [page.id, page.organization_id],
   )

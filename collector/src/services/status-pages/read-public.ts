@@ -3,6 +3,7 @@ import { notFound, type Sql } from '@guard/shared'
 import { z } from 'zod'
 import type { CollectorContext } from '../../context.ts'
 import { type EncodedBody, encodeBody } from '../encoded-body.ts'
+import { readGroupMembers, readOrganizationGroups } from '../groups/states.ts'
 import { currentOrNextOccurrence } from '../maintenance-windows/schemas.ts'
 import { ingestScope } from '../read-cache/invalidate.ts'
 import { selectRows } from '../results/query.ts'
@@ -126,24 +127,39 @@ async function buildPublicPage(
   // Taken before the rest is read: a write racing this read leaves the entry stale, never hides it.
   readingFor(page.organization_id, generationsOf(ctx, page.organization_id))
   const components = await readComponents(ctx.sql, page)
-  const monitors = components.filter((component) => component.kind !== 'device')
+  const monitors = components.filter((component) => component.kind !== 'device' && component.kind !== 'group')
   const monitorIds = monitors.map((component) => component.subjectId)
   const deviceIds = components.filter((component) => component.kind === 'device').map((c) => c.subjectId)
   const heartbeatIds = monitors.filter((component) => component.kind === 'heartbeat').map((c) => c.subjectId)
   // A heartbeat's "response time" is its run duration, at most one point per run: no latency chart.
   const probedIds = monitors.filter((component) => component.kind !== 'heartbeat').map((c) => c.subjectId)
-  const [states, devices, daily, deviceDays, latency, heartbeatTimes, incidents, maintenance] = await Promise.all([
-    monitorStates(ctx.sql, monitorIds),
-    deviceStates(ctx.sql, page.organization_id, deviceIds),
-    readDailyUptime(ctx.sql, monitorIds, DAYS),
-    deviceDailyUptime(ctx.sql, page.organization_id, deviceIds),
-    latencyByLocation(ctx, page.organization_id, probedIds),
-    readHeartbeatTimes(ctx.sql, page.organization_id, heartbeatIds),
-    pageIncidents(ctx.sql, page.organization_id, components),
-    pageMaintenance(ctx.sql, page.organization_id, components),
-  ])
+  const groupIds = components.filter((component) => component.kind === 'group').map((c) => c.subjectId)
+  const [states, devices, daily, deviceDays, latency, heartbeatTimes, incidents, maintenance, groups] =
+    await Promise.all([
+      monitorStates(ctx.sql, monitorIds),
+      deviceStates(ctx.sql, page.organization_id, deviceIds),
+      readDailyUptime(ctx.sql, monitorIds, DAYS),
+      deviceDailyUptime(ctx.sql, page.organization_id, deviceIds),
+      latencyByLocation(ctx, page.organization_id, probedIds),
+      readHeartbeatTimes(ctx.sql, page.organization_id, heartbeatIds),
+      pageIncidents(ctx.sql, page.organization_id, components),
+      pageMaintenance(ctx.sql, page.organization_id, components),
+      groupStates(ctx.sql, page.organization_id, groupIds),
+    ])
   const dates = lastDays()
   const publicComponents = components.map((component) => {
+    if (component.kind === 'group') {
+      const group = groups.get(component.subjectId)
+      return {
+        name: component.displayName,
+        kind: component.kind,
+        status: group?.status ?? ('unknown' as const),
+        uptime90d: null,
+        daily: [],
+        locations: [],
+        members: group?.members ?? [],
+      }
+    }
     if (component.kind === 'device') {
       const days = deviceDays.get(component.subjectId)
       return {
@@ -206,6 +222,36 @@ async function buildPublicPage(
     incidentIds: incidents.ids,
     rendered: new Map(),
   }
+}
+
+type Member = NonNullable<PublicStatusPage['components'][number]['members']>[number]
+
+/**
+ * Each group's derived state (child groups included, as the groups screen shows it) and its direct
+ * members and child groups. Member names are the monitors' own: a group on a page shows them all.
+ */
+async function groupStates(sql: Sql, organizationId: string, ids: string[]) {
+  const byGroup = new Map<string, { status: Status; members: Member[] }>()
+  if (ids.length === 0) return byGroup
+  const [{ views }, members] = await Promise.all([
+    readOrganizationGroups(sql, organizationId),
+    Promise.all(ids.map((id) => readGroupMembers(sql, organizationId, id))),
+  ])
+  ids.forEach((id, index) => {
+    const children = [...views.values()]
+      .filter((view) => view.parentId === id)
+      .map((view): Member => ({ name: view.name, kind: 'group', status: view.state }))
+    byGroup.set(id, {
+      status: views.get(id)?.state ?? 'unknown',
+      members: [
+        ...children,
+        ...(members[index] ?? []).map(
+          (member): Member => ({ name: member.name, kind: member.kind, status: asStatus(member.state) }),
+        ),
+      ],
+    })
+  })
+  return byGroup
 }
 
 function lastDays(): string[] {

@@ -65,6 +65,19 @@ function heartbeatTimes(times: NonNullable<Component['heartbeat']>, zone: string
   return `<p class="runs">Last reported: ${last} · next expected: ${next}</p>`
 }
 
+/** A group opens into its members, so a page of a few groups still shows what is down in each. */
+function members(items: NonNullable<Component['members']>): string {
+  const list = items.length
+    ? `<ul class="locations">${items
+        .map(
+          (member) =>
+            `<li><span class="dot ${member.status}"></span>${escapeHtml(member.name)}${member.kind === 'group' ? ' (group)' : ''}: ${STATE[member.status]}</li>`,
+        )
+        .join('')}</ul>`
+    : '<p>No members.</p>'
+  return `<details class="members"><summary>${items.length} ${items.length === 1 ? 'member' : 'members'}</summary>${list}</details>`
+}
+
 function component(item: Component, index: number, zone: string): string {
   const bars = item.daily.length
     ? `<div class="bars" role="img" aria-label="${escapeHtml(`Daily uptime of ${item.name} over 90 days`)}">${item.daily.map((day) => bar(day, item.kind)).join('')}</div>
@@ -81,7 +94,7 @@ function component(item: Component, index: number, zone: string): string {
     : ''
   return `<li class="component">
     <div class="row"><h3>${escapeHtml(item.name)}</h3><span class="state ${item.status}">${STATE[item.status]}</span></div>
-    ${bars}${item.heartbeat ? heartbeatTimes(item.heartbeat, zone) : ''}${locations}</li>`
+    ${bars}${item.heartbeat ? heartbeatTimes(item.heartbeat, zone) : ''}${item.members ? members(item.members) : ''}${locations}</li>`
 }
 
 function incident(item: Incident, zone: string): string {

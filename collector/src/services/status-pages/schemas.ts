@@ -76,7 +76,7 @@ export const updateStatusPageInput = z
   .strict()
 export type UpdateStatusPageInput = z.input<typeof updateStatusPageInput>
 
-export const COMPONENT_KINDS = ['domain', 'service', 'heartbeat', 'device'] as const
+export const COMPONENT_KINDS = ['domain', 'service', 'heartbeat', 'device', 'group'] as const
 export type ComponentKind = (typeof COMPONENT_KINDS)[number]
 
 const displayName = z.string().trim().min(1).max(100).optional()
@@ -84,6 +84,7 @@ export const addDomainInput = z.object({ domainId: z.string().min(1).max(64), di
 export const addServiceInput = z.object({ serviceId: z.string().min(1).max(64), displayName }).strict()
 export const addDeviceInput = z.object({ deviceId: z.string().min(1).max(64), displayName }).strict()
 export const addHeartbeatInput = z.object({ heartbeatId: z.string().min(1).max(64), displayName }).strict()
+export const addGroupInput = z.object({ groupId: z.string().min(1).max(64), displayName }).strict()
 
 export const orderComponentsInput = z
   .object({ componentIds: z.array(z.string().min(1).max(64)).min(1).max(500) })
@@ -147,7 +148,7 @@ export const publicComponent = z.object({
   uptime90d: z.number().nullable(),
   daily: z.array(day).meta({
     description:
-      '90 UTC days, oldest first. Devices: uptime is the share of the day online (from their offline incidents), checks and failures 0',
+      '90 UTC days, oldest first. Devices: uptime is the share of the day online (from their offline incidents), checks and failures 0. Groups: empty (their state is derived, not measured)',
   }),
   locations: z
     .array(locationSeries)
@@ -162,6 +163,19 @@ export const publicComponent = z.object({
     })
     .optional()
     .meta({ description: 'heartbeat components only: a job reports in, so its times say more than a latency' }),
+  members: z
+    .array(
+      z.object({
+        name: z.string(),
+        kind: z.enum(['domain', 'service', 'heartbeat', 'device', 'group']),
+        status: componentStatus,
+      }),
+    )
+    .optional()
+    .meta({
+      description:
+        "group components only: the group's direct members and child groups, by name; a paused member reads unknown",
+    }),
 })
 
 const publicUpdate = z.object({ status: z.string(), message: z.string(), createdAt: z.string() })
