@@ -150,6 +150,34 @@ describe('groups through the API', () => {
     expect((await call('GET', `/api/devices?groupId=${parent}`, undefined, 'mallory')).status).toBe(404)
   })
 
+  it('the single-item GET of a domain, service, heartbeat and device shows its groupId, null when ungrouped', async () => {
+    const home = await group({ name: 'Detailed' })
+    const [grouped, loose] = await Promise.all([domain('detailed'), domain('detailed-loose')])
+    const service = await created('/api/services', {
+      name: 'Detailed service',
+      protocol: 'tcp',
+      protocolConfig: { host: 'detailed.example', port: 22 },
+    })
+    const heartbeat = await created('/api/heartbeats', { name: 'Detailed job', every: 3600 })
+    const device = await created('/api/devices', { name: 'Detailed device' })
+    await members(home, [
+      { kind: 'domain', id: grouped },
+      { kind: 'service', id: service },
+      { kind: 'heartbeat', id: heartbeat },
+      { kind: 'device', id: device },
+    ])
+    const groupOf = async (url: string) => {
+      const response = await call('GET', url)
+      expect(response.status, JSON.stringify(response.body)).toBe(200)
+      return response.body.data.groupId
+    }
+    expect(await groupOf(`/api/domains/${grouped}`)).toBe(home)
+    expect(await groupOf(`/api/services/${service}`)).toBe(home)
+    expect(await groupOf(`/api/heartbeats/${heartbeat}`)).toBe(home)
+    expect(await groupOf(`/api/devices/${device}`)).toBe(home)
+    expect(await groupOf(`/api/domains/${loose}`)).toBeNull()
+  })
+
   it('refuses a fourth level and a group under its own descendant, naming parentId', async () => {
     const top = await group({ name: 'Top' })
     const middle = await group({ name: 'Middle', parentId: top })

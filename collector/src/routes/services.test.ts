@@ -55,6 +55,7 @@ describe('services API', () => {
       consecutiveFailures: 0,
       protocolConfig: { host: 'db.example.org', port: 5432 },
       tags: [],
+      groupId: null,
       createdAt: expect.any(String),
     })
     const schedule = decodeMonitorConfig((await harness.ctx.monitors.get(service.id))!.value!)

@@ -52,7 +52,7 @@ export const deviceView = z.object({
   isOnline: z.boolean(),
   lastSeen: z.string().nullable(),
   healthStatus: deviceHealth,
-  groupId: z.string().nullable().optional().describe('The group the device is in (lists); null: none'),
+  groupId: z.string().nullable().optional().describe('The group the device is in; null: none'),
   createdAt: z.string(),
 })
 export type DeviceView = z.infer<typeof deviceView>

@@ -1,5 +1,6 @@
 import type { Caller, CollectorContext } from '../../context.ts'
 import { dependencyDetailOf } from '../dependencies/detail.ts'
+import { groupsOf } from '../groups/filter.ts'
 import { findDomain } from './find.ts'
 import { domainMetrics, noMetrics } from './metrics.ts'
 import { readRegistration } from './registration/read-registration.ts'
@@ -8,10 +9,11 @@ import type { DomainDetail } from './schemas.ts'
 /** The spec's detail plus the check's options, locations, why it is failing and its registration expiry (never credentials). */
 export async function getDomain(ctx: CollectorContext, caller: Caller, id: string): Promise<DomainDetail> {
   const domain = await findDomain(ctx.sql, caller, id)
-  const [metrics, registration, dependencies] = await Promise.all([
+  const [metrics, registration, dependencies, groups] = await Promise.all([
     domainMetrics(ctx.sql, [id]),
     readRegistration(ctx.sql, domain.url),
     dependencyDetailOf(ctx.sql, id),
+    groupsOf(ctx.sql, 'monitors', [id]),
   ])
   return {
     id: domain.id,
@@ -30,5 +32,6 @@ export async function getDomain(ctx: CollectorContext, caller: Caller, id: strin
     ...(domain.downAboveMs === undefined ? {} : { downAboveMs: domain.downAboveMs }),
     ...domain.options,
     ...dependencies,
+    groupId: groups.get(id) ?? null,
   }
 }

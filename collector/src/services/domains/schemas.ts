@@ -160,7 +160,7 @@ export const domainListItem = z.object({
   lastError: lastErrorView.nullable().optional(),
   failingLocations: z.array(z.string()).optional(),
   tags: z.array(z.string()).optional(),
-  groupId: z.string().nullable().optional().describe('The group the domain is in (lists); null: none'),
+  groupId: z.string().nullable().optional().describe('The group the domain is in; null: none'),
 })
 export type DomainListItem = z.infer<typeof domainListItem>
 

@@ -1,5 +1,6 @@
 import type { Caller, CollectorContext } from '../../context.ts'
 import { dependencyDetailOf } from '../dependencies/detail.ts'
+import { groupsOf } from '../groups/filter.ts'
 import { findHeartbeat } from './find.ts'
 import type { HeartbeatView } from './schemas.ts'
 import { viewHeartbeats } from './view.ts'
@@ -14,5 +15,9 @@ export async function getHeartbeat({
   input: { id: string }
 }): Promise<HeartbeatView> {
   const [view] = await viewHeartbeats(ctx, [await findHeartbeat(ctx.sql, ctx.credentialKey, caller, input.id)])
-  return { ...view!, ...(await dependencyDetailOf(ctx.sql, view!.id)) }
+  const [dependencies, groups] = await Promise.all([
+    dependencyDetailOf(ctx.sql, view!.id),
+    groupsOf(ctx.sql, 'monitors', [view!.id]),
+  ])
+  return { ...view!, ...dependencies, groupId: groups.get(view!.id) ?? null }
 }

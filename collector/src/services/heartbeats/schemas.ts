@@ -106,7 +106,7 @@ export const heartbeatView = z.object({
   lastPing: z.object({ at: z.string(), type: pingType }).nullable(),
   runningSince: z.string().nullable().meta({ description: 'Start of the oldest run still open.' }),
   lastError: z.object({ kind: errorKind, message: z.string(), at: z.string() }).optional(),
-  groupId: z.string().nullable().optional().describe('The group the heartbeat is in (lists); null: none'),
+  groupId: z.string().nullable().optional().describe('The group the heartbeat is in; null: none'),
   createdAt: z.string(),
   updatedAt: z.string(),
   ...dependencyDetailFields,

@@ -269,7 +269,7 @@ export const serviceView = z.object({
   tags: z.array(z.string()),
   lastError: lastErrorView.nullable().optional(),
   failingLocations: z.array(z.string()).optional(),
-  groupId: z.string().nullable().optional().describe('The group the service is in (lists); null: none'),
+  groupId: z.string().nullable().optional().describe('The group the service is in; null: none'),
   ...dependencyDetailFields,
 })
 export type ServiceView = z.infer<typeof serviceView>
