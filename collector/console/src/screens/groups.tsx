@@ -3,6 +3,8 @@ import { api, type Envelope } from '../api.ts'
 import { Confirm, Dialog } from '../components/dialog.tsx'
 import { Empty, ErrorText, Loading, StateDot } from '../components/status.tsx'
 import { useResource } from '../components/use-api.ts'
+import { useLive } from '../live.ts'
+import { MONITOR_EVENTS } from '../monitors.ts'
 import { useOrg } from '../org.ts'
 import { useAction } from '../use-action.ts'
 import { GroupForm } from './group-form.tsx'
@@ -77,6 +79,8 @@ export default function Groups() {
   const [editing, setEditing] = useState<Group | 'new' | undefined>(undefined)
   const [deleting, setDeleting] = useState<Group | undefined>(undefined)
   const action = useAction()
+  // Groups' states follow their members': a member's change of state redraws the tree.
+  useLive(MONITOR_EVENTS, tree.reload)
 
   const remove = async () => {
     const group = deleting
