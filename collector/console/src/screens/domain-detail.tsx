@@ -28,6 +28,7 @@ import {
 } from '../monitors.ts'
 import { useOrg } from '../org.ts'
 import { type Registration, RegistrationCard } from './domain-registration.tsx'
+import { MonitorDependencies } from './monitor-dependencies.tsx'
 
 /** Checks the detail's heartbeat bar holds at most; a narrow screen shows the newest that fit. */
 const BEATS = 90
@@ -162,6 +163,7 @@ export default function DomainDetail({ id }: { id: string }) {
       <LatencyChart byLocation={locations.data} range={range} label={`Response time of ${domain.name} per location`} />
       <h2>Timing phases</h2>
       {history.data ? <PhaseBreakdown entries={history.data} /> : <Loading lines={1} />}
+      <MonitorDependencies id={id} name={domain.name} />
       <h2>Incidents</h2>
       <ErrorText error={incidents.error} />
       <IncidentList incidents={incidents.data} />

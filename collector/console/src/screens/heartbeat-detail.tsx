@@ -18,6 +18,7 @@ import {
   useRunLog,
 } from './heartbeat-parts.tsx'
 import './heartbeat-detail.css'
+import { MonitorDependencies } from './monitor-dependencies.tsx'
 
 const SPANS = [30, 90] as const
 type Span = (typeof SPANS)[number]
@@ -140,6 +141,7 @@ export default function HeartbeatDetail({ id }: { id: string }) {
 
       <CopyBlock label="Ping URL" value={heartbeat.pingUrl} />
 
+      <MonitorDependencies id={id} name={heartbeat.name} />
       <h2>Incidents</h2>
       <ErrorText error={incidents.error} />
       <IncidentList incidents={incidents.data} />

@@ -25,6 +25,7 @@ import {
   type ServiceItem,
 } from '../monitors.ts'
 import { useOrg } from '../org.ts'
+import { MonitorDependencies } from './monitor-dependencies.tsx'
 import { optionValuesOf } from './protocol-fields.tsx'
 
 /** Checks the detail's heartbeat bar holds at most; a narrow screen shows the newest that fit. */
@@ -187,6 +188,7 @@ export default function ServiceDetail({ id }: { id: string }) {
           {history.data ? <PhaseBreakdown entries={history.data} /> : <Loading lines={1} />}
         </>
       ) : null}
+      <MonitorDependencies id={id} name={service.name} />
       <h2>Incidents</h2>
       <IncidentList incidents={incidents.data} />
       <h2>Latest checks</h2>

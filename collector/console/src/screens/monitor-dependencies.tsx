@@ -1,0 +1,167 @@
+import { useState } from 'preact/hooks'
+import { api, type Envelope } from '../api.ts'
+import { ErrorText, Loading } from '../components/status.tsx'
+import { useResource } from '../components/use-api.ts'
+
+interface Dependencies {
+  monitorId: string
+  dependsOn: string[]
+  dependents: string[]
+  dependentsCount: number
+  suppressedBy: { monitorId: string; incidentId: string | null } | null
+}
+interface Monitor {
+  id: string
+  name: string
+  kind: 'domain' | 'service' | 'heartbeat'
+}
+
+/** The organization's domains, services and heartbeats (the first 200 of each): what a monitor may depend on. */
+async function loadMonitors(): Promise<Monitor[]> {
+  type Items = Envelope<Array<{ id: string; name: string }>>
+  const named = (kind: Monitor['kind']) => (body: Items) =>
+    body.data.map((item) => ({ id: item.id, name: item.name, kind }))
+  const lists = await Promise.all([
+    api.get<Items>('/api/domains', { limit: 200 }).then(named('domain')),
+    api.get<Items>('/api/services').then(named('service')),
+    api.get<Items>('/api/heartbeats').then(named('heartbeat')),
+  ])
+  return lists.flat().sort((a, b) => a.name.localeCompare(b.name))
+}
+
+const BOX_WIDTH = 150
+const BOX_HEIGHT = 28
+const GAP = 16
+
+/** One row of boxes centred on the graph, each truncated to fit. */
+function Row({ names, y, width, strong }: { names: string[]; y: number; width: number; strong?: boolean }) {
+  const start = (width - (names.length * (BOX_WIDTH + GAP) - GAP)) / 2
+  return (
+    <>
+      {names.map((name, index) => (
+        <g key={`${y}-${index}`} transform={`translate(${start + index * (BOX_WIDTH + GAP)},${y})`}>
+          <rect width={BOX_WIDTH} height={BOX_HEIGHT} rx={6} class={strong ? 'dep-box dep-self' : 'dep-box'} />
+          <text x={BOX_WIDTH / 2} y={BOX_HEIGHT / 2 + 4} text-anchor="middle">
+            {name.length > 20 ? `${name.slice(0, 19)}…` : name}
+          </text>
+        </g>
+      ))}
+    </>
+  )
+}
+
+/** Parents above, this monitor in the middle, dependents below; edges run from each parent down to each dependent. */
+function DependencyGraph({ self, parents, dependents }: { self: string; parents: string[]; dependents: string[] }) {
+  const columns = Math.max(1, parents.length, dependents.length)
+  const width = columns * (BOX_WIDTH + GAP)
+  const step = BOX_HEIGHT + 32
+  const selfY = parents.length ? step : 0
+  const dependentsY = selfY + step
+  const height = dependents.length ? dependentsY + BOX_HEIGHT : selfY + BOX_HEIGHT
+  const centres = (count: number) =>
+    Array.from(
+      { length: count },
+      (_, index) => (width - (count * (BOX_WIDTH + GAP) - GAP)) / 2 + index * (BOX_WIDTH + GAP) + BOX_WIDTH / 2,
+    )
+  return (
+    <svg
+      class="dependency-graph"
+      role="img"
+      aria-label={`${self} depends on ${parents.length} monitors; ${dependents.length} depend on it`}
+      viewBox={`0 0 ${width} ${height}`}
+      style={{ maxWidth: `${width}px`, width: '100%' }}
+    >
+      {centres(parents.length).map((x) => (
+        <line key={`p${x}`} x1={x} y1={BOX_HEIGHT} x2={width / 2} y2={selfY} class="dep-edge" />
+      ))}
+      {centres(dependents.length).map((x) => (
+        <line key={`d${x}`} x1={width / 2} y1={selfY + BOX_HEIGHT} x2={x} y2={dependentsY} class="dep-edge" />
+      ))}
+      {parents.length ? <Row names={parents} y={0} width={width} /> : null}
+      <Row names={[self]} y={selfY} width={width} strong />
+      {dependents.length ? <Row names={dependents} y={dependentsY} width={width} /> : null}
+    </svg>
+  )
+}
+
+/**
+ * "Depends on" for a domain, service or heartbeat's detail page: pick its parents among the
+ * organization's monitors (saved with PUT /api/monitors/{id}/dependencies; a cycle's 400 is shown as
+ * the API words it), see them and its dependents as a small graph, and why a failure was suppressed.
+ */
+export function MonitorDependencies({ id, name }: { id: string; name: string }) {
+  const dependencies = useResource(
+    () =>
+      api.get<Envelope<Dependencies>>(`/api/monitors/${encodeURIComponent(id)}/dependencies`).then((body) => body.data),
+    [id],
+  )
+  const monitors = useResource(loadMonitors, [id])
+  const [picked, setPicked] = useState<string[] | undefined>(undefined)
+  const [saving, setSaving] = useState(false)
+  const [saveError, setSaveError] = useState<unknown>(undefined)
+  if (dependencies.error && !dependencies.data)
+    return <ErrorText error={dependencies.error} retry={dependencies.reload} />
+  if (!dependencies.data || !monitors.data) return <Loading lines={3} label="Loading dependencies…" />
+  const names = new Map(monitors.data.map((monitor) => [monitor.id, monitor.name]))
+  const nameOf = (monitorId: string) => names.get(monitorId) ?? monitorId
+  const selected = picked ?? dependencies.data.dependsOn
+  const save = async () => {
+    setSaving(true)
+    setSaveError(undefined)
+    try {
+      await api.put(`/api/monitors/${encodeURIComponent(id)}/dependencies`, { dependsOn: selected })
+      setPicked(undefined)
+      dependencies.reload()
+    } catch (error) {
+      setSaveError(error)
+    } finally {
+      setSaving(false)
+    }
+  }
+  const suppressedBy = dependencies.data.suppressedBy
+  return (
+    <section aria-labelledby="dependencies-title" class="card">
+      <h2 id="dependencies-title">Dependencies</h2>
+      {suppressedBy ? (
+        <p role="status" class="muted">
+          Its failure is counted under {nameOf(suppressedBy.monitorId)}, which is down
+          {suppressedBy.incidentId ? (
+            <>
+              {' '}
+              (<a href={`/incidents/${encodeURIComponent(suppressedBy.incidentId)}`}>incident</a>)
+            </>
+          ) : null}
+          : no incident of its own, no notification.
+        </p>
+      ) : null}
+      <DependencyGraph
+        self={name}
+        parents={dependencies.data.dependsOn.map(nameOf)}
+        dependents={dependencies.data.dependents.map(nameOf)}
+      />
+      <label for="depends-on">Depends on</label>
+      <div>
+        <select
+          id="depends-on"
+          multiple
+          size={Math.min(8, Math.max(3, monitors.data.length - 1))}
+          onChange={(event) => setPicked([...event.currentTarget.selectedOptions].map((option) => option.value))}
+        >
+          {monitors.data
+            .filter((monitor) => monitor.id !== id)
+            .map((monitor) => (
+              <option key={monitor.id} value={monitor.id} selected={selected.includes(monitor.id)}>
+                {monitor.name} ({monitor.kind})
+              </option>
+            ))}
+        </select>
+      </div>
+      <p>
+        <button type="button" onClick={save} disabled={saving || picked === undefined}>
+          {saving ? 'Saving…' : 'Save dependencies'}
+        </button>
+      </p>
+      <ErrorText error={saveError} />
+    </section>
+  )
+}

@@ -1,0 +1,63 @@
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  CHROMIUM,
+  type ConsoleGuard,
+  launchChromium,
+  saveScreenshot,
+  seriousViolations,
+  signInToConsole,
+  startGuardForConsole,
+} from './support/console-browser.ts'
+
+describe.skipIf(!CHROMIUM)("console: a monitor's dependencies, in headless Chromium", () => {
+  let guard: ConsoleGuard
+  let browser: Browser
+  let page: Page
+  const ids: Record<string, string> = {}
+
+  const rest = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+    const response = await fetch(`${guard.collectorUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${guard.apiKey}`, 'content-type': 'application/json' },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    })
+    return ((await response.json()) as { data: T }).data
+  }
+
+  beforeAll(async () => {
+    guard = await startGuardForConsole()
+    browser = await launchChromium()
+    page = (await signInToConsole(browser, guard)).page
+    for (const [key, name] of [
+      ['gateway', 'Gateway'],
+      ['shop', 'Shop'],
+    ]) {
+      ids[key] = (await rest<{ id: string }>('POST', '/api/domains', { url: `http://127.0.0.1:9/${key}`, name })).id
+    }
+  }, 180_000)
+  afterAll(async () => {
+    await browser?.close()
+    await guard?.stop()
+  })
+
+  it('picks a parent on the detail page and draws it above the monitor', async () => {
+    await page.goto(`${guard.collectorUrl}/domains/${ids.shop}`)
+    const section = page.getByRole('region', { name: 'Dependencies' })
+    await section.getByRole('listbox', { name: 'Depends on' }).selectOption([ids.gateway as string])
+    await section.getByRole('button', { name: 'Save dependencies' }).click()
+    await section.getByRole('img', { name: 'Shop depends on 1 monitors; 0 depend on it' }).waitFor()
+    expect(await section.locator('svg text').allTextContents()).toEqual(['Gateway', 'Shop'])
+    await saveScreenshot(page, 'console/dependencies')
+    expect(await seriousViolations(page)).toEqual([])
+  }, 90_000)
+
+  it("shows the API's message when the pick would make a cycle", async () => {
+    await page.goto(`${guard.collectorUrl}/domains/${ids.gateway}`)
+    const section = page.getByRole('region', { name: 'Dependencies' })
+    await section.getByRole('img', { name: 'Gateway depends on 0 monitors; 1 depend on it' }).waitFor()
+    await section.getByRole('listbox', { name: 'Depends on' }).selectOption([ids.shop as string])
+    await section.getByRole('button', { name: 'Save dependencies' }).click()
+    await expect.poll(async () => (await section.getByRole('alert').textContent()) ?? '').toMatch(/cycle/i)
+  }, 90_000)
+})
