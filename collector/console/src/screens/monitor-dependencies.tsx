@@ -40,8 +40,16 @@ function Row({ names, y, width, strong }: { names: string[]; y: number; width: n
     <>
       {names.map((name, index) => (
         <g key={`${y}-${index}`} transform={`translate(${start + index * (BOX_WIDTH + GAP)},${y})`}>
-          <rect width={BOX_WIDTH} height={BOX_HEIGHT} rx={6} class={strong ? 'dep-box dep-self' : 'dep-box'} />
-          <text x={BOX_WIDTH / 2} y={BOX_HEIGHT / 2 + 4} text-anchor="middle">
+          <rect
+            width={BOX_WIDTH}
+            height={BOX_HEIGHT}
+            rx={6}
+            fill="none"
+            stroke="currentColor"
+            stroke-opacity={strong ? 1 : 0.5}
+            stroke-width={strong ? 2 : 1}
+          />
+          <text x={BOX_WIDTH / 2} y={BOX_HEIGHT / 2 + 4} text-anchor="middle" fill="currentColor" font-size={12}>
             {name.length > 20 ? `${name.slice(0, 19)}…` : name}
           </text>
         </g>
@@ -69,13 +77,29 @@ function DependencyGraph({ self, parents, dependents }: { self: string; parents:
       role="img"
       aria-label={`${self} depends on ${parents.length} monitors; ${dependents.length} depend on it`}
       viewBox={`0 0 ${width} ${height}`}
-      style={{ maxWidth: `${width}px`, width: '100%' }}
+      style={{ display: 'block', margin: '0.5rem 0 1rem', maxWidth: `${width}px`, width: '100%' }}
     >
       {centres(parents.length).map((x) => (
-        <line key={`p${x}`} x1={x} y1={BOX_HEIGHT} x2={width / 2} y2={selfY} class="dep-edge" />
+        <line
+          key={`p${x}`}
+          x1={x}
+          y1={BOX_HEIGHT}
+          x2={width / 2}
+          y2={selfY}
+          stroke="currentColor"
+          stroke-opacity={0.4}
+        />
       ))}
       {centres(dependents.length).map((x) => (
-        <line key={`d${x}`} x1={width / 2} y1={selfY + BOX_HEIGHT} x2={x} y2={dependentsY} class="dep-edge" />
+        <line
+          key={`d${x}`}
+          x1={width / 2}
+          y1={selfY + BOX_HEIGHT}
+          x2={x}
+          y2={dependentsY}
+          stroke="currentColor"
+          stroke-opacity={0.4}
+        />
       ))}
       {parents.length ? <Row names={parents} y={0} width={width} /> : null}
       <Row names={[self]} y={selfY} width={width} strong />
@@ -139,7 +163,9 @@ export function MonitorDependencies({ id, name }: { id: string; name: string }) 
         parents={dependencies.data.dependsOn.map(nameOf)}
         dependents={dependencies.data.dependents.map(nameOf)}
       />
-      <label for="depends-on">Depends on</label>
+      <label for="depends-on" style={{ display: 'block' }}>
+        Depends on
+      </label>
       <div>
         <select
           id="depends-on"
