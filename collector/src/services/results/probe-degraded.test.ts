@@ -87,10 +87,8 @@ describe('failures from a degraded probe', () => {
     expect((await status(ids.real!)).badMinutes).toBe(9)
   })
 
-  it('are left out of the uptime read from raw results', async () => {
-    const window = await aggregateWindow(harness.ctx.timeseries, [ORG], [ids.flagged!, ids.real!], 7200, {
-      source: 'raw',
-    })
+  it.each(['raw', 'minute', 'hour'] as const)('are left out of the uptime read from %s results', async (source) => {
+    const window = await aggregateWindow(harness.ctx.timeseries, [ORG], [ids.flagged!, ids.real!], 7200, { source })
     expect(window.get(ids.flagged!)).toMatchObject({ checks: 50, failures: 0 })
     expect(uptimeOf(window.get(ids.flagged!))).toBe(100)
     expect(uptimeOf(window.get(ids.real!))).toBe(83.33)

@@ -4,8 +4,9 @@ import { selectRows } from './query.ts'
 /**
  * Which table answers a window: raw results up to a day, per-minute rollups up to a week, per-hour
  * rollups beyond. Rollups hold only deduplicated results (see migrations/clickhouse/002_rollups.sql),
- * so they need no FINAL; raw reads keep FINAL so a redelivered row is never counted twice. Raw
- * reads skip failures from a degraded probe (`probe_degraded`), as the state machine does.
+ * so they need no FINAL; raw reads keep FINAL so a redelivered row is never counted twice. Every
+ * source skips failures from a degraded probe (`probe_degraded`; rollups from 070), as the state
+ * machine does.
  */
 export type Source = 'raw' | 'minute' | 'hour'
 export const sourceFor = (seconds: number): Source =>
