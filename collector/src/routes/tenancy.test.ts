@@ -118,6 +118,8 @@ const table: Array<{
     own: true,
   },
   { method: 'GET', path: '/api/locations', url: '/api/locations', own: true },
+  { method: 'GET', path: '/api/monitors', url: `/api/monitors?organization=${ORG}` },
+  { method: 'GET', path: '/api/monitors', url: '/api/monitors?search=secret', own: true },
   { method: 'GET', path: '/api/tags', url: `/api/tags?organizationId=${ORG}` },
   { method: 'GET', path: '/api/tags', url: '/api/tags', own: true },
   {

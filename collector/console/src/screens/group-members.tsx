@@ -1,36 +1,15 @@
-import { useState } from 'preact/hooks'
 import { api, type Envelope } from '../api.ts'
+import { MonitorSearch } from '../components/monitor-search.tsx'
 import { Empty, ErrorText, Loading, StateDot } from '../components/status.tsx'
 import { type Column, Table } from '../components/table.tsx'
 import { useResource } from '../components/use-api.ts'
 import { useAction } from '../use-action.ts'
 import type { GroupDetail, GroupMember, MemberKind } from './groups-types.ts'
 
-interface Candidate {
+interface Subject {
   kind: MemberKind
   id: string
   name: string
-}
-
-const KIND_LABEL: Record<MemberKind, string> = {
-  domain: 'Domains',
-  service: 'Services',
-  heartbeat: 'Heartbeats',
-  device: 'Devices',
-}
-
-/** Monitors and devices that can be added, read from the lists (the first 200 of each kind). */
-async function loadCandidates(): Promise<Candidate[]> {
-  const named = (kind: MemberKind) => (items: Array<{ id: string; name: string }>) =>
-    items.map((item) => ({ kind, id: item.id, name: item.name }))
-  type Items = Envelope<Array<{ id: string; name: string }>>
-  const lists = await Promise.all([
-    api.get<Items>('/api/domains', { limit: 200 }).then((body) => named('domain')(body.data)),
-    api.get<Items>('/api/services').then((body) => named('service')(body.data)),
-    api.get<Items>('/api/heartbeats').then((body) => named('heartbeat')(body.data)),
-    api.get<Items>('/api/devices').then((body) => named('device')(body.data)),
-  ])
-  return lists.flat()
 }
 
 /** A group's members with their states; members are picked from the organization's monitors and devices. */
@@ -39,12 +18,10 @@ export function GroupMembers({ id, onChanged }: { id: string; onChanged: () => v
     () => api.get<Envelope<GroupDetail>>(`/api/groups/${encodeURIComponent(id)}`).then((body) => body.data),
     [id],
   )
-  const candidates = useResource(loadCandidates, [id])
-  const [picked, setPicked] = useState('')
   const action = useAction()
 
-  const change = async (body: { add?: Candidate[]; remove?: Candidate[] }) => {
-    const strip = (list: Candidate[] | undefined) => list?.map(({ kind, id: subject }) => ({ kind, id: subject }))
+  const change = async (body: { add?: Subject[]; remove?: Subject[] }) => {
+    const strip = (list: Subject[] | undefined) => list?.map(({ kind, id: subject }) => ({ kind, id: subject }))
     const done = await action.run(async () => {
       await api.put(`/api/groups/${encodeURIComponent(id)}/members`, {
         add: strip(body.add),
@@ -53,7 +30,6 @@ export function GroupMembers({ id, onChanged }: { id: string; onChanged: () => v
       return true
     })
     if (!done) return
-    setPicked('')
     detail.reload()
     onChanged()
   }
@@ -61,9 +37,6 @@ export function GroupMembers({ id, onChanged }: { id: string; onChanged: () => v
   if (detail.error) return <ErrorText error={detail.error} retry={detail.reload} />
   if (!detail.data) return <Loading />
   const group = detail.data
-  const inGroup = new Set(group.members.map((member) => `${member.kind}:${member.id}`))
-  const choices = (candidates.data ?? []).filter((candidate) => !inGroup.has(`${candidate.kind}:${candidate.id}`))
-  const pick = choices.find((candidate) => `${candidate.kind}:${candidate.id}` === picked)
   const columns: Array<Column<GroupMember>> = [
     { header: 'State', cell: (member) => <StateDot state={member.state} /> },
     { header: 'Name', cell: (member) => member.name },
@@ -84,30 +57,14 @@ export function GroupMembers({ id, onChanged }: { id: string; onChanged: () => v
         {group.name} <StateDot state={group.state} />
       </h2>
       {action.error ? <ErrorText error={action.error} /> : null}
-      <div class="toolbar">
-        <label class="grow">
-          <span class="visually-hidden">Monitor or device to add</span>
-          <select value={picked} onChange={(event) => setPicked(event.currentTarget.value)} style={{ width: '100%' }}>
-            <option value="">Pick a monitor or device…</option>
-            {(Object.keys(KIND_LABEL) as MemberKind[]).map((kind) => (
-              <optgroup key={kind} label={KIND_LABEL[kind]}>
-                {choices
-                  .filter((candidate) => candidate.kind === kind)
-                  .map((candidate) => (
-                    <option key={candidate.id} value={`${kind}:${candidate.id}`}>
-                      {candidate.name}
-                    </option>
-                  ))}
-              </optgroup>
-            ))}
-          </select>
-        </label>
-        <button type="button" disabled={!pick || action.busy} onClick={() => pick && void change({ add: [pick] })}>
-          Add to the group
-        </button>
-      </div>
+      <MonitorSearch
+        id={`group-add-${id}`}
+        label="Monitor or device to add"
+        exclude={group.members.map((member) => member.id)}
+        onPick={(match) => void change({ add: [match] })}
+      />
       {group.members.length === 0 ? (
-        <Empty title="No members yet">Pick a monitor or a device above.</Empty>
+        <Empty title="No members yet">Search for a monitor or a device above and pick it.</Empty>
       ) : (
         <Table
           caption={`Members of ${group.name}`}

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks'
 import { api, type Envelope } from '../api.ts'
+import { type MonitorMatch, MonitorSearch, namesOf } from '../components/monitor-search.tsx'
 import { ErrorText, Loading } from '../components/status.tsx'
 import { useResource } from '../components/use-api.ts'
 
@@ -10,25 +11,6 @@ interface Dependencies {
   dependentsCount: number
   suppressedBy: { monitorId: string; incidentId: string | null } | null
 }
-interface Monitor {
-  id: string
-  name: string
-  kind: 'domain' | 'service' | 'heartbeat'
-}
-
-/** The organization's domains, services and heartbeats (the first 200 of each): what a monitor may depend on. */
-async function loadMonitors(): Promise<Monitor[]> {
-  type Items = Envelope<Array<{ id: string; name: string }>>
-  const named = (kind: Monitor['kind']) => (body: Items) =>
-    body.data.map((item) => ({ id: item.id, name: item.name, kind }))
-  const lists = await Promise.all([
-    api.get<Items>('/api/domains', { limit: 200 }).then(named('domain')),
-    api.get<Items>('/api/services').then(named('service')),
-    api.get<Items>('/api/heartbeats').then(named('heartbeat')),
-  ])
-  return lists.flat().sort((a, b) => a.name.localeCompare(b.name))
-}
-
 const BOX_WIDTH = 150
 const BOX_HEIGHT = 28
 const GAP = 16
@@ -119,21 +101,30 @@ export function MonitorDependencies({ id, name }: { id: string; name: string }) 
       api.get<Envelope<Dependencies>>(`/api/monitors/${encodeURIComponent(id)}/dependencies`).then((body) => body.data),
     [id],
   )
-  const monitors = useResource(loadMonitors, [id])
-  const [picked, setPicked] = useState<string[] | undefined>(undefined)
+  const related = dependencies.data
+    ? [...dependencies.data.dependsOn, ...dependencies.data.dependents, dependencies.data.suppressedBy?.monitorId ?? '']
+    : []
+  const known = useResource(() => namesOf(related.filter(Boolean)), [related.join(',')])
+  const [picked, setPicked] = useState<MonitorMatch[] | undefined>(undefined)
   const [saving, setSaving] = useState(false)
   const [saveError, setSaveError] = useState<unknown>(undefined)
   if (dependencies.error && !dependencies.data)
     return <ErrorText error={dependencies.error} retry={dependencies.reload} />
-  if (!dependencies.data || !monitors.data) return <Loading lines={3} label="Loading dependencies…" />
-  const names = new Map(monitors.data.map((monitor) => [monitor.id, monitor.name]))
-  const nameOf = (monitorId: string) => names.get(monitorId) ?? monitorId
-  const selected = picked ?? dependencies.data.dependsOn
+  if (!dependencies.data || !known.data) return <Loading lines={3} label="Loading dependencies…" />
+  const names = known.data
+  const nameOf = (monitorId: string) => names.get(monitorId)?.name ?? monitorId
+  const selected =
+    picked ??
+    dependencies.data.dependsOn.map(
+      (parent) => names.get(parent) ?? { kind: 'domain' as const, id: parent, name: parent },
+    )
   const save = async () => {
     setSaving(true)
     setSaveError(undefined)
     try {
-      await api.put(`/api/monitors/${encodeURIComponent(id)}/dependencies`, { dependsOn: selected })
+      await api.put(`/api/monitors/${encodeURIComponent(id)}/dependencies`, {
+        dependsOn: selected.map((parent) => parent.id),
+      })
       setPicked(undefined)
       dependencies.reload()
     } catch (error) {
@@ -163,25 +154,33 @@ export function MonitorDependencies({ id, name }: { id: string; name: string }) 
         parents={dependencies.data.dependsOn.map(nameOf)}
         dependents={dependencies.data.dependents.map(nameOf)}
       />
-      <label for="depends-on" style={{ display: 'block' }}>
-        Depends on
-      </label>
-      <div>
-        <select
-          id="depends-on"
-          multiple
-          size={Math.min(8, Math.max(3, monitors.data.length - 1))}
-          onChange={(event) => setPicked([...event.currentTarget.selectedOptions].map((option) => option.value))}
-        >
-          {monitors.data
-            .filter((monitor) => monitor.id !== id)
-            .map((monitor) => (
-              <option key={monitor.id} value={monitor.id} selected={selected.includes(monitor.id)}>
-                {monitor.name} ({monitor.kind})
-              </option>
-            ))}
-        </select>
-      </div>
+      <h3 id="depends-on-title">Depends on</h3>
+      {selected.length === 0 ? (
+        <p class="muted">Nothing: its failures always open its own incident.</p>
+      ) : (
+        <ul aria-labelledby="depends-on-title">
+          {selected.map((parent) => (
+            <li key={parent.id}>
+              {parent.name}{' '}
+              <button
+                type="button"
+                class="link"
+                aria-label={`Remove ${parent.name}`}
+                onClick={() => setPicked(selected.filter((other) => other.id !== parent.id))}
+              >
+                Remove
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <MonitorSearch
+        id="depends-on"
+        label="Add a monitor it depends on"
+        kinds={['domain', 'service', 'heartbeat']}
+        exclude={[id, ...selected.map((parent) => parent.id)]}
+        onPick={(match) => setPicked([...selected, match])}
+      />
       <p>
         <button type="button" onClick={save} disabled={saving || picked === undefined}>
           {saving ? 'Saving…' : 'Save dependencies'}
