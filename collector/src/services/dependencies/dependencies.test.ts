@@ -182,6 +182,51 @@ describe('dependencies that silence the noise', () => {
     expect(await releaseOrphanedSuppressions(harness.ctx.sql)).toEqual([])
   })
 
+  it('a dependent reaching its threshold a check before its parent is held, then counted under the parent incident', async () => {
+    const gateway = await service('proxy')
+    const backend = await service('billing')
+    await call('PUT', `/api/monitors/${backend}/dependencies`, { dependsOn: [gateway] })
+    await feed([gateway, backend], ['up'], 2000)
+    // Separate batches, as two probes' checks arrive: the gateway's first failure, then the backend's second.
+    await feed([backend], ['down'], 200)
+    await feed([gateway], ['down'], 199)
+    await feed([backend], ['down'], 195)
+    expect(await incidentsOf([gateway, backend])).toEqual([])
+    expect((await dependencies(backend)).suppressedBy).toEqual({ monitorId: gateway, incidentId: null })
+    expect(await releaseOrphanedSuppressions(harness.ctx.sql)).toEqual([])
+
+    await feed([gateway], ['down'], 194)
+    const [incident, ...others] = await incidentsOf([gateway, backend])
+    expect(others).toEqual([])
+    expect(incident).toMatchObject({ monitorId: gateway, status: 'open' })
+    expect((await dependencies(backend)).suppressedBy).toEqual({ monitorId: gateway, incidentId: incident!.id })
+    const detail = (await call('GET', `/api/incidents/${incident!.id}`)).body.data as Incident
+    expect(detail.dependentsAffected.monitors).toEqual([
+      expect.objectContaining({ monitorId: backend, reason: 'proxy is down', endedAt: null }),
+    ])
+  })
+
+  it('a dependent held behind a parent that recovers without going down opens its own incident, once', async () => {
+    const gateway = await service('router')
+    const backend = await service('search')
+    await call('PUT', `/api/monitors/${backend}/dependencies`, { dependsOn: [gateway] })
+    await feed([gateway, backend], ['up'], 2000)
+    await feed([backend], ['down'], 900)
+    await feed([gateway], ['down'], 899)
+    await feed([backend], ['down'], 895)
+    expect((await dependencies(backend)).suppressedBy).toEqual({ monitorId: gateway, incidentId: null })
+    // The gateway recovers, then fails a single check again: still below its threshold, but the
+    // backend has been checked for the gateway's failure_threshold intervals since it was held.
+    await feed([gateway], ['up', 'down'], 890)
+    await feed([backend], ['down'], 700)
+    expect(await releaseOrphanedSuppressions(harness.ctx.sql)).toEqual([backend])
+    await eventsSettled(harness.ctx)
+    const incidents = await incidentsOf([gateway, backend])
+    expect(incidents.map((i) => [i.monitorId, i.status])).toEqual([[backend, 'open']])
+    expect((await dependencies(backend)).suppressedBy).toBeNull()
+    expect(await releaseOrphanedSuppressions(harness.ctx.sql)).toEqual([])
+  })
+
   it('a chain of dependencies counts every failure under the root incident', async () => {
     const vpn = await service('vpn')
     const site = await service('site')

@@ -21,6 +21,10 @@ interface LocationRow {
  * machine has no transition left to tell (the monitor never came up), so this stages its
  * `monitor.down` again, at its last check: the incident engine then finds no parent down and opens
  * its incident. Its suppression ends. Returns the monitors released.
+ *
+ * A failure held behind a parent that was only failing waits while that parent is still below its
+ * threshold, for at most the parent's `failure_threshold` intervals (of the dependent's checks)
+ * after it was held; a parent that never went down lets it go then.
  */
 export async function releaseOrphanedSuppressions(sql: Sql): Promise<string[]> {
   return sql.transaction(async (tx) => {
@@ -33,12 +37,17 @@ export async function releaseOrphanedSuppressions(sql: Sql): Promise<string[]> {
         WHERE f.ended_at IS NULL AND s.status = 'down'
           AND NOT EXISTS (
             SELECT 1 FROM monitoring.monitor_dependencies d
+              JOIN monitoring.monitors pm ON pm.id = d.depends_on_id
               LEFT JOIN monitoring.monitor_state ps ON ps.monitor_id = d.depends_on_id
              WHERE d.monitor_id = f.monitor_id
                AND (ps.status = 'down'
                     OR ps.changed_at + make_interval(secs => m.check_interval * m.failure_threshold) > s.last_check_at
                     OR EXISTS (SELECT 1 FROM monitoring.incidents i
-                                WHERE i.monitor_id = d.depends_on_id AND i.cause = 'down' AND i.resolved_at IS NULL)))
+                                WHERE i.monitor_id = d.depends_on_id AND i.cause = 'down' AND i.resolved_at IS NULL)
+                    OR (f.started_at + make_interval(secs => pm.check_interval * pm.failure_threshold) > s.last_check_at
+                        AND EXISTS (SELECT 1 FROM monitoring.monitor_location_state pl
+                                     WHERE pl.monitor_id = d.depends_on_id AND pl.consecutive_failures > 0
+                                       AND pl.consecutive_failures < pm.failure_threshold))))
         ORDER BY f.monitor_id
         FOR UPDATE OF f SKIP LOCKED`,
     )
