@@ -139,13 +139,15 @@ export function MonitorDependencies({ id, name }: { id: string; name: string }) 
       <h2 id="dependencies-title">Dependencies</h2>
       {suppressedBy ? (
         <p role="status" class="muted">
-          Its failure is counted under {nameOf(suppressedBy.monitorId)}, which is down
           {suppressedBy.incidentId ? (
             <>
-              {' '}
-              (<a href={`/incidents/${encodeURIComponent(suppressedBy.incidentId)}`}>incident</a>)
+              Its failure is counted under {nameOf(suppressedBy.monitorId)}, which is down (
+              <a href={`/incidents/${encodeURIComponent(suppressedBy.incidentId)}`}>incident</a>)
             </>
-          ) : null}
+          ) : (
+            // Held: the parent fails below its threshold and may open the incident this failure joins.
+            <>Its failure is held behind {nameOf(suppressedBy.monitorId)}, which is failing</>
+          )}
           : no incident of its own, no notification.
         </p>
       ) : null}
