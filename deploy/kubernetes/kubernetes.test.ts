@@ -174,7 +174,8 @@ describe.skipIf(!kubectl).each(overlays)('the %s overlay', (overlay) => {
     for (const workload of workloadsOf(objects())) {
       const labels = workload.spec.template.metadata?.labels ?? {}
       const own = policies.filter((policy) => {
-        const selector = (policy.spec?.podSelector as { matchLabels?: Record<string, string> }).matchLabels ?? {}
+        const selector =
+          (policy.spec?.podSelector as { matchLabels?: Record<string, string> } | undefined)?.matchLabels ?? {}
         const pairs = Object.entries(selector)
         return pairs.length > 0 && pairs.every(([key, value]) => labels[key] === value)
       })
