@@ -13,9 +13,10 @@ import { identityEnvSchema } from '../../identity/src/env.ts'
 import { probeEnvSchema } from '../../probe/src/env.ts'
 
 // Every overlay rendered by kubectl's kustomize, then each object checked against the Kubernetes API
-// schemas of kubernetes-models (pinned in package.json: Kubernetes 1.34's OpenAPI, offline) and
-// against the rules Guard's processes need: non-root, read-only, sized, probed on their health
-// routes, secrets only by reference, a NetworkPolicy each, and only variables their env schemas know.
+// schemas of kubernetes-models (pinned in package.json, generated from Kubernetes 1.36's OpenAPI;
+// nothing is downloaded) and against the rules Guard's processes need: non-root, read-only, sized,
+// probed on their health routes, secrets only by reference, a NetworkPolicy each, and only
+// variables their env schemas know.
 
 const here = dirname(fileURLToPath(import.meta.url))
 const overlays = ['one-region', 'three-regions', 'embedded'] as const
