@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
   test: {
-    include: ['{shared,probe,collector,identity,agent,test}/**/*.test.ts'],
+    include: ['{shared,probe,collector,identity,agent,test,deploy}/**/*.test.ts'],
     exclude: ['**/node_modules/**', '**/dist/**'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
