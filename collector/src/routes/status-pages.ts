@@ -300,7 +300,9 @@ export function statusPageHtmlRoutes(fastify: FastifyInstance, ctx: CollectorCon
         cache: PUBLIC_CACHE,
         type: 'text/html; charset=utf-8',
         encoded: () =>
-          renderedOnce(answer, `html${path}`, () => renderStatusPageHtml(answer.page, ASSET_BASE, path)),
+          renderedOnce(answer, path === '' ? 'html:domain' : 'html', () =>
+            renderStatusPageHtml(answer.page, ASSET_BASE, path),
+          ),
       })
     },
   )
