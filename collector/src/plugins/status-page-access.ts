@@ -5,11 +5,11 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { ConsoleAuth } from '../console/bff.ts'
 import { readCookie } from '../console/cookies.ts'
 import type { CollectorContext } from '../context.ts'
-import { slugForHost } from '../services/status-pages/custom-domains.ts'
 import { pageCookieName, pageCookieOpens } from '../services/status-pages/access/page-cookie.ts'
 import { type PageAccess, readPageAccess } from '../services/status-pages/access/read-access.ts'
 import { renderAccessGate } from '../services/status-pages/access/render-gate.ts'
 import { allowListMatches } from '../services/status-pages/access/schemas.ts'
+import { slugForHost } from '../services/status-pages/custom-domains.ts'
 
 const customHosts = new WeakMap<IncomingMessage, string>()
 export const STATUS_ASSET_BASE = '/status-assets'

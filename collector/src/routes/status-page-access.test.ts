@@ -133,8 +133,16 @@ describe('private status pages and custom domains', () => {
 
     it('refuses a taken domain, a malformed one and the public host, and follows a renamed slug', async () => {
       const other = await page('taken-status')
-      expect((await api('PUT', `/api/status-pages/${other}/domain`, { customDomain: 'status.shop.test' })).statusCode).toBe(409)
-      for (const customDomain of ['https://status.example.com', 'status', '10.0.0.1', 'a b.example.com', 'guard.test']) {
+      expect(
+        (await api('PUT', `/api/status-pages/${other}/domain`, { customDomain: 'status.shop.test' })).statusCode,
+      ).toBe(409)
+      for (const customDomain of [
+        'https://status.example.com',
+        'status',
+        '10.0.0.1',
+        'a b.example.com',
+        'guard.test',
+      ]) {
         const refused = await api('PUT', `/api/status-pages/${other}/domain`, { customDomain })
         expect(refused.statusCode, customDomain).toBe(400)
         expect(refused.json().message).toContain('customDomain')
@@ -142,7 +150,9 @@ describe('private status pages and custom domains', () => {
       await api('PUT', `/api/status-pages/${other}/domain`, { customDomain: 'taken.shop.test' })
       await api('PUT', `/api/status-pages/${other}`, { slug: 'renamed-status' })
       expect((await visit('/status.json', { host: 'taken.shop.test' })).json().data.slug).toBe('renamed-status')
-      expect((await api('PUT', `/api/status-pages/${other}/domain`, { customDomain: null })).json().data.customDomain).toBeNull()
+      expect(
+        (await api('PUT', `/api/status-pages/${other}/domain`, { customDomain: null })).json().data.customDomain,
+      ).toBeNull()
       expect((await visit('/status.json', { host: 'taken.shop.test' })).statusCode).toBe(404)
     })
 

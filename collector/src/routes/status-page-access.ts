@@ -196,7 +196,7 @@ export async function statusPageGateRoutes(
       },
       async (request, reply) => {
         const access = await readPageAccess(ctx, request.params.slug)
-        if (!access || access.mode !== 'password' || !access.passwordHash) throw notFound('Status page')
+        if (access?.mode !== 'password' || !access.passwordHash) throw notFound('Status page')
         const path = pagePathOf(request, access.slug)
         const decision = attempts(`${access.id}|${request.ip}`)
         if (!decision.allowed) {
@@ -223,7 +223,7 @@ export async function statusPageGateRoutes(
       },
       async (request, reply) => {
         const access = await readPageAccess(ctx, request.params.slug)
-        if (!access || access.mode !== 'members' || !signInGrantOpens(key, access, request.query.grant)) {
+        if (access?.mode !== 'members' || !signInGrantOpens(key, access, request.query.grant)) {
           throw notFound('Status page')
         }
         return openPage(
@@ -250,7 +250,7 @@ export async function statusPageGateRoutes(
       },
       async (request, reply) => {
         const access = await readPageAccess(ctx, request.params.slug)
-        if (!access || access.mode !== 'members') throw notFound('Status page')
+        if (access?.mode !== 'members') throw notFound('Status page')
         if (customHostOf(request)) {
           // The console's session cookie belongs to the collector's host: the sign-in happens there.
           const base = ctx.env.GUARD_PUBLIC_URL ?? ''

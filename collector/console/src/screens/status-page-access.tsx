@@ -131,7 +131,10 @@ export function StatusPageAccess({ path }: { path: string }) {
         ) : null}
       </Form>
       <Form onSubmit={saveDomain} submitLabel="Save domain">
-        <Field label="Custom domain" hint="e.g. status.example.com, a CNAME of this Guard's public host; empty for none">
+        <Field
+          label="Custom domain"
+          hint="e.g. status.example.com, a CNAME of this Guard's public host; empty for none"
+        >
           {(id, describedBy) => (
             <input
               id={id}

@@ -12,9 +12,8 @@ export async function askCustomDomain({
   ctx: CollectorContext
   input: { domain: string }
 }): Promise<boolean> {
-  const { rows } = await ctx.sql.query(
-    'SELECT 1 FROM monitoring.status_pages WHERE custom_domain = $1 AND is_public',
-    [input.domain.trim().toLowerCase().replace(/\.$/, '')],
-  )
+  const { rows } = await ctx.sql.query('SELECT 1 FROM monitoring.status_pages WHERE custom_domain = $1 AND is_public', [
+    input.domain.trim().toLowerCase().replace(/\.$/, ''),
+  ])
   return rows.length > 0
 }

@@ -67,10 +67,14 @@ export async function readPageAccess(ctx: CollectorContext, slug: string): Promi
     customDomain: row.custom_domain,
   }
   if (ttl > 0) {
-    cache.set(slug, { access, generation:
+    cache.set(slug, {
+      access,
+      generation:
         hit?.access.organizationId === row.organization_id && before !== undefined
           ? before
-          : ctx.reads.generations([row.organization_id])[0]!, expires: now + ttl })
+          : ctx.reads.generations([row.organization_id])[0]!,
+      expires: now + ttl,
+    })
     if (cache.size > 10_000) cache.delete(cache.keys().next().value as string)
   }
   return access

@@ -13,7 +13,9 @@ export function renderAccessGate(options: {
   action: string
   error?: string | undefined
 }): string {
-  const error = options.error ? `<p class="gate-error" role="alert" id="gate-error">${escapeHtml(options.error)}</p>` : ''
+  const error = options.error
+    ? `<p class="gate-error" role="alert" id="gate-error">${escapeHtml(options.error)}</p>`
+    : ''
   const body =
     options.kind === 'password'
       ? `<p>This status page is private. Enter its password to see it.</p>

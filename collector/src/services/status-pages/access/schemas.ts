@@ -30,7 +30,11 @@ export const updateAccessInput = z
       .max(200)
       .optional()
       .meta({ description: 'write-only; required to switch to password mode when none is set yet' }),
-    allowList: z.array(cidr).max(100).optional().meta({ description: 'addresses or CIDR ranges; required for ip mode' }),
+    allowList: z
+      .array(cidr)
+      .max(100)
+      .optional()
+      .meta({ description: 'addresses or CIDR ranges; required for ip mode' }),
   })
   .strict()
   .refine((input) => input.mode !== 'ip' || (input.allowList?.length ?? 0) > 0, {
