@@ -25,11 +25,16 @@ async function load(ctx: CollectorContext, map: DomainMap): Promise<void> {
   map.loadedAt = Date.now()
 }
 
-/** Reads the custom domains into memory: routing looks them up synchronously, before any await. */
+/**
+ * Reads the custom domains into memory: routing looks them up synchronously, before any await. A
+ * database away at start does not stop the collector: the first requests read them again.
+ */
 export async function loadCustomDomains(ctx: CollectorContext): Promise<void> {
   const map = maps.get(ctx) ?? { slugs: new Map(), generation: -1, loadedAt: 0 }
   maps.set(ctx, map)
-  await load(ctx, map)
+  await load(ctx, map).catch((error: unknown) =>
+    ctx.log.warn({ err: error }, 'custom status-page domains not read at start: read again on the next request'),
+  )
 }
 
 /**
@@ -56,5 +61,6 @@ export function slugForHost(ctx: CollectorContext, host: string): string | undef
 export async function customDomainsChanged(ctx: CollectorContext): Promise<void> {
   await invalidateReads({ ctx, organizationIds: [CUSTOM_DOMAINS_SCOPE] })
   const map = maps.get(ctx)
-  if (map) await load(ctx, map)
+  // The write is done: a failed read leaves the map stale, and the next request reads it again.
+  if (map) await load(ctx, map).catch(() => {})
 }
