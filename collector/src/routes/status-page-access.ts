@@ -43,6 +43,11 @@ import { minuteLimiter } from './minute-limiter.ts'
 const read = { access: { permission: 'status-pages:read' as const } }
 const write = { access: { permission: 'status-pages:write' as const } }
 const accessResponse = { 200: envelope(statusPageAccessView), ...errorResponses }
+/**
+ * A member's session on a custom domain, which cannot see the console session: short, so someone
+ * removed from the organization loses the page within the hour.
+ */
+const MEMBER_GRANT_SECONDS = 3600
 
 /** Who may see a page and the host it answers on (organization-scoped, like the page itself). */
 export function statusPageAccessRoutes(app: GuardFastify, ctx: CollectorContext): void {
@@ -144,9 +149,16 @@ export async function statusPageGateRoutes(
       .type('text/html; charset=utf-8')
       .send(renderAccessGate({ kind, assetBase: STATUS_ASSET_BASE, action, error }))
 
-  const openPage = (request: FastifyRequest, reply: FastifyReply, name: string, value: string, path: string) =>
+  const openPage = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    name: string,
+    value: string,
+    path: string,
+    maxAgeSeconds = lifetime,
+  ) =>
     reply
-      .header('Set-Cookie', cookie(name, value, { maxAgeSeconds: lifetime, secure: request.protocol === 'https' }))
+      .header('Set-Cookie', cookie(name, value, { maxAgeSeconds, secure: request.protocol === 'https' }))
       .redirect(path === '' ? '/' : path, 303)
 
   await fastify.register(async (scope) => {
@@ -230,8 +242,9 @@ export async function statusPageGateRoutes(
           request,
           reply,
           pageCookieName(key, access),
-          pageCookieValue(key, access, lifetime),
+          pageCookieValue(key, access, MEMBER_GRANT_SECONDS),
           pagePathOf(request, access.slug),
+          MEMBER_GRANT_SECONDS,
         )
       },
     )
@@ -264,13 +277,8 @@ export async function statusPageGateRoutes(
           const grant = encodeURIComponent(signInGrant(key, access))
           return reply.redirect(`${request.query.handoff}://${access.customDomain}/access?grant=${grant}`, 303)
         }
-        return openPage(
-          request,
-          reply,
-          pageCookieName(key, access),
-          pageCookieValue(key, access, lifetime),
-          `/status/${access.slug}`,
-        )
+        // On the collector's host the console session itself lets a member in, for as long as it says so.
+        return reply.redirect(`/status/${access.slug}`, 303)
       },
     )
   })
