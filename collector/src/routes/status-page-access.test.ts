@@ -169,7 +169,8 @@ describe('private status pages and custom domains', () => {
         return found
       }
       const resolver = { resolveCname: lookup('cname'), resolve4: lookup('a'), resolve6: lookup('aaaa') }
-      const check = () => checkStatusPageDomain({ ctx: harness.ctx, caller, input: { id }, resolver })
+      const check = () =>
+        checkStatusPageDomain({ ctx: harness.ctx, caller, input: { id, requestHost: 'ignored.test' }, resolver })
       expect(await check()).toMatchObject({ pointsAtCollector: true, cname: ['guard.test'], expected: 'guard.test' })
       records['status.shop.test'] = { cname: ['elsewhere.example'], a: ['198.51.100.1'] }
       const wrong = await check()

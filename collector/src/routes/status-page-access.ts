@@ -114,12 +114,19 @@ export function statusPageAccessRoutes(app: GuardFastify, ctx: CollectorContext)
       config: read,
       schema: {
         description:
-          "Resolves the page's custom domain now and says whether it points at the collector's public host (GUARD_PUBLIC_URL): a CNAME of it, or the same addresses.",
+          "Resolves the page's custom domain now and says whether it points at the collector's public host (GUARD_PUBLIC_URL, else the host this request reached): a CNAME of it, or the same addresses.",
         params: idParams,
         response: { 200: envelope(domainCheckView), ...errorResponses },
       },
     },
-    async (request) => ok(await checkStatusPageDomain({ ctx, caller: callerOf(request), input: request.params })),
+    async (request) =>
+      ok(
+        await checkStatusPageDomain({
+          ctx,
+          caller: callerOf(request),
+          input: { id: request.params.id, requestHost: request.hostname },
+        }),
+      ),
   )
 }
 

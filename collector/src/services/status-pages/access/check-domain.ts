@@ -31,16 +31,14 @@ export async function checkStatusPageDomain({
 }: {
   ctx: CollectorContext
   caller: Caller
-  input: { id: string }
+  /** The host the caller reached the collector at: what to point at when GUARD_PUBLIC_URL is unset. */
+  input: { id: string; requestHost: string }
   resolver?: DomainResolver
 }): Promise<DomainCheckView> {
   const page = await findAccessRow(ctx.sql, caller, input.id)
   if (!page.custom_domain) throw new GuardError('VALIDATION_ERROR', 'customDomain: the page has no custom domain')
-  if (!ctx.env.GUARD_PUBLIC_URL) {
-    throw new GuardError('VALIDATION_ERROR', 'GUARD_PUBLIC_URL is not set: there is no public host to point at')
-  }
   const domain = page.custom_domain
-  const expected = new URL(ctx.env.GUARD_PUBLIC_URL).hostname
+  const expected = ctx.env.GUARD_PUBLIC_URL ? new URL(ctx.env.GUARD_PUBLIC_URL).hostname : input.requestHost
   const [cname, addresses, expectedAddresses] = await Promise.all([
     quietly(resolver.resolveCname(domain)).then((names) => names.map(bare)),
     addressesOf(resolver, domain),
