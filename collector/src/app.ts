@@ -11,6 +11,7 @@ import { authorize, publicRateLimit, rateLimit, rateLimitHeadersOnEveryResponse 
 import { authenticate } from './plugins/authenticate.ts'
 import { registerErrorHandling } from './plugins/errors.ts'
 import { releaseAbandonedMisses, serveCachedReads, storeCachedReads } from './plugins/read-cache.ts'
+import { customDomainRewrite, statusPageAccess } from './plugins/status-page-access.ts'
 import { acknowledgeLinkRoutes } from './routes/acknowledge-link.ts'
 import { agentRoutes } from './routes/agent.ts'
 import { apiKeyRoutes } from './routes/api-keys.ts'
@@ -40,10 +41,12 @@ import { recentCheckRoutes } from './routes/recent-checks.ts'
 import { reportRoutes } from './routes/reports.ts'
 import { serviceRoutes } from './routes/services.ts'
 import { sloRoutes } from './routes/slos.ts'
+import { statusPageAccessRoutes, statusPageGateRoutes } from './routes/status-page-access.ts'
 import { publicStatusPageRoutes, statusPageHtmlRoutes, statusPageRoutes } from './routes/status-pages.ts'
 import { tagRoutes } from './routes/tags.ts'
 import { toolboxRoutes } from './routes/toolbox.ts'
 import { usageRoutes } from './routes/usage.ts'
+import { loadCustomDomains } from './services/status-pages/custom-domains.ts'
 
 export interface CollectorAppOptions {
   /** The registry GET /metrics serves; the running collector passes its ingest's. */
@@ -79,7 +82,12 @@ function consoleWithoutIdentity(ctx: CollectorContext): ConsoleAuth {
  * caller without access learns nothing from validation errors.
  */
 export async function buildCollectorApp(ctx: CollectorContext, options: CollectorAppOptions = {}) {
-  const app = createFastify({ logger: ctx.log })
+  await loadCustomDomains(ctx)
+  const app = createFastify({
+    logger: ctx.log,
+    trustProxy: ctx.env.GUARD_TRUSTED_PROXIES.length > 0 ? ctx.env.GUARD_TRUSTED_PROXIES : false,
+    rewriteUrl: customDomainRewrite(ctx),
+  })
   app.decorateRequest('caller', undefined)
   app.decorateRequest('stillAuthorized', undefined)
   app.decorateRequest('readCacheMiss', undefined)
@@ -89,6 +97,9 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
   app.addHook('onRequest', consoleAuth.attachSession)
   app.addHook('onRequest', publicRateLimit(ctx))
   app.addHook('onSend', rateLimitHeadersOnEveryResponse(ctx))
+  const pageAccess = statusPageAccess(ctx, consoleAuth)
+  app.addHook('preHandler', pageAccess.preHandler)
+  app.addHook('onSend', pageAccess.onSend)
   await registerOpenApi(app)
   const dependencies =
     options.dependencies ??
@@ -107,6 +118,7 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
   await deadLetterRoutes(app, ctx)
   publicStatusPageRoutes(app, ctx)
   statusPageHtmlRoutes(app, ctx)
+  await statusPageGateRoutes(app, ctx, consoleAuth)
   acknowledgeLinkRoutes(app, ctx)
   mcpRoutes(app, ctx)
   await consoleAuthRoutes(app, consoleAuth)
@@ -130,6 +142,7 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
     dependencyRoutes(routes, ctx)
     recentCheckRoutes(routes, ctx)
     statusPageRoutes(routes, ctx)
+    statusPageAccessRoutes(routes, ctx)
     dashboardRoutes(routes, ctx)
     reportRoutes(routes, ctx)
     sloRoutes(routes, ctx)

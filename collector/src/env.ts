@@ -1,7 +1,17 @@
+import { isIP } from 'node:net'
 import { commonEnv, envTypes, parseEnv, storeEnv } from '@guard/shared'
 import cron from 'node-cron'
 import { z } from 'zod'
 import { integrationsEnv } from './integrations/env.ts'
+
+function isAddressOrCidr(value: string): boolean {
+  const [address = '', bits, ...rest] = value.split('/')
+  const family = isIP(address)
+  if (!family || rest.length > 0) return false
+  if (bits === undefined) return true
+  const n = Number(bits)
+  return Number.isInteger(n) && n >= 0 && n <= (family === 4 ? 32 : 128)
+}
 
 export const collectorEnvSchema = z.object({
   ...commonEnv,
@@ -67,6 +77,22 @@ export const collectorEnvSchema = z.object({
   GUARD_AGENT_MAX_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(120),
   /** Requests per client IP and hour without valid credentials (health, OpenAPI, 401s, unknown paths). */
   GUARD_RATE_LIMIT_PUBLIC: z.coerce.number().int().min(1).default(1000),
+  /**
+   * Comma-separated proxy addresses or CIDRs whose X-Forwarded-For and X-Forwarded-Proto are believed
+   * (the public rate limit, status pages' IP allow-lists, Secure cookies behind a TLS proxy).
+   */
+  GUARD_TRUSTED_PROXIES: z
+    .string()
+    .default('')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.string().refine(isAddressOrCidr, 'must list IP addresses or CIDR ranges, comma-separated'))),
+  /** Password attempts one client IP may make per private status page and minute before it gets 429. */
+  GUARD_STATUS_PAGE_PASSWORD_ATTEMPTS: z.coerce.number().int().min(1).max(1000).default(5),
   /** Seconds a public status page is served from memory before it is read again (0 = always read). */
   GUARD_STATUS_PAGE_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
   /** `1` lets fetch-title and icon reach private and loopback addresses, as the probe's flag does. */

@@ -54,7 +54,8 @@ describe('membership roles in the collector', () => {
     // (toolbox:read): the empty body is what is refused. The console's sign-out ends a browser
     // session, which a Bearer caller has not: it is sent home. A heartbeat's ping takes no credential
     // but its token, and these are no token; the same holds for an acknowledge link (no token: 400)
-    // and a service's callback to a channel (no such channel: 404). The organization and account routes are identity's
+    // and a service's callback to a channel (no such channel: 404); a private page's password form
+    // takes no credential but the password, and an empty body is refused (400). The organization and account routes are identity's
     // rules, asked with the user's own token (organization.test.ts, and identity's own tests of who
     // may rename or manage members): here, with no identity running, an empty body is refused and a
     // DELETE finds identity away; a viewer's own password and sessions are theirs to change.
@@ -70,7 +71,7 @@ describe('membership roles in the collector', () => {
         ? 401
         : url.startsWith('/ping/') || url.startsWith('/hooks/')
           ? 404
-          : url === '/ack'
+          : url === '/ack' || /^\/status\/[^/]+\/access$/.test(url)
             ? 400
             : url === '/api/chat/conversations' || url.startsWith('/api/toolbox/')
               ? 400

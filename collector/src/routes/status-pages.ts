@@ -7,6 +7,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import type { CollectorContext } from '../context.ts'
 import { callerOf } from '../plugins/authenticate.ts'
+import { customHostOf, pagePathOf } from '../plugins/status-page-access.ts'
 import { bodyFor, type ContentEncoding, type EncodedBody, encodeBody } from '../services/encoded-body.ts'
 import { addStatusPageComponent } from '../services/status-pages/add-component.ts'
 import { badgeQuery, componentBadge, componentBadgeQuery, pageBadge } from '../services/status-pages/badge.ts'
@@ -292,11 +293,16 @@ export function statusPageHtmlRoutes(fastify: FastifyInstance, ctx: CollectorCon
     async (request, reply) => {
       const answer = await readPublicStatusPage(ctx, request.params.slug)
       reply.header('Content-Security-Policy', contentSecurityPolicy(logoOrigin(answer.page)))
+      // On its custom domain the page's links start at the root: another rendering, another validator.
+      const path = pagePathOf(request, request.params.slug)
       return sendPublic(request, reply, {
-        etag: `"h${answer.etag.slice(1)}`,
+        etag: `"h${path === '' ? 'd' : ''}${answer.etag.slice(1)}`,
         cache: PUBLIC_CACHE,
         type: 'text/html; charset=utf-8',
-        encoded: () => renderedOnce(answer, 'html', () => renderStatusPageHtml(answer.page, ASSET_BASE)),
+        encoded: () =>
+          renderedOnce(answer, path === '' ? 'html:domain' : 'html', () =>
+            renderStatusPageHtml(answer.page, ASSET_BASE, path),
+          ),
       })
     },
   )
@@ -361,7 +367,7 @@ export function statusPageHtmlRoutes(fastify: FastifyInstance, ctx: CollectorCon
       onSend: publicHeaders,
       schema: {
         description:
-          'Atom feed of the page incidents (active and resolved in the last 14 days) with their public updates; links use GUARD_PUBLIC_URL when set, else the request host.',
+          'Atom feed of the page incidents (active and resolved in the last 14 days) with their public updates; links use the page custom domain when asked there, else GUARD_PUBLIC_URL when set, else the request host.',
         params: slugParams,
         produces: ['application/atom+xml'],
         response: { 200: z.string(), 304: z.null(), 400: errorSchema, 404: errorSchema, 429: rateLimitedSchema },
@@ -369,12 +375,16 @@ export function statusPageHtmlRoutes(fastify: FastifyInstance, ctx: CollectorCon
     },
     async (request, reply) => {
       const answer = await readPublicStatusPage(ctx, request.params.slug)
-      const base = ctx.env.GUARD_PUBLIC_URL ?? `${request.protocol}://${request.host}`
+      const custom = customHostOf(request)
+      const base = custom
+        ? `${request.protocol}://${custom}`
+        : (ctx.env.GUARD_PUBLIC_URL ?? `${request.protocol}://${request.host}`)
+      const path = pagePathOf(request, request.params.slug)
       return sendPublic(request, reply, {
-        etag: tagOf('f', `${answer.etag}|${base}`),
+        etag: tagOf('f', `${answer.etag}|${base}${path}`),
         cache: PUBLIC_CACHE,
         type: 'application/atom+xml; charset=utf-8',
-        body: () => renderIncidentFeed(answer, base),
+        body: () => renderIncidentFeed(answer, base, path),
       })
     },
   )

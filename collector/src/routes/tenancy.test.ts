@@ -491,6 +491,34 @@ const table: Array<{
     url: '/api/status-pages/:page/components/order',
     body: { componentIds: [':component'] },
   },
+  { method: 'GET', path: '/api/status-pages/{id}/access', url: '/api/status-pages/:page/access' },
+  {
+    method: 'PUT',
+    path: '/api/status-pages/{id}/access',
+    url: '/api/status-pages/:page/access',
+    body: { mode: 'password', password: 'hijacked password' },
+  },
+  {
+    method: 'PUT',
+    path: '/api/status-pages/{id}/domain',
+    url: '/api/status-pages/:page/domain',
+    body: { customDomain: 'hijacked.example.test' },
+  },
+  { method: 'GET', path: '/api/status-pages/{id}/domain/check', url: '/api/status-pages/:page/domain/check' },
+  // Not published, so no certificate for its domain, no password form, no sign-in.
+  {
+    method: 'GET',
+    path: '/api/status-pages/custom-domains/ask',
+    url: '/api/status-pages/custom-domains/ask?domain=secret.example.test',
+  },
+  {
+    method: 'POST',
+    path: '/status/{slug}/access',
+    url: '/status/secret-status/access',
+    body: { password: 'guess' },
+  },
+  { method: 'GET', path: '/status/{slug}/access', url: '/status/secret-status/access?grant=1.x' },
+  { method: 'GET', path: '/status/{slug}/sign-in', url: '/status/secret-status/sign-in' },
   // Our page is private: its public answer is the same 404 for everybody.
   { method: 'GET', path: '/api/status-pages/{id}/public', url: '/api/status-pages/secret-status/public' },
   { method: 'GET', path: '/status/{slug}', url: '/status/secret-status' },
@@ -789,6 +817,12 @@ describe('tenancy: another organization never sees or changes our data', () => {
         payload: { name: 'Secret status page', slug: 'secret-status' },
       })
     ).json().data.id
+    await app.inject({
+      method: 'PUT',
+      url: `/api/status-pages/${page}/domain`,
+      headers,
+      payload: { customDomain: 'secret.example.test' },
+    })
     const component = (
       await app.inject({
         method: 'POST',
@@ -871,6 +905,7 @@ describe('tenancy: another organization never sees or changes our data', () => {
         page,
         component,
         'Secret status page',
+        'secret.example.test',
         'Secret incident',
         'secret-comment',
         'Secret window',

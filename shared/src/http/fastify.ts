@@ -18,12 +18,15 @@ export function createFastify(options: {
   logger: Logger
   bodyLimit?: number
   trustProxy?: boolean | string[]
+  /** Rewrites a request's URL before routing (synchronously): the collector's custom status-page domains. */
+  rewriteUrl?: (request: IncomingMessage) => string
 }): GuardFastify {
   const app: GuardFastify = Fastify({
     // fastify's own logger type is the narrower interface; pino satisfies it.
     loggerInstance: options.logger as FastifyBaseLogger,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     trustProxy: options.trustProxy ?? false,
+    ...(options.rewriteUrl ? { rewriteUrl: options.rewriteUrl } : {}),
     // Request lines at info level drown everything else; errors are still logged by the handlers.
     logController: new LogController({ disableRequestLogging: true }),
     // A path the router cannot decode is answered by the service's own error handler, in its shape.

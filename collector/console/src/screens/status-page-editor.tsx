@@ -8,6 +8,7 @@ import { useResource } from '../components/use-api.ts'
 import { useOrg } from '../org.ts'
 import type { Device } from '../types.ts'
 import { useAction } from '../use-action.ts'
+import { StatusPageAccess } from './status-page-access.tsx'
 import type { StatusPage } from './status-pages.tsx'
 import './screens.css'
 
@@ -195,6 +196,8 @@ export default function StatusPageEditor() {
               </label>
             </Form>
           </section>
+
+          <StatusPageAccess path={path} />
 
           <section class="card">
             <h2>Components</h2>

@@ -31,9 +31,13 @@ function content(incident: Incident): string {
  * comments). Entry ids are tag-like URLs built from a hash of the incident id, stable across title
  * and status changes, so readers mark an incident read once and see it again when it is updated.
  */
-export function renderIncidentFeed(answer: PublicPageAnswer, baseUrl: string): string {
+export function renderIncidentFeed(
+  answer: PublicPageAnswer,
+  baseUrl: string,
+  pagePath = `/status/${answer.page.slug}`,
+): string {
   const { page } = answer
-  const pageUrl = `${baseUrl}/status/${page.slug}`
+  const pageUrl = `${baseUrl}${pagePath}`
   const incidents = [...page.incidents.active, ...page.incidents.recent]
   const updated = incidents.map(changedAt).sort().at(-1) ?? page.generatedAt
   const feed = new Feed({

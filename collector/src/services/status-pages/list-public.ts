@@ -19,7 +19,7 @@ export async function listPublicStatusPages(
 ): Promise<PublicPageOfOrganization[]> {
   const { rows } = await ctx.sql.query<{ organization_id: string; slug: string }>(
     `SELECT organization_id, slug FROM monitoring.status_pages
-      WHERE is_public AND ($1::text IS NULL OR organization_id = $1)
+      WHERE is_public AND access_mode = 'public' AND ($1::text IS NULL OR organization_id = $1)
       ORDER BY created_at, id LIMIT ${MAX_PAGES}`,
     [organizationId ?? null],
   )

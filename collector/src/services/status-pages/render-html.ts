@@ -159,7 +159,14 @@ export const logoOrigin = (page: PublicStatusPage): string | null =>
  * The public page, complete without JavaScript; the script only draws the latency charts from the
  * series embedded in the page (uPlot, served by the collector itself).
  */
-export function renderStatusPageHtml(page: PublicStatusPage, assetBase: string): string {
+export function renderStatusPageHtml(
+  page: PublicStatusPage,
+  assetBase: string,
+  /** `` on the page's custom domain, whose paths start at its root. */
+  pagePath = `/status/${page.slug}`,
+): string {
+  const path = escapeHtml(pagePath)
+  const json = pagePath === '' ? '/status.json' : `/api/status-pages/${escapeHtml(page.slug)}/public`
   const series = page.components.map((item) => item.locations.map(({ location, points }) => ({ location, points })))
   const scheme = page.theme === 'auto' ? 'light dark' : page.theme
   const zone = page.timezone
@@ -172,8 +179,8 @@ export function renderStatusPageHtml(page: PublicStatusPage, assetBase: string):
 <title>${escapeHtml(page.name)} status</title>
 <link rel="stylesheet" href="${assetBase}/uplot.min.css">
 <link rel="stylesheet" href="${assetBase}/status-page.css">
-<link rel="alternate" type="application/json" href="/api/status-pages/${escapeHtml(page.slug)}/public">
-<link rel="alternate" type="application/atom+xml" title="${escapeHtml(page.name)} incidents" href="/status/${escapeHtml(page.slug)}/feed.atom">
+<link rel="alternate" type="application/json" href="${json}">
+<link rel="alternate" type="application/atom+xml" title="${escapeHtml(page.name)} incidents" href="${path}/feed.atom">
 </head>
 <body>
 <main>
@@ -189,7 +196,7 @@ ${
 <section aria-labelledby="recent"><h2 id="recent">Past incidents</h2>
 ${page.incidents.recent.length ? page.incidents.recent.map((item) => incident(item, zone)).join('') : '<p>No incidents in the last 14 days.</p>'}
 </section>
-<footer><p>Updated ${time(page.generatedAt, zone)}. Daily bars are UTC days. Latency is the average response time per probe location over the last 24 hours. <a href="/status/${escapeHtml(page.slug)}/feed.atom">Incident feed (Atom)</a></p></footer>
+<footer><p>Updated ${time(page.generatedAt, zone)}. Daily bars are UTC days. Latency is the average response time per probe location over the last 24 hours. <a href="${path}/feed.atom">Incident feed (Atom)</a></p></footer>
 </main>
 <script type="application/json" id="latency-data" data-timezone="${escapeHtml(zone)}" data-until="${escapeHtml(page.generatedAt)}">${embedded(series)}</script>
 <script src="${assetBase}/uplot.iife.min.js"></script>

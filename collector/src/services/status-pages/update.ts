@@ -1,4 +1,5 @@
 import type { Caller, CollectorContext } from '../../context.ts'
+import { customDomainsChanged } from './custom-domains.ts'
 import { findStatusPage, slugTaken, toStatusPageDetail } from './find.ts'
 import { type StatusPageDetail, type UpdateStatusPageInput, updateStatusPageInput } from './schemas.ts'
 
@@ -30,5 +31,7 @@ export async function updateStatusPage(
       ],
     ),
   )
+  // A custom domain routes to the slug: a renamed page keeps its domain on every replica.
+  if (input.slug !== undefined && input.slug !== page.slug) await customDomainsChanged(ctx)
   return toStatusPageDetail(ctx.sql, await findStatusPage(ctx.sql, caller, id))
 }
