@@ -49,7 +49,8 @@ const organize = process.env.BENCH_ORGANIZE === '1'
 const domains = Number(process.env.BENCH_DOMAINS ?? (organize ? 9000 : 1000))
 const services = Number(process.env.BENCH_SERVICES ?? (organize ? 1000 : 0))
 const resultDomains = Math.min(domains, Number(process.env.BENCH_RESULT_DOMAINS ?? (organize ? 1000 : domains)))
-const days = Number(process.env.BENCH_DAYS ?? 30)
+// The organizing reads look at the last 24 hours (lists, dashboard) and raw results (SLOs), which one day of results fills.
+const days = Number(process.env.BENCH_DAYS ?? (organize ? 1 : 30))
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10)
 const seconds = Number(process.env.BENCH_SECONDS ?? 5)
 const ingestPerSecond = Number(process.env.BENCH_INGEST_PER_SECOND ?? 50)
@@ -65,6 +66,10 @@ const clientWorkers = Number(process.env.BENCH_CLIENT_WORKERS ?? 1)
 /** Comma-separated names of the endpoints to measure (`statusPage,list`); all when unset. */
 const only = process.env.BENCH_ENDPOINTS?.split(',')
 const round = (value: number) => Number(value.toPrecision(4))
+const started = performance.now()
+/** Where a long run is, on stderr; the figures stay alone on stdout. */
+const progress = (step: string) =>
+  process.stderr.write(`bench/api ${Math.round((performance.now() - started) / 1000)} s: ${step}\n`)
 
 interface Counters {
   sql: number
@@ -146,6 +151,7 @@ try {
     service: 'collector',
     directory: fileURLToPath(new URL('../../collector/migrations/clickhouse', import.meta.url)),
   })
+  progress(`seeding results of ${seeded.length} domains over ${days} days`)
   const seedStart = performance.now()
   const rows = await seedResults(timeseries, { ids: seeded, organizationId, days, outages: organize })
   const seedSeconds = (performance.now() - seedStart) / 1000
@@ -242,6 +248,7 @@ try {
   const organizeSeconds: Record<string, number> = {}
   const figures: Record<string, Record<string, unknown>> = {}
   for (const mode of modes) {
+    progress(`${mode}: seeding monitors`)
     const { sql, ctx, key } = await openMode(mode)
     await sql.query(
       `INSERT INTO monitoring.monitors (id, organization_id, kind, name, target, check_interval, timeout_seconds)
@@ -264,6 +271,7 @@ try {
     if (plan) await seedOrganization(sql, { organizationId, monitorIds: [...ids, ...serviceIds], seeded, plan })
     organizeSeconds[mode] = round((performance.now() - organizeStart) / 1000)
     // What the sweep does at a collector's start: every monitor's 24 hours and daily rows from the rollups.
+    progress(`${mode}: summary sweep`)
     const sweepStart = performance.now()
     await refreshMonitorSummaries({
       sql,
@@ -285,6 +293,7 @@ try {
       ceilings[`${mode}, cache ${cache}`] = ceiling
       for (const [name, path] of Object.entries(endpoints).filter(([name]) => !only || only.includes(name))) {
         // One request first: a steady state, not the first cold miss, is what a dashboard sees.
+        progress(`${mode}, cache ${cache}: ${name}`)
         const headers = { ...auth, ...endpointHeaders[name] }
         await fetch(`${base}${path}`, { headers }).then((response) => response.arrayBuffer())
         const before = { ...counters }
