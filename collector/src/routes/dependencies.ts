@@ -8,11 +8,7 @@ import { setDependencies } from '../services/dependencies/set.ts'
 import { envelope, errorResponses, idParams, ok } from './common.ts'
 
 // Any monitor kind: the service checks the permission of the monitor's own kind.
-// Cached for the organization, not the monitor: a parent's results change `suppressedBy`.
-const read = {
-  access: { anyOf: ['domains:read', 'services:read', 'heartbeats:read'] satisfies Permission[] },
-  readCache: true,
-}
+const read = { access: { anyOf: ['domains:read', 'services:read', 'heartbeats:read'] satisfies Permission[] } }
 const write = { access: { anyOf: ['domains:write', 'services:write', 'heartbeats:write'] satisfies Permission[] } }
 
 export function dependencyRoutes(app: GuardFastify, ctx: CollectorContext): void {
