@@ -26,6 +26,7 @@ import { createReadCache } from '../../collector/src/services/read-cache/cache.t
 import { invalidateIngestedReads } from '../../collector/src/services/read-cache/invalidate.ts'
 import { storeResults } from '../../collector/src/services/results/store.ts'
 import { DAILY_DAYS, refreshMonitorSummaries, utcDay } from '../../collector/src/services/summaries/refresh.ts'
+import { organizeEndpoints, planOrganization, seedOrganization } from './organize.ts'
 import { seedResults } from './seed.ts'
 
 /**
@@ -39,9 +40,17 @@ import { seedResults } from './seed.ts'
  * they would from 1,000 domains x 3 locations at a 60 s interval (BENCH_INGEST_PER_SECOND, 50),
  * stored, invalidated and summarized as the ingest does. Queries
  * per request are counted per store. Prints JSON with ratios to the bare route.
+ *
+ * BENCH_ORGANIZE=1 measures the organizing reads instead (organize.ts): 9,000 domains and 1,000
+ * services (BENCH_DOMAINS, BENCH_SERVICES) with 20 tags, in 500 groups, with dependencies and 250
+ * SLOs; results (with outages, for the SLOs' bad minutes) for the first BENCH_RESULT_DOMAINS (1000).
  */
-const domains = Number(process.env.BENCH_DOMAINS ?? 1000)
-const days = Number(process.env.BENCH_DAYS ?? 30)
+const organize = process.env.BENCH_ORGANIZE === '1'
+const domains = Number(process.env.BENCH_DOMAINS ?? (organize ? 9000 : 1000))
+const services = Number(process.env.BENCH_SERVICES ?? (organize ? 1000 : 0))
+const resultDomains = Math.min(domains, Number(process.env.BENCH_RESULT_DOMAINS ?? (organize ? 1000 : domains)))
+// The organizing reads look at the last 24 hours (lists, dashboard) and raw results (SLOs), which one day of results fills.
+const days = Number(process.env.BENCH_DAYS ?? (organize ? 1 : 30))
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10)
 const seconds = Number(process.env.BENCH_SECONDS ?? 5)
 const ingestPerSecond = Number(process.env.BENCH_INGEST_PER_SECOND ?? 50)
@@ -57,6 +66,10 @@ const clientWorkers = Number(process.env.BENCH_CLIENT_WORKERS ?? 1)
 /** Comma-separated names of the endpoints to measure (`statusPage,list`); all when unset. */
 const only = process.env.BENCH_ENDPOINTS?.split(',')
 const round = (value: number) => Number(value.toPrecision(4))
+const started = performance.now()
+/** Where a long run is, on stderr; the figures stay alone on stdout. */
+const progress = (step: string) =>
+  process.stderr.write(`bench/api ${Math.round((performance.now() - started) / 1000)} s: ${step}\n`)
 
 interface Counters {
   sql: number
@@ -109,6 +122,10 @@ try {
   const counters: Counters = { sql: 0, clickhouse: 0 }
   const organizationId = DEFAULT_ORGANIZATION.id
   const ids = Array.from({ length: domains }, () => newId())
+  const serviceIds = Array.from({ length: services }, () => newId())
+  // The domains with results, the ones arrivals keep checking and detail pages read.
+  const seeded = ids.slice(0, resultDomains)
+  const plan = organize ? planOrganization(seeded) : undefined
   countClickhouse(timeseries, counters)
 
   const openMode = async (mode: string) => {
@@ -134,8 +151,9 @@ try {
     service: 'collector',
     directory: fileURLToPath(new URL('../../collector/migrations/clickhouse', import.meta.url)),
   })
+  progress(`seeding results of ${seeded.length} domains over ${days} days`)
   const seedStart = performance.now()
-  const rows = await seedResults(timeseries, { ids, organizationId, days })
+  const rows = await seedResults(timeseries, { ids: seeded, organizationId, days, outages: organize })
   const seedSeconds = (performance.now() - seedStart) / 1000
 
   const bare = createFastify({ logger: log })
@@ -170,7 +188,7 @@ try {
     const timer = setInterval(() => {
       const now = new Date().toISOString()
       const batch: CheckResult[] = Array.from({ length: ingestPerSecond }, () => {
-        const monitorId = ids[next++ % ids.length]!
+        const monitorId = seeded[next++ % seeded.length]!
         return {
           v: 1,
           id: newId(),
@@ -203,21 +221,23 @@ try {
     }
   }
 
-  const sample = ids[Math.floor(domains / 2)]!
-  const endpoints: Record<string, string> = {
-    list: '/api/domains?limit=20',
-    detail: `/api/domains/${sample}`,
-    summary: `/api/domains/${sample}/summary`,
-    locations24h: `/api/domains/${sample}/monitoring/locations?range=24h`,
-    domainsStats: '/api/domains/stats',
-    stats30d: `/api/domains/${sample}/stats?period=30d`,
-    stats90d: `/api/domains/${sample}/stats?period=90d`,
-    dashboardStats: '/api/dashboard/stats',
-    statusPage: '/api/status-pages/bench/public',
-    statusPageCompressed: '/api/status-pages/bench/public',
-    statusPageHtml: '/status/bench',
-    statusPageHtmlCompressed: '/status/bench',
-  }
+  const sample = seeded[Math.floor(seeded.length / 2)]!
+  const endpoints: Record<string, string> = plan
+    ? organizeEndpoints(plan)
+    : {
+        list: '/api/domains?limit=20',
+        detail: `/api/domains/${sample}`,
+        summary: `/api/domains/${sample}/summary`,
+        locations24h: `/api/domains/${sample}/monitoring/locations?range=24h`,
+        domainsStats: '/api/domains/stats',
+        stats30d: `/api/domains/${sample}/stats?period=30d`,
+        stats90d: `/api/domains/${sample}/stats?period=90d`,
+        dashboardStats: '/api/dashboard/stats',
+        statusPage: '/api/status-pages/bench/public',
+        statusPageCompressed: '/api/status-pages/bench/public',
+        statusPageHtml: '/status/bench',
+        statusPageHtmlCompressed: '/status/bench',
+      }
   /** What browsers send: the same page, compressed when the collector has a compressed copy. */
   const browser = { 'accept-encoding': 'gzip, deflate, br' }
   const endpointHeaders: Record<string, Record<string, string>> = {
@@ -225,8 +245,10 @@ try {
     statusPageHtmlCompressed: browser,
   }
   const summarySeconds: Record<string, number> = {}
+  const organizeSeconds: Record<string, number> = {}
   const figures: Record<string, Record<string, unknown>> = {}
   for (const mode of modes) {
+    progress(`${mode}: seeding monitors`)
     const { sql, ctx, key } = await openMode(mode)
     await sql.query(
       `INSERT INTO monitoring.monitors (id, organization_id, kind, name, target, check_interval, timeout_seconds)
@@ -235,11 +257,21 @@ try {
       [ids, organizationId],
     )
     await sql.query(
+      `INSERT INTO monitoring.monitors (id, organization_id, kind, name, protocol, target, check_interval, timeout_seconds)
+       SELECT id, $2, 'service', 'service ' || id, 'tcp', jsonb_build_object('kind', 'tcp', 'host', id || '.example', 'port', 443), 60, 30
+         FROM unnest($1::text[]) AS id`,
+      [serviceIds, organizationId],
+    )
+    await sql.query(
       `INSERT INTO monitoring.monitor_state (monitor_id, organization_id, status, changed_at, last_check_at, consecutive_failures)
        SELECT id, $2, 'up', now(), now(), 0 FROM unnest($1::text[]) AS id`,
-      [ids, organizationId],
+      [[...ids, ...serviceIds], organizationId],
     )
+    const organizeStart = performance.now()
+    if (plan) await seedOrganization(sql, { organizationId, monitorIds: [...ids, ...serviceIds], seeded, plan })
+    organizeSeconds[mode] = round((performance.now() - organizeStart) / 1000)
     // What the sweep does at a collector's start: every monitor's 24 hours and daily rows from the rollups.
+    progress(`${mode}: summary sweep`)
     const sweepStart = performance.now()
     await refreshMonitorSummaries({
       sql,
@@ -261,6 +293,7 @@ try {
       ceilings[`${mode}, cache ${cache}`] = ceiling
       for (const [name, path] of Object.entries(endpoints).filter(([name]) => !only || only.includes(name))) {
         // One request first: a steady state, not the first cold miss, is what a dashboard sees.
+        progress(`${mode}, cache ${cache}: ${name}`)
         const headers = { ...auth, ...endpointHeaders[name] }
         await fetch(`${base}${path}`, { headers }).then((response) => response.arrayBuffer())
         const before = { ...counters }
@@ -284,6 +317,10 @@ try {
       {
         bench: 'api',
         domains,
+        services,
+        resultDomains,
+        organize,
+        organizeSeedSeconds: organizeSeconds,
         locations: 3,
         days,
         seeded: rows,

@@ -2,6 +2,7 @@ import { DEFAULT_ORGANIZATION } from '@guard/shared'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { buildCollectorApp } from '../app.ts'
 import { applyResultsToState } from '../services/monitor-state/apply-results.ts'
+import { invalidateIngestedReads } from '../services/read-cache/invalidate.ts'
 import { collectorAppWithUsers, injectAsUser, userCaller } from '../test-support.ts'
 import { resultFor } from './test-helpers.ts'
 
@@ -19,12 +20,14 @@ describe('groups through the API', () => {
     return response.body.data.id as string
   }
   const domain = (name: string, user = 'alice') => created('/api/domains', { url: `https://${name}.example` }, user)
-  /** Two results in a row: the failure threshold's default. */
-  const checked = (id: string, status: 'up' | 'down', organizationId = ORG) =>
-    applyResultsToState(harness.ctx.sql, [
+  /** Two results in a row (the failure threshold's default), applied and announced as the ingest does. */
+  const checked = async (id: string, status: 'up' | 'down', organizationId = ORG) => {
+    await applyResultsToState(harness.ctx.sql, [
       resultFor(id, organizationId, 'fra', 20, status, 10),
       resultFor(id, organizationId, 'fra', 10, status, 10),
     ])
+    await invalidateIngestedReads({ ctx: harness.ctx, organizationIds: [organizationId], monitorIds: [id] })
+  }
   const group = (payload: object) => created('/api/groups', payload)
   const members = (id: string, add: object[], remove: object[] = []) =>
     call('PUT', `/api/groups/${id}/members`, { add, remove })

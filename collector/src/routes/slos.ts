@@ -14,6 +14,8 @@ import { deleted, envelope, errorResponses, idParams, ok } from './common.ts'
 import { sendCsv, wantsCsv } from './csv.ts'
 
 const read = { access: { permission: 'reports:read' as const } }
+// Budgets move with ingested results, which invalidate the entry; the burn job's `burning`, within the TTL.
+const cachedRead = { ...read, readCache: true }
 const write = { access: { permission: 'reports:write' as const } }
 const organizationQuery = z.object({ organizationId: z.string().max(64).optional() })
 
@@ -22,7 +24,7 @@ export function sloRoutes(app: GuardFastify, ctx: CollectorContext): void {
   app.get(
     '/api/slos',
     {
-      config: read,
+      config: cachedRead,
       schema: { querystring: organizationQuery, response: { 200: envelope(z.array(sloView)), ...errorResponses } },
     },
     async (request) => ok(await listSlos({ ctx, caller: callerOf(request), input: request.query })),
@@ -47,7 +49,7 @@ export function sloRoutes(app: GuardFastify, ctx: CollectorContext): void {
   app.get(
     '/api/slos/:id',
     {
-      config: read,
+      config: cachedRead,
       schema: {
         description:
           'The SLO with its budget now: good and bad minutes, SLI, budget left in minutes and per cent, burn rates over 1 h, 6 h, 24 h and 3 d (1 spends the budget exactly by the end of the window) and the remaining budget at the end of each day.',

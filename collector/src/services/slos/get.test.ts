@@ -4,8 +4,12 @@ import { buildCollectorApp } from '../../app.ts'
 import { collectorForTest, userCaller } from '../../test-support.ts'
 import { createMaintenanceWindow } from '../maintenance-windows/create.ts'
 import { storeResults } from '../results/store.ts'
+import { monthBounds } from './arithmetic.ts'
 import { createSlo } from './create.ts'
+import { findSlo } from './find.ts'
 import { getSlo } from './get.ts'
+import { reportSlos } from './report.ts'
+import { statusFrom, subjectMinutes } from './status.ts'
 import { updateSlo } from './update.ts'
 
 const ORG = DEFAULT_ORGANIZATION.id
@@ -140,6 +144,18 @@ describe('an SLO computed from stored results', () => {
     const detail = await getSlo({ ctx: harness.ctx, caller, input: { id: slo.id }, now: NOW })
     expect(detail.subject).toEqual({ kind: 'group', id: group, name: 'Storefront' })
     expect(detail.status).toMatchObject({ badMinutes: 7, goodMinutes: 1433, budgetMinutes: 7.2 })
+  })
+
+  it('reports every SLO with the bad minutes it has alone, though the report reads them all at once', async () => {
+    const month = new Date(NOW).toISOString().slice(0, 7)
+    const window = monthBounds(month)
+    const report = await reportSlos({ ctx: harness.ctx, caller, input: { month }, now: NOW })
+    expect(report.slos.map((slo) => slo.subjectKind).sort()).toEqual(['group', 'monitor', 'monitor'])
+    for (const slo of report.slos) {
+      const alone = await subjectMinutes(harness.ctx, await findSlo(harness.ctx.sql, [ORG], slo.id), window, NOW)
+      expect(slo.badMinutes).toBe(statusFrom(alone, slo.objective, window, Math.min(NOW, window.to)).badMinutes)
+    }
+    expect(report.slos.reduce((sum, slo) => sum + slo.badMinutes, 0)).toBeGreaterThan(0)
   })
 
   it('refuses a heartbeat, another organization’s monitor and a 100 % objective, naming the field', async () => {

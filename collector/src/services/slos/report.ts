@@ -5,7 +5,7 @@ import { hasTags } from '../tags/match.ts'
 import { tagQuery } from '../tags/schemas.ts'
 import { monthBounds } from './arithmetic.ts'
 import { SLO_SELECT, type SloRow } from './find.ts'
-import { statusFrom, subjectMinutes } from './status.ts'
+import { statusFrom, subjectsMinutes } from './status.ts'
 
 const currentMonth = () => new Date().toISOString().slice(0, 7)
 
@@ -75,15 +75,10 @@ export async function reportSlos({
       (query.tag.length === 0 || (row.monitor_id !== null && hasTags(row.tags ?? [], query.tag))) &&
       (query.group === undefined || row.group_id === query.group || row.member_group === query.group),
   )
-  const slos = []
-  for (const row of chosen) {
-    const status = statusFrom(
-      await subjectMinutes(ctx, row, window, now),
-      Number(row.objective),
-      window,
-      Math.min(now, window.to),
-    )
-    slos.push({
+  const minutes = await subjectsMinutes(ctx, chosen, window, now)
+  const slos = chosen.map((row) => {
+    const status = statusFrom(minutes.get(row.id)!, Number(row.objective), window, Math.min(now, window.to))
+    return {
       id: row.id,
       name: row.name,
       subjectKind: row.monitor_id ? ('monitor' as const) : ('group' as const),
@@ -96,8 +91,8 @@ export async function reportSlos({
       budgetMinutes: status.budgetMinutes,
       remainingMinutes: status.remainingMinutes,
       remainingPercent: status.remainingPercent,
-    })
-  }
+    }
+  })
   return {
     month,
     from: new Date(window.from).toISOString(),

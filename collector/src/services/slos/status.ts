@@ -30,30 +30,64 @@ interface Member {
   quorum_percent: number
 }
 
-/** The SLO's monitors (a group's, with its subgroups'), and the share of them down that makes the subject bad. */
-async function membersOf(ctx: CollectorContext, row: SloRow): Promise<{ members: Member[]; percent: number | null }> {
-  if (row.monitor_id) {
-    const { rows } = await ctx.sql.query<Member>(
-      'SELECT id, failure_threshold, quorum_percent FROM monitoring.monitors WHERE id = $1',
-      [row.monitor_id],
-    )
-    return { members: rows, percent: null }
+interface Subject {
+  members: Member[]
+  /** The share of members down that makes the subject bad; null: any (a monitor's SLO has one member). */
+  percent: number | null
+}
+
+/**
+ * Each SLO's monitors (a group's, with its subgroups'), by SLO id, in two statements whatever the
+ * number of SLOs: a report over hundreds of them reads them at once.
+ */
+async function membersOf(ctx: CollectorContext, rows: readonly SloRow[]): Promise<Map<string, Subject>> {
+  const monitorIds = rows.flatMap((row) => (row.monitor_id ? [row.monitor_id] : []))
+  const groupIds = rows.flatMap((row) => (row.group_id ? [row.group_id] : []))
+  const organizationIds = [...new Set(rows.map((row) => row.organization_id))]
+  const [{ rows: monitors }, { rows: groups }, { rows: groupMembers }] = await Promise.all([
+    monitorIds.length === 0
+      ? { rows: [] }
+      : ctx.sql.query<Member>(
+          'SELECT id, failure_threshold, quorum_percent FROM monitoring.monitors WHERE id = ANY($1)',
+          [monitorIds],
+        ),
+    groupIds.length === 0
+      ? { rows: [] }
+      : ctx.sql.query<{ id: string; rule: string; rule_percent: number | null }>(
+          'SELECT id, rule, rule_percent FROM monitoring.monitor_groups WHERE id = ANY($1)',
+          [groupIds],
+        ),
+    groupIds.length === 0
+      ? { rows: [] }
+      : ctx.sql.query<Member & { root: string; organization_id: string }>(
+          `WITH RECURSIVE tree(root, id) AS (
+             SELECT id, id FROM monitoring.monitor_groups WHERE id = ANY($1)
+             UNION SELECT t.root, g.id FROM monitoring.monitor_groups g JOIN tree t ON g.parent_id = t.id
+           )
+           SELECT t.root, m.organization_id, m.id, m.failure_threshold, m.quorum_percent
+             FROM tree t JOIN monitoring.monitors m ON m.group_id = t.id
+            WHERE m.organization_id = ANY($2) AND m.kind <> 'heartbeat'`,
+          [groupIds, organizationIds],
+        ),
+  ])
+  const monitorById = new Map(monitors.map((monitor) => [monitor.id, monitor]))
+  const groupById = new Map(groups.map((group) => [group.id, group]))
+  const subjects = new Map<string, Subject>()
+  for (const row of rows) {
+    if (row.monitor_id) {
+      const monitor = monitorById.get(row.monitor_id)
+      subjects.set(row.id, { members: monitor ? [monitor] : [], percent: null })
+      continue
+    }
+    const group = groupById.get(row.group_id!)
+    subjects.set(row.id, {
+      members: groupMembers
+        .filter((member) => member.root === row.group_id && member.organization_id === row.organization_id)
+        .map(({ id, failure_threshold, quorum_percent }) => ({ id, failure_threshold, quorum_percent })),
+      percent: group?.rule === 'percent' ? (group.rule_percent ?? null) : null,
+    })
   }
-  const { rows: groups } = await ctx.sql.query<{ rule: string; rule_percent: number | null }>(
-    'SELECT rule, rule_percent FROM monitoring.monitor_groups WHERE id = $1',
-    [row.group_id],
-  )
-  const { rows } = await ctx.sql.query<Member>(
-    `WITH RECURSIVE tree(id) AS (
-       SELECT id FROM monitoring.monitor_groups WHERE id = $1
-       UNION SELECT g.id FROM monitoring.monitor_groups g JOIN tree t ON g.parent_id = t.id
-     )
-     SELECT m.id, m.failure_threshold, m.quorum_percent FROM monitoring.monitors m
-      WHERE m.group_id IN (SELECT id FROM tree) AND m.organization_id = $2 AND m.kind <> 'heartbeat'`,
-    [row.group_id, row.organization_id],
-  )
-  const group = groups[0]
-  return { members: rows, percent: group?.rule === 'percent' ? (group.rule_percent ?? null) : null }
+  return subjects
 }
 
 /**
@@ -111,38 +145,61 @@ export async function subjectMinutes(
   span: Interval,
   now: number,
 ): Promise<Minutes> {
-  const { members, percent } = await membersOf(ctx, row)
-  const ids = members.map((member) => member.id)
+  return (await subjectsMinutes(ctx, [row], span, now)).get(row.id)!
+}
+
+/**
+ * subjectMinutes of many SLOs of one organization over the same span, by SLO id: their members,
+ * results and maintenance read in one go rather than per SLO.
+ */
+export async function subjectsMinutes(
+  ctx: CollectorContext,
+  rows: readonly SloRow[],
+  span: Interval,
+  now: number,
+): Promise<Map<string, Minutes>> {
+  const minutes = new Map<string, Minutes>()
+  const organizationId = rows[0]?.organization_id
+  if (organizationId === undefined) return minutes
+  if (rows.some((row) => row.organization_id !== organizationId)) {
+    throw new Error('subjectsMinutes: SLOs of one organization only')
+  }
+  const subjects = await membersOf(ctx, rows)
+  const ids = [...new Set([...subjects.values()].flatMap((subject) => subject.members.map((member) => member.id)))]
   const known = Math.min(now, span.to)
   const [points, windows] = await Promise.all([
-    resultPoints(ctx, row.organization_id, ids, { from: span.from, to: known }),
-    maintenanceOf(ctx, row.organization_id, ids, span.to),
+    resultPoints(ctx, organizationId, ids, { from: span.from, to: known }),
+    maintenanceOf(ctx, organizationId, ids, span.to),
   ])
   const covering = (monitorId: string | null) => (at: number) =>
     windows.some((window) => window.monitor_id === monitorId && coversAt(window, at))
-  const memberMasks = members.map((member) => {
-    const mask = markIntervals(
-      emptyMask(span.from, known),
-      downIntervals(
-        points.get(member.id) ?? [],
-        { failureThreshold: member.failure_threshold, quorumPercent: member.quorum_percent },
-        known,
-      ),
+  for (const row of rows) {
+    const { members, percent } = subjects.get(row.id)!
+    const memberMasks = members.map((member) => {
+      const mask = markIntervals(
+        emptyMask(span.from, known),
+        downIntervals(
+          points.get(member.id) ?? [],
+          { failureThreshold: member.failure_threshold, quorumPercent: member.quorum_percent },
+          known,
+        ),
+      )
+      if (row.group_id) {
+        const own = markCovered(emptyMask(span.from, known), covering(member.id))
+        for (let index = 0; index < mask.bits.length; index += 1) if (own.bits[index]) mask.bits[index] = 0
+      }
+      return mask
+    })
+    const bad = row.monitor_id
+      ? (memberMasks[0] ?? emptyMask(span.from, known))
+      : combineMembers(span.from, known, memberMasks, percent)
+    const excluded = markCovered(
+      emptyMask(span.from, span.to),
+      (at) => covering(null)(at) || (row.monitor_id !== null && covering(row.monitor_id)(at)),
     )
-    if (row.group_id) {
-      const own = markCovered(emptyMask(span.from, known), covering(member.id))
-      for (let index = 0; index < mask.bits.length; index += 1) if (own.bits[index]) mask.bits[index] = 0
-    }
-    return mask
-  })
-  const bad = row.monitor_id
-    ? (memberMasks[0] ?? emptyMask(span.from, known))
-    : combineMembers(span.from, known, memberMasks, percent)
-  const excluded = markCovered(
-    emptyMask(span.from, span.to),
-    (at) => covering(null)(at) || (row.monitor_id !== null && covering(row.monitor_id)(at)),
-  )
-  return { bad, excluded }
+    minutes.set(row.id, { bad, excluded })
+  }
+  return minutes
 }
 
 export const sloWindowOf = (row: SloRow): SloWindow =>
