@@ -171,8 +171,21 @@ export async function subjectsMinutes(
     resultPoints(ctx, organizationId, ids, { from: span.from, to: known }),
     maintenanceOf(ctx, organizationId, ids, span.to),
   ])
-  const covering = (monitorId: string | null) => (at: number) =>
-    windows.some((window) => window.monitor_id === monitorId && coversAt(window, at))
+  // Masks of maintenance, each built once and only where a window exists: walking every minute of
+  // a month per member and per SLO is what made a report over hundreds of SLOs take seconds.
+  const windowsOf = new Map<string | null, MaintenanceWindowRow[]>()
+  for (const window of windows) windowsOf.set(window.monitor_id, [...(windowsOf.get(window.monitor_id) ?? []), window])
+  const coveredMasks = new Map<string | null, MinuteMask | undefined>()
+  const coveredBy = (monitorId: string | null): MinuteMask | undefined => {
+    if (!coveredMasks.has(monitorId)) {
+      const own = windowsOf.get(monitorId)
+      coveredMasks.set(
+        monitorId,
+        own && markCovered(emptyMask(span.from, span.to), (at) => own.some((window) => coversAt(window, at))),
+      )
+    }
+    return coveredMasks.get(monitorId)
+  }
   for (const row of rows) {
     const { members, percent } = subjects.get(row.id)!
     const memberMasks = members.map((member) => {
@@ -184,19 +197,18 @@ export async function subjectsMinutes(
           known,
         ),
       )
-      if (row.group_id) {
-        const own = markCovered(emptyMask(span.from, known), covering(member.id))
-        for (let index = 0; index < mask.bits.length; index += 1) if (own.bits[index]) mask.bits[index] = 0
-      }
+      const own = row.group_id ? coveredBy(member.id) : undefined
+      if (own) for (let index = 0; index < mask.bits.length; index += 1) if (own.bits[index]) mask.bits[index] = 0
       return mask
     })
     const bad = row.monitor_id
       ? (memberMasks[0] ?? emptyMask(span.from, known))
       : combineMembers(span.from, known, memberMasks, percent)
-    const excluded = markCovered(
-      emptyMask(span.from, span.to),
-      (at) => covering(null)(at) || (row.monitor_id !== null && covering(row.monitor_id)(at)),
-    )
+    const excluded = emptyMask(span.from, span.to)
+    for (const covered of [coveredBy(null), row.monitor_id ? coveredBy(row.monitor_id) : undefined]) {
+      if (covered)
+        for (let index = 0; index < excluded.bits.length; index += 1) excluded.bits[index] ||= covered.bits[index]!
+    }
     minutes.set(row.id, { bad, excluded })
   }
   return minutes
