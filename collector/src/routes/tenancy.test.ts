@@ -189,6 +189,13 @@ const table: Array<{
     body: { message: 'm', status: 'resolved' },
   },
   { method: 'GET', path: '/api/incidents/{id}/comments', url: '/api/incidents/:incident/comments' },
+  { method: 'GET', path: '/api/incidents/{id}/public', url: '/api/incidents/:incident/public' },
+  {
+    method: 'PUT',
+    path: '/api/incidents/{id}/public',
+    url: '/api/incidents/:incident/public',
+    body: { publicTitle: 'hijacked', published: true },
+  },
   {
     method: 'POST',
     path: '/api/incidents/{id}/comments',

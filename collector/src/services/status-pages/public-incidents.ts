@@ -74,14 +74,16 @@ interface IncidentRow {
   resolved_at: Date | null
 }
 
-interface UpdateRow {
-  incident_id: string
+export interface PublicUpdateRow {
   status: string
   message: string
   automatic: boolean
   error_kind: ErrorKind | null
   status_code: number | null
   public_message: string | null
+}
+interface UpdateRow extends PublicUpdateRow {
+  incident_id: string
   created_at: Date
 }
 
@@ -95,7 +97,7 @@ function publicTitle(row: IncidentRow, names: string[]): string {
 }
 
 /** An update as visitors read it: the operator's public wording, else what it says when written by a person, else derived. */
-function publicMessage(cause: string, update: UpdateRow): string {
+export function publicUpdateMessage(cause: string, update: PublicUpdateRow): string {
   if (update.public_message) return update.public_message
   if (!update.automatic) return update.message
   const kind = asCause(cause)
@@ -178,7 +180,7 @@ export async function readPublicIncidents(
         .filter((update) => update.incident_id === row.id)
         .map((update) => ({
           status: update.status,
-          message: publicMessage(row.cause, update),
+          message: publicUpdateMessage(row.cause, update),
           createdAt: update.created_at.toISOString(),
         })),
     }

@@ -45,7 +45,8 @@ const appearance = {
   links: z.array(statusPageLink).max(10).meta({ description: 'shown in the page header, e.g. home page, support' }),
   timezone: timezoneString.meta({ description: 'IANA zone the HTML page shows times in' }),
   automaticIncidents: z.enum(['publish', 'draft']).meta({
-    description: 'publish: automatic incidents show at once; draft: only once published (PUT /api/incidents/{id}/public)',
+    description:
+      'publish: automatic incidents show at once; draft: only once published (PUT /api/incidents/{id}/public)',
   }),
 }
 
