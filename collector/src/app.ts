@@ -40,6 +40,7 @@ import { recentCheckRoutes } from './routes/recent-checks.ts'
 import { reportRoutes } from './routes/reports.ts'
 import { serviceRoutes } from './routes/services.ts'
 import { sloRoutes } from './routes/slos.ts'
+import { statusPageHistoryRoutes } from './routes/status-page-history.ts'
 import { publicStatusPageRoutes, statusPageHtmlRoutes, statusPageRoutes } from './routes/status-pages.ts'
 import { tagRoutes } from './routes/tags.ts'
 import { toolboxRoutes } from './routes/toolbox.ts'
@@ -107,6 +108,7 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
   await deadLetterRoutes(app, ctx)
   publicStatusPageRoutes(app, ctx)
   statusPageHtmlRoutes(app, ctx)
+  statusPageHistoryRoutes(app, ctx)
   acknowledgeLinkRoutes(app, ctx)
   mcpRoutes(app, ctx)
   await consoleAuthRoutes(app, consoleAuth)

@@ -4,13 +4,10 @@ import { z } from 'zod'
 export const publicWordingView = z.object({
   id: z.string(),
   title: z.string().meta({ description: 'the internal title' }),
-  publicTitle: z
-    .string()
-    .nullable()
-    .meta({
-      description:
-        "shown on status pages; null: the title (manual incidents) or one derived from the cause and the page's component names",
-    }),
+  publicTitle: z.string().nullable().meta({
+    description:
+      "shown on status pages; null: the title (manual incidents) or one derived from the cause and the page's component names",
+  }),
   automatic: z.boolean().meta({ description: 'opened by the incident engine, not by a person' }),
   publishedAt: z
     .string()

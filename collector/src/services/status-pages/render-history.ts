@@ -1,0 +1,84 @@
+import type { IncidentHistory } from './history.ts'
+import type { PublicIncident } from './public-incidents.ts'
+import { escapeHtml, header, incident } from './render-html.ts'
+import type { PublicStatusPage } from './schemas.ts'
+
+/** Every visitor-facing string of the history and incident pages. */
+const TEXT = {
+  historyTitle: (name: string) => `${name} incident history`,
+  incidentTitle: (title: string, name: string) => `${title} · ${name} status`,
+  history: 'Incident history',
+  incident: 'Incident',
+  months: 'Months',
+  older: (month: string) => `Older: ${month}`,
+  newer: (month: string) => `Newer: ${month}`,
+  none: (month: string) => `No incidents in ${month}.`,
+  current: 'Current status',
+  feed: 'Incident feed (Atom)',
+  utc: 'Months are UTC months.',
+}
+
+const monthLabel = (month: string) =>
+  new Intl.DateTimeFormat('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
+    new Date(`${month}-01T00:00:00Z`),
+  )
+
+const pageLinks = (slug: string) =>
+  `<nav aria-label="${TEXT.history}"><ul class="links"><li><a href="/status/${escapeHtml(slug)}">${TEXT.current}</a></li><li><a href="/status/${escapeHtml(slug)}/history">${TEXT.history}</a></li><li><a href="/status/${escapeHtml(slug)}/feed.atom">${TEXT.feed}</a></li></ul></nav>`
+
+/** The shell the history and incident pages share with the status page: its look, no scripts. */
+function document(page: PublicStatusPage, title: string, assetBase: string, body: string): string {
+  const scheme = page.theme === 'auto' ? 'light dark' : page.theme
+  return `<!doctype html>
+<html lang="en"${page.theme === 'auto' ? '' : ` data-theme="${page.theme}"`}>
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="${scheme}">
+<title>${escapeHtml(title)}</title>
+<link rel="stylesheet" href="${assetBase}/status-page.css">
+<link rel="alternate" type="application/atom+xml" title="${escapeHtml(page.name)} incidents" href="/status/${escapeHtml(page.slug)}/feed.atom">
+</head>
+<body>
+<main>
+${header(page)}
+${pageLinks(page.slug)}
+${body}
+</main>
+</body>
+</html>
+`
+}
+
+/** One UTC month of a page's incidents, with links to the nearest months that have any. */
+export function renderHistoryHtml(history: IncidentHistory, assetBase: string): string {
+  const { page } = history.answer
+  const label = monthLabel(history.month)
+  const month = (target: string, text: string, rel: string) =>
+    `<li><a rel="${rel}" href="/status/${escapeHtml(page.slug)}/history?month=${escapeHtml(target)}">${escapeHtml(text)}</a></li>`
+  const pager = [
+    history.newer ? month(history.newer, TEXT.newer(monthLabel(history.newer)), 'next') : '',
+    history.older ? month(history.older, TEXT.older(monthLabel(history.older)), 'prev') : '',
+  ].join('')
+  const items = history.incidents.length
+    ? history.incidents.map((item) => incident(item, page.timezone, page.slug)).join('')
+    : `<p>${escapeHtml(TEXT.none(label))}</p>`
+  return document(
+    page,
+    TEXT.historyTitle(page.name),
+    assetBase,
+    `<section aria-labelledby="month"><h2 id="month">${escapeHtml(label)}</h2>${items}</section>
+${pager ? `<nav aria-label="${TEXT.months}"><ul class="links">${pager}</ul></nav>` : ''}
+<footer><p>${TEXT.utc}</p></footer>`,
+  )
+}
+
+/** An incident at its permanent address: its facts and its whole public timeline. */
+export function renderIncidentPageHtml(page: PublicStatusPage, item: PublicIncident, assetBase: string): string {
+  return document(
+    page,
+    TEXT.incidentTitle(item.title, page.name),
+    assetBase,
+    `<section aria-labelledby="incident"><h2 id="incident">${TEXT.incident}</h2>${incident(item, page.timezone, null)}</section>`,
+  )
+}
