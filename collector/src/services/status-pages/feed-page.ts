@@ -27,7 +27,7 @@ export async function readIncidentFeedPage({
 }): Promise<IncidentFeedPage> {
   const { slug, page } = readIncidentFeedPageInput.parse(input)
   const answer = await readPublicStatusPage(ctx, slug)
-  const [{ incidents }, total] = await Promise.all([
+  const [incidents, total] = await Promise.all([
     readPublicIncidents(ctx.sql, answer.source, { offset: (page - 1) * FEED_PAGE_SIZE, limit: FEED_PAGE_SIZE }),
     answer.source.components.length
       ? ctx.sql

@@ -43,7 +43,7 @@ export async function readIncidentHistory({
   const answer = await readPublicStatusPage(ctx, slug)
   const from = new Date(`${month}-01T00:00:00Z`)
   const to = new Date(Date.UTC(from.getUTCFullYear(), from.getUTCMonth() + 1, 1))
-  const [{ incidents }, older, newer] = await Promise.all([
+  const [incidents, older, newer] = await Promise.all([
     readPublicIncidents(ctx.sql, answer.source, { from, to }),
     neighbour(ctx.sql, answer.source, 'max(i.detected_at)', 'i.detected_at < $4', from),
     neighbour(ctx.sql, answer.source, 'min(i.detected_at)', 'i.detected_at >= $4', to),

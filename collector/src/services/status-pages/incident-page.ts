@@ -24,7 +24,7 @@ export async function readPublicIncident({
 }): Promise<{ answer: PublicPageAnswer; incident: PublicIncident }> {
   const { slug, key } = readPublicIncidentInput.parse(input)
   const answer = await readPublicStatusPage(ctx, slug)
-  const { incidents } = await readPublicIncidents(ctx.sql, answer.source, { key })
+  const incidents = await readPublicIncidents(ctx.sql, answer.source, { key })
   if (!incidents[0]) throw notFound('Incident')
   return { answer, incident: incidents[0] }
 }

@@ -137,15 +137,14 @@ export const pageIncidentValues = (source: IncidentSource) => [
  * A page's incidents as visitors see them, newest first: public title and public updates (the
  * operator's wording, or wording derived from the cause and the failure's kind, never the probe's
  * text), page component names, no comments and no ids. On a page holding automatic incidents as
- * drafts, those show once published. `ids` maps each shown incident to its id, for feeds and keys.
+ * drafts, those show once published.
  */
 export async function readPublicIncidents(
   sql: Sql,
   source: IncidentSource,
   selection: IncidentSelection,
-): Promise<{ incidents: PublicIncident[]; ids: Map<PublicIncident, string> }> {
-  const ids = new Map<PublicIncident, string>()
-  if (source.components.length === 0) return { incidents: [], ids }
+): Promise<PublicIncident[]> {
+  if (source.components.length === 0) return []
   const clause = where(selection, 4)
   const { rows } = await sql.query<IncidentRow>(
     `SELECT i.id, i.title, i.public_title, i.cause, i.status, i.severity, i.impact, i.monitor_id,
@@ -155,7 +154,7 @@ export async function readPublicIncidents(
       ORDER BY i.detected_at DESC, i.id DESC ${clause.limit}`,
     [...pageIncidentValues(source), ...clause.values],
   )
-  if (rows.length === 0) return { incidents: [], ids }
+  if (rows.length === 0) return []
   const updates = await sql.query<UpdateRow>(
     `SELECT incident_id, status, message, automatic, error_kind, status_code, public_message, created_at
        FROM monitoring.incident_updates
@@ -163,11 +162,11 @@ export async function readPublicIncidents(
     [rows.map((row) => row.id), source.organizationId],
   )
   const names = new Map(source.components.map((component) => [component.subjectId, component.displayName]))
-  const incidents = rows.map((row) => {
+  return rows.map((row): PublicIncident => {
     const touched = [
       ...new Set([row.monitor_id, ...row.affected].flatMap((id) => (id && names.has(id) ? [names.get(id)!] : []))),
     ]
-    const incident: PublicIncident = {
+    return {
       key: incidentKey(row.id),
       title: publicTitle(row, touched),
       status: row.status,
@@ -184,8 +183,5 @@ export async function readPublicIncidents(
           createdAt: update.created_at.toISOString(),
         })),
     }
-    ids.set(incident, row.id)
-    return incident
   })
-  return { incidents, ids }
 }

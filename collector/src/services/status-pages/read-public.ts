@@ -17,7 +17,6 @@ import { type PublicStatusPage, publicStatusPage, type StatusPageComponent } fro
 const publicStatusPageEnvelope = z.object({ success: z.literal(true), data: publicStatusPage })
 
 type Status = PublicStatusPage['components'][number]['status']
-type Incident = PublicStatusPage['incidents']['active'][number]
 const DAYS = 90
 const RECENT_INCIDENT_DAYS = 14
 
@@ -43,8 +42,6 @@ export interface PublicPageAnswer {
   json: EncodedBody
   /** Management ids of `page.components`, in order: public addresses (badges) name a component by it. */
   componentIds: string[]
-  /** Ids of the incidents shown, by incident object: feed entries need ids that outlive title changes. */
-  incidentIds: Map<Incident, string>
   /** What the page's incidents are read from: its history, permanent incident pages and feed read more of them. */
   source: IncidentSource
   /** Renderings of this answer (the HTML page, the summary), made and encoded once and kept with it. */
@@ -216,8 +213,8 @@ async function buildPublicPage(
     status: overall(publicComponents.map((component) => component.status)),
     components: publicComponents,
     incidents: {
-      active: incidents.incidents.filter((incident) => incident.resolvedAt === null),
-      recent: incidents.incidents.filter((incident) => incident.resolvedAt !== null),
+      active: incidents.filter((incident) => incident.resolvedAt === null),
+      recent: incidents.filter((incident) => incident.resolvedAt !== null),
     },
     maintenance,
   }
@@ -228,7 +225,6 @@ async function buildPublicPage(
     etag,
     json: encodeBody(JSON.stringify(publicStatusPageEnvelope.parse({ success: true, data: answer }))),
     componentIds: components.map((component) => component.id),
-    incidentIds: incidents.ids,
     source,
     rendered: new Map(),
   }
@@ -367,7 +363,7 @@ async function hasTable(sql: Sql, name: string): Promise<boolean> {
 
 /** Active incidents and those resolved in the last two weeks, as visitors read them. */
 async function currentIncidents(sql: Sql, source: IncidentSource) {
-  if (!(await hasTable(sql, 'monitoring.incidents'))) return { incidents: [], ids: new Map<Incident, string>() }
+  if (!(await hasTable(sql, 'monitoring.incidents'))) return []
   return readPublicIncidents(sql, source, { recentDays: RECENT_INCIDENT_DAYS })
 }
 
