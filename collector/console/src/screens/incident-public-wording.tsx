@@ -40,8 +40,8 @@ export function IncidentPublicWording({ path, version }: { path: string; version
 
   if (!wording.data) {
     return (
-      <section class="card">
-        <h2>On status pages</h2>
+      <section class="card" aria-labelledby="public-wording">
+        <h2 id="public-wording">On status pages</h2>
         {wording.error ? (
           <ErrorText error={wording.error} retry={wording.reload} />
         ) : (
@@ -60,8 +60,8 @@ export function IncidentPublicWording({ path, version }: { path: string; version
     wording.reload()
   }
   return (
-    <section class="card">
-      <h2>On status pages</h2>
+    <section class="card" aria-labelledby="public-wording">
+      <h2 id="public-wording">On status pages</h2>
       {w.automatic ? (
         <p>
           <Badge tone={w.publishedAt ? 'up' : 'neutral'}>{w.publishedAt ? 'Published' : 'Draft'}</Badge>{' '}
