@@ -64,13 +64,13 @@ describe.skipIf(!CHROMIUM)('console: what status pages show of incidents, in hea
     await section.getByLabel('Public title').fill('Checkout is slow')
     await section.getByRole('textbox').nth(1).fill('We are adding capacity.')
     await section.getByRole('button', { name: 'Save public wording' }).click()
-    const shown = async () =>
-      (
-        await (await fetch(`${guard.collectorUrl}/api/status-pages/acme-wording/public`)).json()
-      ).data.incidents.active.map((incident: { title: string; updates: Array<{ message: string }> }) => [
-        incident.title,
-        incident.updates[0]?.message,
-      ])
+    interface Shown {
+      data: { incidents: { active: Array<{ title: string; updates: Array<{ message: string }> }> } }
+    }
+    const shown = async () => {
+      const body = (await (await fetch(`${guard.collectorUrl}/api/status-pages/acme-wording/public`)).json()) as Shown
+      return body.data.incidents.active.map((incident) => [incident.title, incident.updates[0]?.message])
+    }
     await expect.poll(shown, { timeout: 10_000 }).toEqual([['Checkout is slow', 'We are adding capacity.']])
     await saveScreenshot(page, 'console/incident-public-wording')
     expect(await seriousViolations(page)).toEqual([])
