@@ -42,6 +42,7 @@ import { reportRoutes } from './routes/reports.ts'
 import { serviceRoutes } from './routes/services.ts'
 import { sloRoutes } from './routes/slos.ts'
 import { statusPageAccessRoutes, statusPageGateRoutes } from './routes/status-page-access.ts'
+import { statusPageHistoryRoutes } from './routes/status-page-history.ts'
 import { publicStatusPageRoutes, statusPageHtmlRoutes, statusPageRoutes } from './routes/status-pages.ts'
 import { tagRoutes } from './routes/tags.ts'
 import { toolboxRoutes } from './routes/toolbox.ts'
@@ -119,6 +120,7 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
   publicStatusPageRoutes(app, ctx)
   statusPageHtmlRoutes(app, ctx)
   await statusPageGateRoutes(app, ctx, consoleAuth)
+  statusPageHistoryRoutes(app, ctx)
   acknowledgeLinkRoutes(app, ctx)
   mcpRoutes(app, ctx)
   await consoleAuthRoutes(app, consoleAuth)

@@ -15,7 +15,8 @@ const customHosts = new WeakMap<IncomingMessage, string>()
 export const STATUS_ASSET_BASE = '/status-assets'
 
 /** The page's own paths on its custom host, relative to the page's path on the collector's host. */
-const PAGE_PATHS = /^\/(?:feed\.atom|badge\.svg|summary\.json|access|sign-in|components\/[^/?]{1,64}\/badge\.svg)?$/
+const PAGE_PATHS =
+  /^\/(?:feed\.atom|badge\.svg|summary\.json|access|sign-in|history|incidents\/[^/?]{1,64}|components\/[^/?]{1,64}\/badge\.svg)?$/
 
 /**
  * fastify's rewriteUrl (synchronous, before routing): a request whose Host is a page's custom
@@ -63,7 +64,11 @@ const PAGE_ROUTES = new Set([
   '/status/:slug/components/:componentId/badge.svg',
   '/status/:slug/feed.atom',
   '/status/:slug/summary.json',
+  '/status/:slug/history',
+  '/status/:slug/incidents/:key',
   '/api/status-pages/:id/public',
+  '/api/status-pages/:id/public/history',
+  '/api/status-pages/:id/public/incidents/:key',
 ])
 
 /** Whether the organization's console session of this browser belongs to a member of the page's organization. */

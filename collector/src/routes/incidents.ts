@@ -6,10 +6,13 @@ import { acknowledgeIncident } from '../services/incidents/acknowledge.ts'
 import { addCommentToIncident } from '../services/incidents/add-comment.ts'
 import { addUpdateToIncident } from '../services/incidents/add-update.ts'
 import { createIncident } from '../services/incidents/create.ts'
+import { editIncidentPublicWording } from '../services/incidents/edit-public-wording.ts'
 import { getIncident } from '../services/incidents/get.ts'
+import { getIncidentPublicWording } from '../services/incidents/get-public-wording.ts'
 import { listIncidents } from '../services/incidents/list.ts'
 import { listIncidentComments } from '../services/incidents/list-comments.ts'
 import { listIncidentUpdates } from '../services/incidents/list-updates.ts'
+import { editPublicWordingInput, publicWordingView } from '../services/incidents/public-wording-schemas.ts'
 import {
   addCommentInput,
   addUpdateInput,
@@ -83,6 +86,41 @@ export function incidentRoutes(app: GuardFastify, ctx: CollectorContext): void {
       },
     },
     async (request) => ok(await updateIncident(ctx, callerOf(request), request.params.id, request.body)),
+  )
+
+  app.get(
+    '/api/incidents/:id/public',
+    {
+      config: read,
+      schema: {
+        description: 'What status pages show of the incident (public title, published, public wording of each update).',
+        params: idParams,
+        response: { 200: envelope(publicWordingView), ...errorResponses },
+      },
+    },
+    async (request) => ok(await getIncidentPublicWording({ ctx, caller: callerOf(request), input: request.params })),
+  )
+
+  app.put(
+    '/api/incidents/:id/public',
+    {
+      config: write,
+      schema: {
+        description:
+          'Edits what status pages show: `publicTitle`, `published` (pages holding automatic incidents as drafts show it once published) and `updates` [{id, publicMessage}]; null returns to the derived wording.',
+        params: idParams,
+        body: editPublicWordingInput,
+        response: { 200: envelope(publicWordingView), ...errorResponses },
+      },
+    },
+    async (request) =>
+      ok(
+        await editIncidentPublicWording({
+          ctx,
+          caller: callerOf(request),
+          input: { id: request.params.id, ...request.body },
+        }),
+      ),
   )
 
   app.post(

@@ -71,6 +71,8 @@ describe('private status pages and custom domains', () => {
     `/status/${slug}/feed.atom`,
     `/status/${slug}/badge.svg`,
     `/status/${slug}/summary.json`,
+    `/status/${slug}/history`,
+    `/api/status-pages/${slug}/public/history`,
   ]
   const submit = (slug: string, password: string, remoteAddress = fresh(), host?: string) =>
     app.inject({
@@ -109,6 +111,11 @@ describe('private status pages and custom domains', () => {
       expect(badge.headers['content-type']).toContain('image/svg+xml')
       expect((await visit('/status.json', { host: 'status.shop.test' })).json().data.slug).toBe('shop-status')
       expect((await visit('/summary.json', { host: 'status.shop.test' })).statusCode).toBe(200)
+      expect(html.body).toContain('href="/history"')
+      const history = await visit('/history', { host: 'status.shop.test' })
+      expect(history.statusCode).toBe(200)
+      expect(history.body).toContain('href="/history"')
+      expect(history.body).not.toContain('/status/shop-status')
       // The collector's own address for the page is untouched.
       const main = await visit('/status/shop-status')
       expect(main.statusCode).toBe(200)

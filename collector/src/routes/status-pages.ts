@@ -14,6 +14,7 @@ import { badgeQuery, componentBadge, componentBadgeQuery, pageBadge } from '../s
 import { createStatusPage } from '../services/status-pages/create.ts'
 import { deleteStatusPage } from '../services/status-pages/delete.ts'
 import { renderIncidentFeed } from '../services/status-pages/feed.ts'
+import { readIncidentFeedPage, readIncidentFeedPageInput } from '../services/status-pages/feed-page.ts'
 import { getStatusPage } from '../services/status-pages/get.ts'
 import { listStatusPages } from '../services/status-pages/list.ts'
 import { orderStatusPageComponents } from '../services/status-pages/order-components.ts'
@@ -148,7 +149,7 @@ export function statusPageRoutes(app: GuardFastify, ctx: CollectorContext): void
  * type (a badge or a summary read as HTML), and a visitor who follows a link away tells that site
  * nothing. An onSend hook, so refusals (404, 429) carry the headers too.
  */
-async function publicHeaders(_request: FastifyRequest, reply: FastifyReply, payload: unknown) {
+export async function publicHeaders(_request: FastifyRequest, reply: FastifyReply, payload: unknown) {
   reply.header('X-Content-Type-Options', 'nosniff')
   reply.header('Referrer-Policy', 'no-referrer')
   return payload
@@ -203,7 +204,7 @@ const matchesAnyCoding = (header: string | undefined, etag: string) =>
 
 const require = createRequire(import.meta.url)
 const ASSET_DIR = new URL('../../assets/status-page/', import.meta.url)
-const ASSET_BASE = '/status-assets'
+export const ASSET_BASE = '/status-assets'
 /** The page's own files and uPlot, read once: the page loads nothing from any other origin. */
 const ASSETS: Record<string, { type: string; body: string }> = {
   'status-page.css': {
@@ -225,14 +226,14 @@ const ASSETS: Record<string, { type: string; body: string }> = {
 }
 
 /** Only the page's own scripts run; images come from the collector and the page's logo origin. */
-const contentSecurityPolicy = (logo: string | null) =>
+export const contentSecurityPolicy = (logo: string | null) =>
   `default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:${logo ? ` ${logo}` : ''}; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors *`
-const PUBLIC_CACHE = 'public, max-age=30, stale-while-revalidate=30'
+export const PUBLIC_CACHE = 'public, max-age=30, stale-while-revalidate=30'
 /** Badges are fetched by image proxies (GitHub's camo) that honour max-age: a minute keeps outages visible. */
 const BADGE_CACHE = 'public, max-age=60, stale-while-revalidate=60'
 const SVG_POLICY = "default-src 'none'; style-src 'unsafe-inline'"
-const slugParams = z.object({ slug: slugString })
-const tagOf = (prefix: string, text: string) =>
+export const slugParams = z.object({ slug: slugString })
+export const tagOf = (prefix: string, text: string) =>
   `"${prefix}${createHash('sha256').update(text).digest('base64url').slice(0, 27)}"`
 
 /** Rendered and encoded once per cached answer: the HTML page and the summary are as cheap to serve as the JSON. */
@@ -249,7 +250,7 @@ function renderedOnce(answer: PublicPageAnswer, key: string, render: () => strin
  * Sends a public answer with its validator and cache policy, or a 304 when the client has it. Kept
  * answers go out as their stored bytes, compressed when the client accepts it (`Vary: Accept-Encoding`).
  */
-function sendPublic(
+export function sendPublic(
   request: FastifyRequest,
   reply: FastifyReply,
   response: { etag: string; cache: string; type: string } & ({ body: () => string } | { encoded: () => EncodedBody }),
@@ -367,24 +368,25 @@ export function statusPageHtmlRoutes(fastify: FastifyInstance, ctx: CollectorCon
       onSend: publicHeaders,
       schema: {
         description:
-          'Atom feed of the page incidents (active and resolved in the last 14 days) with their public updates; links use the page custom domain when asked there, else GUARD_PUBLIC_URL when set, else the request host.',
+          "Atom feed of the page's whole incident history, newest first, 25 entries a page (`page`, RFC 5005 first/previous/next/last links), with their public updates; links use the page's custom domain when asked there, else GUARD_PUBLIC_URL when set, else the request host.",
         params: slugParams,
+        querystring: readIncidentFeedPageInput.pick({ page: true }),
         produces: ['application/atom+xml'],
         response: { 200: z.string(), 304: z.null(), 400: errorSchema, 404: errorSchema, 429: rateLimitedSchema },
       },
     },
     async (request, reply) => {
-      const answer = await readPublicStatusPage(ctx, request.params.slug)
+      const feedPage = await readIncidentFeedPage({ ctx, input: { slug: request.params.slug, ...request.query } })
       const custom = customHostOf(request)
       const base = custom
         ? `${request.protocol}://${custom}`
         : (ctx.env.GUARD_PUBLIC_URL ?? `${request.protocol}://${request.host}`)
-      const path = pagePathOf(request, request.params.slug)
+      const body = renderIncidentFeed(feedPage, base, pagePathOf(request, request.params.slug))
       return sendPublic(request, reply, {
-        etag: tagOf('f', `${answer.etag}|${base}${path}`),
+        etag: tagOf('f', body.replace(/<updated>[^<]*<\/updated>/, '')),
         cache: PUBLIC_CACHE,
         type: 'application/atom+xml; charset=utf-8',
-        body: () => renderIncidentFeed(answer, base, path),
+        body: () => body,
       })
     },
   )

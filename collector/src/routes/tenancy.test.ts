@@ -191,6 +191,13 @@ const table: Array<{
     body: { message: 'm', status: 'resolved' },
   },
   { method: 'GET', path: '/api/incidents/{id}/comments', url: '/api/incidents/:incident/comments' },
+  { method: 'GET', path: '/api/incidents/{id}/public', url: '/api/incidents/:incident/public' },
+  {
+    method: 'PUT',
+    path: '/api/incidents/{id}/public',
+    url: '/api/incidents/:incident/public',
+    body: { publicTitle: 'hijacked', published: true },
+  },
   {
     method: 'POST',
     path: '/api/incidents/{id}/comments',
@@ -530,6 +537,22 @@ const table: Array<{
     url: '/status/secret-status/components/:component/badge.svg?type=uptime',
   },
   { method: 'GET', path: '/status/{slug}/feed.atom', url: '/status/secret-status/feed.atom' },
+  { method: 'GET', path: '/status/{slug}/history', url: '/status/secret-status/history' },
+  {
+    method: 'GET',
+    path: '/status/{slug}/incidents/{key}',
+    url: '/status/secret-status/incidents/AAAAAAAAAAAAAAAAAAAAAA',
+  },
+  {
+    method: 'GET',
+    path: '/api/status-pages/{id}/public/history',
+    url: '/api/status-pages/secret-status/public/history',
+  },
+  {
+    method: 'GET',
+    path: '/api/status-pages/{id}/public/incidents/{key}',
+    url: '/api/status-pages/secret-status/public/incidents/AAAAAAAAAAAAAAAAAAAAAA',
+  },
   { method: 'GET', path: '/status/{slug}/summary.json', url: '/status/secret-status/summary.json' },
   // A preflight answers the same for every slug and carries no data.
   { method: 'OPTIONS', path: '/status/{slug}/summary.json', url: '/status/secret-status/summary.json', own: true },

@@ -10,6 +10,7 @@ import { sessionState } from '../session.ts'
 import { INCIDENT_STATUSES, type Incident, severityTone } from '../types.ts'
 import { useAction } from '../use-action.ts'
 import { IncidentAlerting, useAlertingTimeline } from './incident-alerting.tsx'
+import { IncidentPublicWording } from './incident-public-wording.tsx'
 import { INCIDENT_EVENTS, statusTone } from './incidents.tsx'
 import './screens.css'
 
@@ -180,6 +181,8 @@ export default function IncidentDetail() {
         <PostUpdate path={path} current={i.status} onPosted={incident.reload} />
         <PostComment path={path} onPosted={comments.reload} />
       </div>
+
+      <IncidentPublicWording path={path} version={i.updates.length} />
 
       <IncidentAlerting timeline={alerting} />
 

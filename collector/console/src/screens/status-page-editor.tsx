@@ -69,7 +69,13 @@ export default function StatusPageEditor() {
   const loaded = useResource(() => api.get<Envelope<Detail>>(path).then((body) => body.data), [path])
   const candidates = useCandidates(current.id)
   const [page, setPage] = useState<Detail | undefined>(undefined)
-  const [draft, setDraft] = useState({ name: '', slug: '', description: '', isPublic: false })
+  const [draft, setDraft] = useState({
+    name: '',
+    slug: '',
+    description: '',
+    isPublic: false,
+    automaticIncidents: 'publish' as StatusPage['automaticIncidents'],
+  })
   const [version, setVersion] = useState(0)
   const [confirmDelete, setConfirmDelete] = useState(false)
   const action = useAction()
@@ -77,8 +83,8 @@ export default function StatusPageEditor() {
   useEffect(() => {
     if (!loaded.data) return
     setPage(loaded.data)
-    const { name, slug, description, isPublic } = loaded.data
-    setDraft({ name, slug, description, isPublic })
+    const { name, slug, description, isPublic, automaticIncidents } = loaded.data
+    setDraft({ name, slug, description, isPublic, automaticIncidents })
   }, [loaded.data])
 
   const changed = (next: Detail) => {
@@ -194,6 +200,27 @@ export default function StatusPageEditor() {
                 />
                 Public
               </label>
+              <Field
+                label="Automatic incidents"
+                hint="Incidents Guard opens itself show a plain reason, never the probe's text. As drafts, they show once published from the incident's page."
+              >
+                {(id, describedBy) => (
+                  <select
+                    id={id}
+                    aria-describedby={describedBy}
+                    value={draft.automaticIncidents}
+                    onChange={(e) =>
+                      setDraft({
+                        ...draft,
+                        automaticIncidents: e.currentTarget.value as StatusPage['automaticIncidents'],
+                      })
+                    }
+                  >
+                    <option value="publish">Publish at once</option>
+                    <option value="draft">Hold as drafts for review</option>
+                  </select>
+                )}
+              </Field>
             </Form>
           </section>
 

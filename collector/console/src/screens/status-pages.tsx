@@ -16,6 +16,8 @@ export interface StatusPage {
   slug: string
   description: string
   isPublic: boolean
+  /** publish: automatic incidents show at once; draft: once published from the incident's page. */
+  automaticIncidents: 'publish' | 'draft'
   componentCount: number
   createdAt: string
   updatedAt: string

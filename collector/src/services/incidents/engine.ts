@@ -3,7 +3,7 @@ import type { CollectorContext } from '../../context.ts'
 import type { EventHandlers, HandlerScope } from '../../ingest/consume-events.ts'
 import { endSuppression, linkSuppressedTo, suppressFailure } from '../dependencies/suppress.ts'
 import { isUnderMaintenance } from '../maintenance-windows/find.ts'
-import { addIncidentUpdate, stageIncidentEvent } from './events.ts'
+import { addIncidentUpdate, type FailureReason, stageIncidentEvent } from './events.ts'
 import { INCIDENT_COLUMNS, type IncidentRow } from './find.ts'
 
 export const INCIDENT_ENGINE = 'incident-engine'
@@ -46,6 +46,7 @@ interface Trigger {
   title: string
   severity: IncidentSeverity
   message: string
+  reason?: FailureReason
 }
 
 async function latestIncident(tx: Sql, monitorId: string, cause: IncidentCause) {
@@ -77,6 +78,7 @@ async function openOrUpdate(ctx: CollectorContext, scope: HandlerScope, trigger:
       automatic: true,
       author: null,
       at: trigger.at,
+      reason: trigger.reason,
     })
     scope.staged.push(
       ...(await stageIncidentEvent(tx, type, row, {
@@ -181,6 +183,7 @@ export function incidentEngineHandlers(ctx: CollectorContext): EventHandlers {
         title: `${event.data.monitorName} is down`,
         severity: downSeverity(event.data.locations),
         message: describeFailure(event.data),
+        reason: { errorKind: event.data.errorKind, statusCode: event.data.statusCode },
       }),
     'monitor.up': async (event, scope) => {
       await endSuppression(scope.tx, event.data.monitorId, new Date(event.occurredAt))

@@ -1,6 +1,11 @@
-import { type GuardEvent, type IncidentEventData, newId, type Sql, truncateText } from '@guard/shared'
+import { type ErrorKind, type GuardEvent, type IncidentEventData, newId, type Sql, truncateText } from '@guard/shared'
 import { stageEvents } from '../events/stage.ts'
 import type { IncidentRow } from './find.ts'
+
+export interface FailureReason {
+  errorKind?: ErrorKind | undefined
+  statusCode?: number | undefined
+}
 
 type IncidentEventType = 'incident.opened' | 'incident.updated' | 'incident.resolved'
 
@@ -40,12 +45,21 @@ export async function stageIncidentEvent(
 export async function addIncidentUpdate(
   tx: Sql,
   row: IncidentRow,
-  update: { message: string; status: string; automatic: boolean; author: string | null; at?: Date },
+  update: {
+    message: string
+    status: string
+    automatic: boolean
+    author: string | null
+    at?: Date
+    /** What failed, kept beside the internal message: public wording is derived from it (README "Status pages"). */
+    reason?: FailureReason | undefined
+  },
 ): Promise<string> {
   const id = newId()
   await tx.query(
-    `INSERT INTO monitoring.incident_updates (id, incident_id, organization_id, message, status, automatic, author, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, coalesce($8, now()))`,
+    `INSERT INTO monitoring.incident_updates
+       (id, incident_id, organization_id, message, status, automatic, author, created_at, error_kind, status_code)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, coalesce($8, now()), $9, $10)`,
     [
       id,
       row.id,
@@ -55,6 +69,8 @@ export async function addIncidentUpdate(
       update.automatic,
       update.author,
       update.at ?? null,
+      update.reason?.errorKind ?? null,
+      update.reason?.statusCode ?? null,
     ],
   )
   return id

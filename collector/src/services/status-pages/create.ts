@@ -18,8 +18,9 @@ export async function createStatusPage(
     ctx.sql.transaction(async (tx) => {
       await tx.query(
         `INSERT INTO monitoring.status_pages
-         (id, organization_id, name, slug, description, is_public, theme, accent_color, logo_url, links, timezone)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+         (id, organization_id, name, slug, description, is_public, theme, accent_color, logo_url, links, timezone,
+          automatic_incidents)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
         [
           id,
           organizationId,
@@ -32,6 +33,7 @@ export async function createStatusPage(
           input.logoUrl,
           JSON.stringify(input.links),
           input.timezone,
+          input.automaticIncidents,
         ],
       )
       await recordChange(tx, { organizationId, kind: 'status-page', action: 'created', id, name: input.name })

@@ -1,19 +1,16 @@
-import { createHash } from 'node:crypto'
 import { Feed } from 'feed'
-import type { PublicPageAnswer } from './read-public.ts'
+import type { IncidentFeedPage } from './feed-page.ts'
+import type { PublicIncident } from './public-incidents.ts'
 import { escapeHtml } from './render-html.ts'
-import type { PublicStatusPage } from './schemas.ts'
-
-type Incident = PublicStatusPage['incidents']['active'][number]
 
 /** Newest moment the incident changed: its last public update, resolution or start. */
-const changedAt = (incident: Incident) =>
+const changedAt = (incident: PublicIncident) =>
   [incident.startedAt, incident.resolvedAt, ...incident.updates.map((update) => update.createdAt)]
     .filter((value): value is string => value !== null)
     .sort()
     .at(-1) as string
 
-function content(incident: Incident): string {
+function content(incident: PublicIncident): string {
   const facts = `<p>${escapeHtml(incident.status)} · ${escapeHtml(incident.severity)} · started ${incident.startedAt}${
     incident.resolvedAt ? ` · resolved ${incident.resolvedAt}` : ''
   }${incident.components.length ? ` · ${incident.components.map(escapeHtml).join(', ')}` : ''}</p>`
@@ -27,43 +24,48 @@ function content(incident: Incident): string {
 }
 
 /**
- * The page's active and recent incidents as Atom: what the page shows (public updates only, never
- * comments). Entry ids are tag-like URLs built from a hash of the incident id, stable across title
- * and status changes, so readers mark an incident read once and see it again when it is updated.
+ * The page's whole incident history as a paged Atom feed (RFC 5005: first, previous, next, last),
+ * newest first, with what the page shows (public wording, never comments). Entry ids are tag-like
+ * URLs built from the incident's permanent key, stable across title and status changes, so readers
+ * mark an incident read once and see it again when it is updated; entries link to its own page.
  */
 export function renderIncidentFeed(
-  answer: PublicPageAnswer,
+  feedPage: IncidentFeedPage,
   baseUrl: string,
-  pagePath = `/status/${answer.page.slug}`,
+  pagePath = `/status/${feedPage.answer.page.slug}`,
 ): string {
-  const { page } = answer
+  const { page } = feedPage.answer
   const pageUrl = `${baseUrl}${pagePath}`
-  const incidents = [...page.incidents.active, ...page.incidents.recent]
-  const updated = incidents.map(changedAt).sort().at(-1) ?? page.generatedAt
+  const feedUrl = `${pageUrl}/feed.atom`
+  const pageOf = (number: number) => (number === 1 ? feedUrl : `${feedUrl}?page=${number}`)
+  const updated = feedPage.incidents.map(changedAt).sort().at(-1) ?? page.generatedAt
   const feed = new Feed({
     // The feed's own title and subtitle are plain text the library escapes; entry titles are HTML.
     title: `${page.name} incidents`,
     description: page.description,
     id: pageUrl,
     link: pageUrl,
-    feedLinks: { atom: `${pageUrl}/feed.atom` },
+    feedLinks: { atom: pageOf(feedPage.page) },
     updated: new Date(updated),
     copyright: '',
     generator: 'Guard',
   })
-  for (const incident of incidents) {
-    const key = createHash('sha256')
-      .update(answer.incidentIds.get(incident) ?? `${incident.startedAt}|${incident.title}`)
-      .digest('base64url')
-      .slice(0, 22)
+  for (const incident of feedPage.incidents) {
     feed.addItem({
       title: `${escapeHtml(incident.title)}${incident.resolvedAt ? ' (resolved)' : ` (${escapeHtml(incident.status)})`}`,
-      id: `${pageUrl}#incident-${key}`,
-      link: pageUrl,
+      id: `${pageUrl}#incident-${incident.key}`,
+      link: `${pageUrl}/incidents/${incident.key}`,
       date: new Date(changedAt(incident)),
       published: new Date(incident.startedAt),
       content: content(incident),
     })
   }
-  return feed.atom1()
+  const paging = [
+    ['first', 1],
+    ...(feedPage.page > 1 ? [['previous', Math.min(feedPage.page - 1, feedPage.lastPage)] as const] : []),
+    ...(feedPage.page < feedPage.lastPage ? [['next', feedPage.page + 1] as const] : []),
+    ['last', feedPage.lastPage],
+  ] as const
+  const links = paging.map(([rel, number]) => `<link rel="${rel}" href="${escapeHtml(pageOf(number))}"/>`).join('')
+  return feed.atom1().replace(/(<link rel="self"[^>]*\/>)/, `$1${links}`)
 }

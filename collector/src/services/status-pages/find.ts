@@ -14,6 +14,7 @@ export interface StatusPageRow {
   logo_url: string | null
   links: Array<{ label: string; url: string }>
   timezone: string
+  automatic_incidents: 'publish' | 'draft'
   component_count: number
   created_at: Date
   updated_at: Date
@@ -86,6 +87,7 @@ export const toStatusPageView = (row: StatusPageRow): StatusPageView => ({
   logoUrl: row.logo_url,
   links: row.links,
   timezone: row.timezone,
+  automaticIncidents: row.automatic_incidents,
   componentCount: row.component_count,
   createdAt: row.created_at.toISOString(),
   updatedAt: row.updated_at.toISOString(),

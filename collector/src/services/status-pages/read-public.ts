@@ -11,12 +11,12 @@ import { round2 } from '../results/window.ts'
 import { readDailyUptime } from '../summaries/read.ts'
 import { readComponents } from './find.ts'
 import { readHeartbeatTimes } from './heartbeat-times.ts'
+import { type IncidentSource, readPublicIncidents } from './public-incidents.ts'
 import { type PublicStatusPage, publicStatusPage, type StatusPageComponent } from './schemas.ts'
 
 const publicStatusPageEnvelope = z.object({ success: z.literal(true), data: publicStatusPage })
 
 type Status = PublicStatusPage['components'][number]['status']
-type Incident = PublicStatusPage['incidents']['active'][number]
 const DAYS = 90
 const RECENT_INCIDENT_DAYS = 14
 
@@ -31,6 +31,7 @@ interface PageRow {
   logo_url: string | null
   links: PublicStatusPage['links']
   timezone: string
+  automatic_incidents: IncidentSource['automaticIncidents']
 }
 
 export interface PublicPageAnswer {
@@ -41,8 +42,8 @@ export interface PublicPageAnswer {
   json: EncodedBody
   /** Management ids of `page.components`, in order: public addresses (badges) name a component by it. */
   componentIds: string[]
-  /** Ids of the incidents shown, by incident object: feed entries need ids that outlive title changes. */
-  incidentIds: Map<Incident, string>
+  /** What the page's incidents are read from: its history, permanent incident pages and feed read more of them. */
+  source: IncidentSource
   /** Renderings of this answer (the HTML page, the summary), made and encoded once and kept with it. */
   rendered: Map<string, EncodedBody>
 }
@@ -118,7 +119,8 @@ async function buildPublicPage(
   readingFor: (organizationId: string, generations: number[]) => void,
 ): Promise<PublicPageAnswer> {
   const { rows } = await ctx.sql.query<PageRow>(
-    `SELECT id, organization_id, name, slug, description, theme, accent_color, logo_url, links, timezone
+    `SELECT id, organization_id, name, slug, description, theme, accent_color, logo_url, links, timezone,
+            automatic_incidents
        FROM monitoring.status_pages WHERE slug = $1 AND is_public`,
     [slug],
   )
@@ -127,6 +129,7 @@ async function buildPublicPage(
   // Taken before the rest is read: a write racing this read leaves the entry stale, never hides it.
   readingFor(page.organization_id, generationsOf(ctx, page.organization_id))
   const components = await readComponents(ctx.sql, page)
+  const source = { organizationId: page.organization_id, components, automaticIncidents: page.automatic_incidents }
   const monitors = components.filter((component) => component.kind !== 'device' && component.kind !== 'group')
   const monitorIds = monitors.map((component) => component.subjectId)
   const deviceIds = components.filter((component) => component.kind === 'device').map((c) => c.subjectId)
@@ -142,7 +145,7 @@ async function buildPublicPage(
       deviceDailyUptime(ctx.sql, page.organization_id, deviceIds),
       latencyByLocation(ctx, page.organization_id, probedIds),
       readHeartbeatTimes(ctx.sql, page.organization_id, heartbeatIds),
-      pageIncidents(ctx.sql, page.organization_id, components),
+      currentIncidents(ctx.sql, source),
       pageMaintenance(ctx.sql, page.organization_id, components),
       groupStates(ctx.sql, page.organization_id, groupIds),
     ])
@@ -209,7 +212,10 @@ async function buildPublicPage(
     timezone: page.timezone,
     status: overall(publicComponents.map((component) => component.status)),
     components: publicComponents,
-    incidents: incidents.shown,
+    incidents: {
+      active: incidents.filter((incident) => incident.resolvedAt === null),
+      recent: incidents.filter((incident) => incident.resolvedAt !== null),
+    },
     maintenance,
   }
   const etag = `"${createHash('sha256').update(JSON.stringify(body)).digest('base64url').slice(0, 27)}"`
@@ -219,7 +225,7 @@ async function buildPublicPage(
     etag,
     json: encodeBody(JSON.stringify(publicStatusPageEnvelope.parse({ success: true, data: answer }))),
     componentIds: components.map((component) => component.id),
-    incidentIds: incidents.ids,
+    source,
     rendered: new Map(),
   }
 }
@@ -355,77 +361,10 @@ async function hasTable(sql: Sql, name: string): Promise<boolean> {
   return rows[0]?.present ?? false
 }
 
-interface IncidentRow {
-  id: string
-  title: string
-  status: string
-  severity: string
-  impact: string
-  monitor_id: string | null
-  affected: string[]
-  detected_at: Date
-  resolved_at: Date | null
-}
-
-/**
- * Incidents touching the page's components: active ones and those resolved in the last two weeks,
- * with their public updates. Comments (internal or not) and every id stay out of the answer.
- */
-async function pageIncidents(
-  sql: Sql,
-  organizationId: string,
-  components: StatusPageComponent[],
-): Promise<{ shown: PublicStatusPage['incidents']; ids: Map<Incident, string> }> {
-  const none = { shown: { active: [], recent: [] }, ids: new Map<Incident, string>() }
-  if (components.length === 0 || !(await hasTable(sql, 'monitoring.incidents'))) return none
-  const ids = components.map((component) => component.subjectId)
-  const { rows } = await sql.query<IncidentRow>(
-    `SELECT id, title, status, severity, impact, monitor_id,
-            affected_domains || affected_services || affected_devices AS affected, detected_at, resolved_at
-       FROM monitoring.incidents
-      WHERE organization_id = $1
-        AND (monitor_id = ANY($2) OR affected_domains && $2 OR affected_services && $2 OR affected_devices && $2)
-        AND (resolved_at IS NULL OR resolved_at > now() - make_interval(days => $3))
-      ORDER BY detected_at DESC LIMIT 50`,
-    [organizationId, ids, RECENT_INCIDENT_DAYS],
-  )
-  if (rows.length === 0) return none
-  const updates = await sql.query<{ incident_id: string; status: string; message: string; created_at: Date }>(
-    `SELECT incident_id, status, message, created_at FROM monitoring.incident_updates
-      WHERE incident_id = ANY($1) ORDER BY created_at DESC`,
-    [rows.map((row) => row.id)],
-  )
-  const names = new Map(components.map((component) => [component.subjectId, component.displayName]))
-  const incidentIds = new Map<Incident, string>()
-  const toIncident = (row: IncidentRow): Incident => {
-    const incident = {
-      title: row.title,
-      status: row.status,
-      severity: row.severity,
-      impact: row.impact,
-      startedAt: row.detected_at.toISOString(),
-      resolvedAt: row.resolved_at?.toISOString() ?? null,
-      components: [
-        ...new Set([row.monitor_id, ...row.affected].flatMap((id) => (id && names.has(id) ? [names.get(id)!] : []))),
-      ],
-      updates: updates.rows
-        .filter((update) => update.incident_id === row.id)
-        .map((update) => ({
-          status: update.status,
-          message: update.message,
-          createdAt: update.created_at.toISOString(),
-        })),
-    }
-    incidentIds.set(incident, row.id)
-    return incident
-  }
-  return {
-    shown: {
-      active: rows.filter((row) => row.resolved_at === null).map(toIncident),
-      recent: rows.filter((row) => row.resolved_at !== null).map(toIncident),
-    },
-    ids: incidentIds,
-  }
+/** Active incidents and those resolved in the last two weeks, as visitors read them. */
+async function currentIncidents(sql: Sql, source: IncidentSource) {
+  if (!(await hasTable(sql, 'monitoring.incidents'))) return []
+  return readPublicIncidents(sql, source, { recentDays: RECENT_INCIDENT_DAYS })
 }
 
 /**

@@ -44,7 +44,7 @@ function formatTime(iso: string, timeZone: string): string {
   return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute} ${parts.timeZoneName}`
 }
 
-const time = (iso: string, timeZone: string) =>
+export const time = (iso: string, timeZone: string) =>
   `<time datetime="${escapeHtml(iso)}">${escapeHtml(formatTime(iso, timeZone))}</time>`
 
 function bar(day: Component['daily'][number], kind: Component['kind']): string {
@@ -97,7 +97,11 @@ function component(item: Component, index: number, zone: string): string {
     ${bars}${item.heartbeat ? heartbeatTimes(item.heartbeat, zone) : ''}${item.members ? members(item.members) : ''}${locations}</li>`
 }
 
-function incident(item: Incident, zone: string): string {
+/**
+ * An incident with its public timeline; its title links to its permanent page under `pagePath`
+ * (`/status/{slug}`, or `` on the page's custom host) or, without one, is the page's heading.
+ */
+export function incident(item: Incident, zone: string, pagePath: string | null): string {
   const updates = item.updates
     .map(
       (update) =>
@@ -105,7 +109,7 @@ function incident(item: Incident, zone: string): string {
     )
     .join('')
   return `<article class="incident ${escapeHtml(item.severity)}">
-    <h3>${escapeHtml(item.title)}</h3>
+    <h3>${pagePath !== null ? `<a href="${escapeHtml(pagePath)}/incidents/${escapeHtml(item.key)}">${escapeHtml(item.title)}</a>` : escapeHtml(item.title)}</h3>
     <p class="meta">${escapeHtml(item.status)} · ${escapeHtml(item.severity)} · started ${time(item.startedAt, zone)}${item.resolvedAt ? ` · resolved ${time(item.resolvedAt, zone)}` : ''}${item.components.length ? ` · ${item.components.map(escapeHtml).join(', ')}` : ''}</p>
     ${updates ? `<ol class="updates">${updates}</ol>` : ''}</article>`
 }
@@ -131,7 +135,7 @@ function maintenance(page: PublicStatusPage): string {
 }
 
 /** Links leave the page without handing it the visitor's referrer or a window reference. */
-function header(page: PublicStatusPage): string {
+export function header(page: PublicStatusPage): string {
   const logo = page.logoUrl
     ? `<img class="logo" src="${escapeHtml(page.logoUrl)}" alt="${escapeHtml(page.name)} logo" referrerpolicy="no-referrer">`
     : ''
@@ -188,15 +192,15 @@ ${header(page)}
 ${maintenance(page)}
 ${
   page.incidents.active.length
-    ? `<section aria-labelledby="active"><h2 id="active">Active incidents</h2>${page.incidents.active.map((item) => incident(item, zone)).join('')}</section>`
+    ? `<section aria-labelledby="active"><h2 id="active">Active incidents</h2>${page.incidents.active.map((item) => incident(item, zone, pagePath)).join('')}</section>`
     : ''
 }
 <section aria-labelledby="components"><h2 id="components">Components</h2>
 <ul class="components">${page.components.map((item, index) => component(item, index, zone)).join('')}</ul></section>
 <section aria-labelledby="recent"><h2 id="recent">Past incidents</h2>
-${page.incidents.recent.length ? page.incidents.recent.map((item) => incident(item, zone)).join('') : '<p>No incidents in the last 14 days.</p>'}
+${page.incidents.recent.length ? page.incidents.recent.map((item) => incident(item, zone, pagePath)).join('') : '<p>No incidents in the last 14 days.</p>'}
 </section>
-<footer><p>Updated ${time(page.generatedAt, zone)}. Daily bars are UTC days. Latency is the average response time per probe location over the last 24 hours. <a href="${path}/feed.atom">Incident feed (Atom)</a></p></footer>
+<footer><p>Updated ${time(page.generatedAt, zone)}. Daily bars are UTC days. Latency is the average response time per probe location over the last 24 hours. <a href="${path}/history">Incident history</a> · <a href="${path}/feed.atom">Incident feed (Atom)</a></p></footer>
 </main>
 <script type="application/json" id="latency-data" data-timezone="${escapeHtml(zone)}" data-until="${escapeHtml(page.generatedAt)}">${embedded(series)}</script>
 <script src="${assetBase}/uplot.iife.min.js"></script>

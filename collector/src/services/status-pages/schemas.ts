@@ -44,6 +44,10 @@ const appearance = {
   logoUrl: webUrl.nullable().meta({ description: 'shown above the page name; loaded by visitors, never by Guard' }),
   links: z.array(statusPageLink).max(10).meta({ description: 'shown in the page header, e.g. home page, support' }),
   timezone: timezoneString.meta({ description: 'IANA zone the HTML page shows times in' }),
+  automaticIncidents: z.enum(['publish', 'draft']).meta({
+    description:
+      'publish: automatic incidents show at once; draft: only once published (PUT /api/incidents/{id}/public)',
+  }),
 }
 
 export const createStatusPageInput = z
@@ -57,6 +61,7 @@ export const createStatusPageInput = z
     logoUrl: appearance.logoUrl.default(null),
     links: appearance.links.default([]),
     timezone: appearance.timezone.default('UTC'),
+    automaticIncidents: appearance.automaticIncidents.default('publish'),
   })
   .strict()
 export type CreateStatusPageInput = z.input<typeof createStatusPageInput>
@@ -72,6 +77,7 @@ export const updateStatusPageInput = z
     logoUrl: appearance.logoUrl.optional(),
     links: appearance.links.optional(),
     timezone: appearance.timezone.optional(),
+    automaticIncidents: appearance.automaticIncidents.optional(),
   })
   .strict()
 export type UpdateStatusPageInput = z.input<typeof updateStatusPageInput>
@@ -114,6 +120,7 @@ export const statusPageView = z.object({
   logoUrl: z.string().nullable(),
   links: z.array(z.object({ label: z.string(), url: z.string() })),
   timezone: z.string(),
+  automaticIncidents: z.enum(['publish', 'draft']),
   componentCount: z.number().int(),
   createdAt: z.string(),
   updatedAt: z.string(),
@@ -180,6 +187,7 @@ export const publicComponent = z.object({
 
 const publicUpdate = z.object({ status: z.string(), message: z.string(), createdAt: z.string() })
 export const publicIncident = z.object({
+  key: z.string().meta({ description: 'permanent address: /status/{slug}/incidents/{key}' }),
   title: z.string(),
   status: z.string(),
   severity: z.string(),
