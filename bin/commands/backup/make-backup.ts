@@ -58,7 +58,11 @@ async function dumpPglite(sql: RelationalStore, to: string): Promise<AppliedMigr
   return migrations.rows.sort(byName)
 }
 
-/** Each table of chDB's database in ClickHouse's Native format (aggregate states included), zstd-compressed. */
+/**
+ * Each table of chDB's database in ClickHouse's Native format (aggregate states included),
+ * zstd-compressed. Rollups go before the raw tables they are fed from: a result stored meanwhile
+ * is then in the raw rows only, and a redelivery skips it; the other order would count it twice.
+ */
 async function exportChdb(timeseries: TimeSeriesStore, to: string): Promise<AppliedMigration[]> {
   if (timeseries.engine !== 'chdb') return []
   const dir = join(to, CHDB_DIR)
@@ -66,7 +70,8 @@ async function exportChdb(timeseries: TimeSeriesStore, to: string): Promise<Appl
   const tables = await (
     await timeseries.client.query({
       query: `SELECT name FROM system.tables WHERE database = currentDatabase()
-        AND engine NOT LIKE '%View' AND name != 'guard_migrations' ORDER BY name`,
+        AND engine NOT LIKE '%View' AND name != 'guard_migrations'
+        ORDER BY engine = 'AggregatingMergeTree' DESC, name`,
       format: 'JSONEachRow',
     })
   ).json<{ name: string }>()
