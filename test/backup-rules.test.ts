@@ -36,7 +36,9 @@ describe('backups: what they refuse, and scheduled ones with retention', () => {
   })
 
   it('refuses to write a backup into a directory that holds something', async () => {
-    await expect(makeBackup(stores, backupDir)).rejects.toThrow('is not empty: a backup goes into a new or empty directory')
+    await expect(makeBackup(stores, backupDir)).rejects.toThrow(
+      'is not empty: a backup goes into a new or empty directory',
+    )
   })
 
   it('refuses a backup from a newer Guard, naming the migrations this version does not know', async () => {

@@ -1,8 +1,8 @@
 import { parseCollectorEnv, startCollector } from '@guard/collector'
 import { parseIdentityEnv, startIdentity } from '@guard/identity'
 import { parseProbeEnv, startProbe } from '@guard/probe'
-import { ConfigError } from '@guard/shared/config-error'
 import { closeAll, closeOnSignals, createLogger, openBus, reachableUrl, redactConfig } from '@guard/shared'
+import { ConfigError } from '@guard/shared/config-error'
 import { ensureConsoleBuild } from '../console-build.ts'
 import { announce } from './announce.ts'
 import { serveControlSocket } from './backup/control-socket.ts'
@@ -101,10 +101,13 @@ export async function runStart(env: NodeJS.ProcessEnv = process.env) {
   )
   closeOnSignals(log, () =>
     closeAll(log, [
-      ['backups', async () => {
-        await scheduled?.stop()
-        await control.close()
-      }],
+      [
+        'backups',
+        async () => {
+          await scheduled?.stop()
+          await control.close()
+        },
+      ],
       ['probe', () => probe.close()],
       ['collector', () => collector.close()],
       ['identity', () => identity.close()],

@@ -32,9 +32,10 @@ export async function copyTree(from: string, to: string, skip: (path: string) =>
     })
     if (!entry) continue
     if (entry.isDirectory()) await copyTree(source, join(to, name), skip)
-    else await copyFile(source, join(to, name)).catch((error: unknown) => {
-      if (!isMissing(error)) throw error
-    })
+    else
+      await copyFile(source, join(to, name)).catch((error: unknown) => {
+        if (!isMissing(error)) throw error
+      })
   }
 }
 

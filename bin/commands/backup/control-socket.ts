@@ -14,7 +14,10 @@ export const controlSocketPath = (dataDir: string) => join(dataDir, 'control.soc
 
 const request = z.object({ backup: z.object({ to: z.string().min(1) }) })
 const answer = z.union([
-  z.object({ ok: z.literal(true), backup: z.object({ to: z.string(), bytes: z.number(), files: z.number(), ms: z.number() }) }),
+  z.object({
+    ok: z.literal(true),
+    backup: z.object({ to: z.string(), bytes: z.number(), files: z.number(), ms: z.number() }),
+  }),
   z.object({ ok: z.literal(false), error: z.string() }),
 ])
 type Answer = z.infer<typeof answer>

@@ -13,7 +13,10 @@ const migrationsOf = (path: string) => fileURLToPath(new URL(`../../../${path}`,
 
 /** The migration folders of the code, by the service name each records in guard_migrations. */
 export const migrationFolders = {
-  postgres: { collector: migrationsOf('collector/migrations/postgres'), identity: migrationsOf('identity/migrations/postgres') },
+  postgres: {
+    collector: migrationsOf('collector/migrations/postgres'),
+    identity: migrationsOf('identity/migrations/postgres'),
+  },
   clickhouse: { collector: migrationsOf('collector/migrations/clickhouse') },
 } as const
 
@@ -54,7 +57,10 @@ export async function readManifest(path: string): Promise<Manifest> {
   }
   const parsed = manifestSchema.safeParse(raw)
   if (!parsed.success) {
-    throw new GuardError('VALIDATION_ERROR', `${path} is not a Guard backup manifest this version reads (format ${BACKUP_FORMAT})`)
+    throw new GuardError(
+      'VALIDATION_ERROR',
+      `${path} is not a Guard backup manifest this version reads (format ${BACKUP_FORMAT})`,
+    )
   }
   return parsed.data
 }
@@ -72,7 +78,10 @@ export async function unknownMigrations(manifest: Manifest): Promise<string[]> {
     }
     return names
   }
-  const [postgres, clickhouse] = await Promise.all([known(migrationFolders.postgres), known(migrationFolders.clickhouse)])
+  const [postgres, clickhouse] = await Promise.all([
+    known(migrationFolders.postgres),
+    known(migrationFolders.clickhouse),
+  ])
   return [
     ...manifest.migrations.postgres.filter((m) => !postgres.has(`${m.service}/${m.name}`)),
     ...manifest.migrations.clickhouse.filter((m) => !clickhouse.has(`${m.service}/${m.name}`)),

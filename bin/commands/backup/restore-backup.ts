@@ -26,7 +26,10 @@ async function checkFiles(from: string, manifest: Manifest) {
       () => -1,
     )
     if (bytes !== expected.bytes || (await sha256Of(path)) !== expected.sha256) {
-      throw new GuardError('VALIDATION_ERROR', `the backup in ${from} is damaged: ${name} ${bytes < 0 ? 'is missing' : 'does not match its checksum'}`)
+      throw new GuardError(
+        'VALIDATION_ERROR',
+        `the backup in ${from} is damaged: ${name} ${bytes < 0 ? 'is missing' : 'does not match its checksum'}`,
+      )
     }
   }
 }
