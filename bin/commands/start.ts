@@ -74,7 +74,13 @@ export async function runStart(env: NodeJS.ProcessEnv = process.env) {
 
   // `guard backup` asks this process, the only one that may read its PGlite and chDB.
   const backup = (to: string) => makeBackup({ dataDir, sql, timeseries }, to)
-  const control = await serveControlSocket({ dataDir, log: log.child({ service: 'backup' }), backup })
+  // A data directory path too long for a Unix socket costs `guard backup` while running, not the start.
+  const control = await serveControlSocket({ dataDir, log: log.child({ service: 'backup' }), backup }).catch(
+    (error: unknown) => {
+      log.warn({ err: error }, '`guard backup` cannot reach this process; it works while Guard is stopped')
+      return undefined
+    },
+  )
   const scheduled =
     backupCron && collectorEnv.GUARD_BACKUP_DIR
       ? scheduleBackups({
@@ -105,7 +111,7 @@ export async function runStart(env: NodeJS.ProcessEnv = process.env) {
         'backups',
         async () => {
           await scheduled?.stop()
-          await control.close()
+          await control?.close()
         },
       ],
       ['probe', () => probe.close()],

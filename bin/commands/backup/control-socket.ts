@@ -97,7 +97,7 @@ export async function requestBackup(dataDir: string, to: string): Promise<Backup
       reject(
         new GuardError(
           'SERVICE_UNAVAILABLE',
-          `the Guard running on ${dataDir} does not answer on ${controlSocketPath(dataDir)} (${error.code ?? error.message}): is it a version without backups?`,
+          `the Guard running on ${dataDir} does not answer on ${controlSocketPath(dataDir)} (${error.code ?? error.message}): only 'guard start' serves backups; stop the process that holds the directory and run the command again`,
         ),
       ),
     )
