@@ -19,6 +19,8 @@ Commands:
                              run a job and ping its heartbeat monitor: start, then the exit code
   dead-letters list|replay|drop
                              messages the collector could never store, and what to do with them
+  backup --to DIR            a backup of the data directory, Guard running or not
+  restore --from DIR         restore a backup into an empty data directory
   bench [NAME]               run bench/NAME/run.ts, or every benchmark; each prints JSON
   help [COMMAND]             this text, or one command's
 
@@ -116,6 +118,18 @@ export const commands: Record<string, Command> = {
   },
   'dead-letters': {
     run: async (args) => (await import('./commands/dead-letters.ts')).runDeadLettersCommand(args),
+  },
+  backup: {
+    run: async (args) => {
+      await (await import('./commands/backup.ts')).runBackup(args)
+      return undefined
+    },
+  },
+  restore: {
+    run: async (args) => {
+      await (await import('./commands/backup.ts')).runRestore(args)
+      return undefined
+    },
   },
   bench: {
     help: benchHelp,

@@ -2,8 +2,12 @@ import { parseCollectorEnv, startCollector } from '@guard/collector'
 import { parseIdentityEnv, startIdentity } from '@guard/identity'
 import { parseProbeEnv, startProbe } from '@guard/probe'
 import { closeAll, closeOnSignals, createLogger, openBus, reachableUrl, redactConfig } from '@guard/shared'
+import { ConfigError } from '@guard/shared/config-error'
 import { ensureConsoleBuild } from '../console-build.ts'
 import { announce } from './announce.ts'
+import { serveControlSocket } from './backup/control-socket.ts'
+import { makeBackup } from './backup/make-backup.ts'
+import { scheduleBackups } from './backup/schedule-backups.ts'
 import { openStores } from './open-stores.ts'
 import { exitOnPreflightError, preflight } from './preflight.ts'
 
@@ -18,6 +22,8 @@ export async function runStart(env: NodeJS.ProcessEnv = process.env) {
   const probeEnv = parseProbeEnv(env)
   const log = createLogger({ name: 'guard', level: collectorEnv.LOG_LEVEL })
   const dataDir = collectorEnv.GUARD_DATA_DIR
+  const backupCron = collectorEnv.GUARD_BACKUP_CRON
+  if (backupCron && !collectorEnv.GUARD_BACKUP_DIR) throw new ConfigError('GUARD_BACKUP_CRON needs GUARD_BACKUP_DIR')
   const probeMetricsPort = probeEnv.GUARD_PROBE_METRICS_PORT
   const lock = await preflight({
     command: 'start',
@@ -66,6 +72,26 @@ export async function runStart(env: NodeJS.ProcessEnv = process.env) {
     ...(probeMetricsPort ? { ops: { host: probeEnv.GUARD_PROBE_METRICS_HOST, port: probeMetricsPort } } : {}),
   })
 
+  // `guard backup` asks this process, the only one that may read its PGlite and chDB.
+  const backup = (to: string) => makeBackup({ dataDir, sql, timeseries }, to)
+  // A data directory path too long for a Unix socket costs `guard backup` while running, not the start.
+  const control = await serveControlSocket({ dataDir, log: log.child({ service: 'backup' }), backup }).catch(
+    (error: unknown) => {
+      log.warn({ err: error }, '`guard backup` cannot reach this process; it works while Guard is stopped')
+      return undefined
+    },
+  )
+  const scheduled =
+    backupCron && collectorEnv.GUARD_BACKUP_DIR
+      ? scheduleBackups({
+          cron: backupCron,
+          dir: collectorEnv.GUARD_BACKUP_DIR,
+          keep: collectorEnv.GUARD_BACKUP_KEEP,
+          log: log.child({ service: 'backup' }),
+          backup,
+        })
+      : undefined
+
   await announce(
     dataDir,
     {
@@ -81,6 +107,13 @@ export async function runStart(env: NodeJS.ProcessEnv = process.env) {
   )
   closeOnSignals(log, () =>
     closeAll(log, [
+      [
+        'backups',
+        async () => {
+          await scheduled?.stop()
+          await control?.close()
+        },
+      ],
       ['probe', () => probe.close()],
       ['collector', () => collector.close()],
       ['identity', () => identity.close()],

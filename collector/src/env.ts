@@ -232,6 +232,17 @@ export const collectorEnvSchema = z.object({
     .string()
     .default('0 8 * * 1')
     .refine((expression) => cron.validate(expression), 'must be a cron expression (node-cron syntax)'),
+  /**
+   * `guard start` only (embedded stores): when backups are written on their own (node-cron syntax,
+   * with seconds), each into a new `guard-backup-<time>` directory under GUARD_BACKUP_DIR, keeping
+   * the newest GUARD_BACKUP_KEEP. Unset: no scheduled backups.
+   */
+  GUARD_BACKUP_CRON: z
+    .string()
+    .refine((expression) => cron.validate(expression), 'must be a cron expression (node-cron syntax)')
+    .optional(),
+  GUARD_BACKUP_DIR: z.string().min(1).optional(),
+  GUARD_BACKUP_KEEP: z.coerce.number().int().min(1).max(1000).default(7),
 })
 
 export type CollectorEnv = z.infer<typeof collectorEnvSchema>

@@ -9,7 +9,7 @@ export {
 export { isDataError } from './data-error.ts'
 export { migrate } from './migrate.ts'
 export { openTestRelationalStore } from './pglite-template.ts'
-export { openRelationalStore } from './relational.ts'
+export { openPglite, openRelationalStore } from './relational.ts'
 export { openTestTimeSeriesStore, openTimeSeriesStore, type TimeSeriesOptions } from './timeseries.ts'
 export { migrateTimeSeries } from './timeseries-migrate.ts'
 export type { RelationalStore, Sql, SqlResult, TimeSeriesStore } from './types.ts'

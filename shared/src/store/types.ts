@@ -19,6 +19,11 @@ export interface RelationalStore extends Sql {
    * is opened by one process): then a count no other replica needs may be kept in memory.
    */
   readonly singleProcess: boolean
+  /**
+   * PGlite only: its data directory as a gzipped tarball, taken between two queries (so a
+   * consistent cut, as after a crash); `openPglite({ loadDataDir })` opens it again.
+   */
+  dumpDataDir?(): Promise<Blob>
   close(): Promise<void>
 }
 
