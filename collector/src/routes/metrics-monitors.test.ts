@@ -9,13 +9,7 @@ import { buildCollectorApp } from '../app.ts'
 import { createApiKey } from '../services/api-keys/create.ts'
 import { applyResultsToState } from '../services/monitor-state/apply-results.ts'
 import { storeResults } from '../services/results/store.ts'
-import {
-  authenticateWithUsers,
-  collectorForTest,
-  refreshSummariesOf,
-  userCaller,
-  waitUntil,
-} from '../test-support.ts'
+import { authenticateWithUsers, collectorForTest, refreshSummariesOf, userCaller, waitUntil } from '../test-support.ts'
 import { resultFor } from './test-helpers.ts'
 
 const ORG = DEFAULT_ORGANIZATION.id
@@ -39,7 +33,11 @@ describe('GET /metrics/monitors', () => {
         method: 'POST',
         url: '/api/domains',
         headers,
-        payload: { url: 'https://shop.guard-metrics.dev', name: 'Shop "main"', tags: ['env:prod', 'Team-Name:web', 'critical'] },
+        payload: {
+          url: 'https://shop.guard-metrics.dev',
+          name: 'Shop "main"',
+          tags: ['env:prod', 'Team-Name:web', 'critical'],
+        },
       })
     ).json().data.id
     service = (
@@ -164,10 +162,17 @@ describe('GET /metrics/monitors', () => {
           `http://127.0.0.1:${webPort}/api/v1/query?query=${encodeURIComponent(expression)}`,
         ).catch(() => undefined)
         if (!response?.ok) return []
-        return ((await response.json()) as { data: { result: Array<{ metric: Record<string, string>; value: [number, string] }> } })
-          .data.result
+        return (
+          (await response.json()) as {
+            data: { result: Array<{ metric: Record<string, string>; value: [number, string] }> }
+          }
+        ).data.result
       }
-      await waitUntil(async () => (await query('guard_monitor_up')).length === 2, 'Prometheus to store a scrape', 20_000)
+      await waitUntil(
+        async () => (await query('guard_monitor_up')).length === 2,
+        'Prometheus to store a scrape',
+        20_000,
+      )
       const [shop] = await query(`guard_monitor_up{tag_env="prod"}`)
       expect(shop?.metric).toMatchObject({ monitor_id: domain, monitor: 'Shop "main"', tag_team_name: 'web' })
       expect(shop?.value[1]).toBe('1')

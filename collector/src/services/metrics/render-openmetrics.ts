@@ -13,23 +13,26 @@ export const tagLabelName = (key: string) =>
   `tag_${key.toLowerCase().replace(/[^a-z0-9_]/g, '_')}`.slice(0, MAX_LABEL_NAME)
 
 /**
- * `key:value` tags as `tag_<key>="value"` labels, a bare `key` as `tag_<key>="true"`. Two tags whose
+ * `key:value` tags as `tag_<key>` = `value` labels, a bare `key` as `tag_<key>` = `true`. Two tags whose
  * keys sanitize alike (`env:a`, `env:b`, or `a-b` and `a_b`) share one label, their values joined by `,`.
  */
-export function tagLabels(tags: readonly string[]): string {
+export function tagPairs(tags: readonly string[]): Array<[string, string]> {
   const values = new Map<string, string[]>()
   for (const tag of tags) {
     const colon = tag.indexOf(':')
     const name = tagLabelName(colon === -1 ? tag : tag.slice(0, colon))
-    const value = colon === -1 ? 'true' : tag.slice(colon + 1)
-    values.set(name, [...(values.get(name) ?? []), value])
+    values.set(name, [...(values.get(name) ?? []), colon === -1 ? 'true' : tag.slice(colon + 1)])
   }
   return [...values]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .slice(0, MAX_TAG_LABELS)
-    .map(([name, list]) => `,${name}="${escapeValue([...new Set(list)].sort().join(','))}"`)
-    .join('')
+    .map(([name, list]) => [name, [...new Set(list)].sort().join(',')])
 }
+
+const tagLabels = (tags: readonly string[]) =>
+  tagPairs(tags)
+    .map(([name, value]) => `,${name}="${escapeValue(value)}"`)
+    .join('')
 
 const seconds = (ms: number) => String(ms / 1000)
 
@@ -54,7 +57,11 @@ export function renderOpenMetrics(snapshot: MetricsSnapshot, now: number): strin
     'gauge',
     'Mean response time of a location over the last 24 hours.',
   )
-  const uptime = family('guard_monitor_uptime_ratio', 'gauge', 'Share of a location’s checks up over the last 24 hours.')
+  const uptime = family(
+    'guard_monitor_uptime_ratio',
+    'gauge',
+    'Share of a location’s checks up over the last 24 hours.',
+  )
   const checks = family('guard_monitor_checks', 'gauge', 'Checks of a location over the last 24 hours.')
   const certificate = family(
     'guard_monitor_certificate_expiry_seconds',
@@ -100,12 +107,15 @@ export function renderOpenMetrics(snapshot: MetricsSnapshot, now: number): strin
     const labels = `{device_id="${escapeValue(device.id)}",device="${escapeValue(device.name)}"${tagLabels(device.tags)}}`
     deviceUp.lines.push(`guard_device_up${labels} ${device.online ? 1 : 0}`)
     deviceHealth.lines.push(`guard_device_health${labels} ${healthLevel[device.health] ?? 0}`)
-    if (device.lastSeenAt !== null) deviceSeen.lines.push(`guard_device_last_seen_timestamp_seconds${labels} ${seconds(device.lastSeenAt)}`)
+    if (device.lastSeenAt !== null)
+      deviceSeen.lines.push(`guard_device_last_seen_timestamp_seconds${labels} ${seconds(device.lastSeenAt)}`)
   }
   const objective = family('guard_slo_objective_ratio', 'gauge', 'The SLO’s objective, as a ratio (99.9% is 0.999).')
   const burnRate = family('guard_slo_burn_rate', 'gauge', 'Burn rate of the firing burn alert, 0 while none fires.')
   for (const slo of snapshot.slos) {
-    const subject = slo.monitorId ? `monitor_id="${escapeValue(slo.monitorId)}"` : `group_id="${escapeValue(slo.groupId ?? '')}"`
+    const subject = slo.monitorId
+      ? `monitor_id="${escapeValue(slo.monitorId)}"`
+      : `group_id="${escapeValue(slo.groupId ?? '')}"`
     const labels = `{slo_id="${escapeValue(slo.id)}",slo="${escapeValue(slo.name)}",${subject}}`
     objective.lines.push(`guard_slo_objective_ratio${labels} ${slo.objectivePercent / 100}`)
     burnRate.lines.push(`guard_slo_burn_rate${labels} ${slo.burnRate ?? 0}`)

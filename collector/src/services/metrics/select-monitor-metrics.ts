@@ -100,10 +100,7 @@ export async function selectMonitorMetrics(sql: Sql, organizationId: string | nu
     incidents: IncidentRow[] | null
     devices: DeviceRow[] | null
     slos: SloRow[] | null
-  }>(
-    organizationId === null ? EVERY_ORGANIZATION : ONE_ORGANIZATION,
-    organizationId === null ? [] : [organizationId],
-  )
+  }>(organizationId === null ? EVERY_ORGANIZATION : ONE_ORGANIZATION, organizationId === null ? [] : [organizationId])
   const row = rows[0]
   const summaries = new Map<string, SummaryRow>()
   for (const summary of row?.summaries ?? []) summaries.set(`${summary[0]}\u0000${summary[1]}`, summary)
