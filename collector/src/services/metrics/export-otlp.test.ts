@@ -50,7 +50,6 @@ describe('OTLP/HTTP metrics export', () => {
     timeout: 30_000,
   }, async () => {
     const caller = userCaller('otlp-user', [DEFAULT_ORGANIZATION.id])
-    }
     const domain = await createDomain({
       ctx: harness.ctx,
       caller,
