@@ -29,6 +29,8 @@ export const collectorEnvSchema = z.object({
   /** The event stream's keep-alive, which is also when it checks the caller is still signed in. */
   GUARD_EVENT_STREAM_KEEPALIVE_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
   GUARD_READ_CACHE_TTL_MS: z.coerce.number().int().min(0).max(300_000).default(10_000),
+  /** How long one organization's GET /metrics/monitors text serves its scrapes; 0 reads the state every time. */
+  GUARD_MONITOR_METRICS_CACHE_MS: z.coerce.number().int().min(0).max(300_000).default(5000),
   /**
    * The OTLP/HTTP metrics export of what Guard measures starts when one of these is set (README
    * "Metrics export"); the exporter reads the other standard OTEL_EXPORTER_OTLP_* variables itself.

@@ -30,11 +30,9 @@ function observeSnapshot(
       ...tagAttributes(monitor.tags),
     }
     if (monitor.up !== null) observe('guard_monitor_up', monitor.up ? 1 : 0, labels)
-    observe('guard_monitor_enabled', monitor.enabled ? 1 : 0, labels)
     for (const location of monitor.locations) {
       const at = { ...labels, location: location.location }
       observe('guard_monitor_location_up', location.up ? 1 : 0, at)
-      observe('guard_monitor_checks', location.checks, at)
       if (location.checks > 0) {
         observe('guard_monitor_response_seconds', location.responseMsSum / location.checks / 1000, at)
         observe('guard_monitor_uptime_ratio', 1 - location.failures / location.checks, at)
@@ -76,9 +74,7 @@ function observeSnapshot(
 
 const GAUGES = [
   'guard_monitor_up',
-  'guard_monitor_enabled',
   'guard_monitor_location_up',
-  'guard_monitor_checks',
   'guard_monitor_response_seconds',
   'guard_monitor_uptime_ratio',
   'guard_monitor_certificate_expiry_seconds',

@@ -2,12 +2,6 @@ import type { Caller, CollectorContext } from '../../context.ts'
 import { renderOpenMetrics } from './render-openmetrics.ts'
 import { selectMonitorMetrics } from './select-monitor-metrics.ts'
 
-/**
- * How long one organization's rendered text serves its scrapes. Several Prometheus replicas (or a
- * scrape every few seconds) then cost one read; the figures are at most this old.
- */
-export const MONITOR_METRICS_TTL_MS = 5_000
-
 interface Entry {
   expiresAt: number
   text: Promise<string>
@@ -17,8 +11,10 @@ interface Entry {
 const cacheByContext = new WeakMap<CollectorContext, Map<string, Entry>>()
 
 /**
- * The caller's organization's monitors, devices and SLOs in OpenMetrics text. Concurrent scrapes
- * of one organization share the read in flight; a failed read is not kept.
+ * The caller's organization's monitors, devices and SLOs in OpenMetrics text. One organization's
+ * text serves its scrapes for GUARD_MONITOR_METRICS_CACHE_MS, so several Prometheus replicas (or a
+ * scrape every few seconds) cost one read; concurrent scrapes share the read in flight; a failed
+ * read is not kept.
  */
 export async function readMonitorMetrics({
   ctx,
@@ -39,7 +35,7 @@ export async function readMonitorMetrics({
   if (cached && cached.expiresAt > now) return cached.text
   for (const [id, entry] of cache) if (entry.expiresAt <= now) cache.delete(id)
   const text = selectMonitorMetrics(ctx.sql, organizationId).then((snapshot) => renderOpenMetrics(snapshot, now))
-  const entry = { expiresAt: now + MONITOR_METRICS_TTL_MS, text }
+  const entry = { expiresAt: now + ctx.env.GUARD_MONITOR_METRICS_CACHE_MS, text }
   cache.set(organizationId, entry)
   text.catch(() => {
     if (cache.get(organizationId) === entry) cache.delete(organizationId)

@@ -51,7 +51,6 @@ export function renderOpenMetrics(snapshot: MetricsSnapshot, now: number): strin
   const family = (name: string, type: Family['type'], help: string): Family => ({ name, type, help, lines: [] })
   const up = family('guard_monitor_up', 'gauge', 'Quorum outcome: 1 up, 0 down (what incidents follow).')
   const locationUp = family('guard_monitor_location_up', 'gauge', 'Last result of a location: 1 up, 0 down.')
-  const enabled = family('guard_monitor_enabled', 'gauge', '1 checked, 0 paused.')
   const response = family(
     'guard_monitor_response_seconds',
     'gauge',
@@ -62,7 +61,6 @@ export function renderOpenMetrics(snapshot: MetricsSnapshot, now: number): strin
     'gauge',
     'Share of a location’s checks up over the last 24 hours.',
   )
-  const checks = family('guard_monitor_checks', 'gauge', 'Checks of a location over the last 24 hours.')
   const certificate = family(
     'guard_monitor_certificate_expiry_seconds',
     'gauge',
@@ -78,11 +76,9 @@ export function renderOpenMetrics(snapshot: MetricsSnapshot, now: number): strin
   for (const monitor of snapshot.monitors) {
     const labels = `monitor_id="${escapeValue(monitor.id)}",monitor="${escapeValue(monitor.name)}",kind="${monitor.kind}"${tagLabels(monitor.tags)}`
     if (monitor.up !== null) up.lines.push(`guard_monitor_up{${labels}} ${monitor.up ? 1 : 0}`)
-    enabled.lines.push(`guard_monitor_enabled{${labels}} ${monitor.enabled ? 1 : 0}`)
     for (const location of monitor.locations) {
       const at = `{${labels},location="${escapeValue(location.location)}"}`
       locationUp.lines.push(`guard_monitor_location_up${at} ${location.up ? 1 : 0}`)
-      checks.lines.push(`guard_monitor_checks${at} ${location.checks}`)
       if (location.checks > 0) {
         response.lines.push(`guard_monitor_response_seconds${at} ${seconds(location.responseMsSum / location.checks)}`)
         uptime.lines.push(`guard_monitor_uptime_ratio${at} ${1 - location.failures / location.checks}`)
@@ -123,10 +119,8 @@ export function renderOpenMetrics(snapshot: MetricsSnapshot, now: number): strin
   const families = [
     up,
     locationUp,
-    enabled,
     response,
     uptime,
-    checks,
     certificate,
     domain,
     openIncidents,

@@ -13,7 +13,6 @@ export interface MetricsSnapshot {
     name: string
     kind: string
     tags: string[]
-    enabled: boolean
     /** The quorum's outcome; null until the monitor has one. */
     up: boolean | null
     certificateExpiresAt: number | null
@@ -50,7 +49,7 @@ export interface MetricsSnapshot {
   }>
 }
 
-type MonitorRow = [string, string, string, string, string[], boolean, string | null, string | null, string | null]
+type MonitorRow = [string, string, string, string, string[], string | null, string | null, string | null]
 type LocationRow = [string, string, string]
 type SummaryRow = [string, string, number, number, number]
 type IncidentRow = [string, number, number]
@@ -63,7 +62,7 @@ type SloRow = [string, string, string, string | null, string | null, number, str
  */
 const SNAPSHOT_SQL = (where: (alias: string) => string) => `
   SELECT
-    (SELECT json_agg(json_build_array(m.organization_id, m.id, m.name, m.kind, m.tags, m.enabled, s.status,
+    (SELECT json_agg(json_build_array(m.organization_id, m.id, m.name, m.kind, m.tags, s.status,
                                       s.certificate ->> 'expiresAt', m.target ->> 'url'))
        FROM monitoring.monitors m LEFT JOIN monitoring.monitor_state s ON s.monitor_id = m.id
       WHERE ${where('m')}) AS monitors,
@@ -120,12 +119,12 @@ export async function selectMonitorMetrics(sql: Sql, organizationId: string | nu
   const incidents = new Map((row?.incidents ?? []).map(([id, open, total]) => [id, { open, total }]))
   const domains = new Map<string, string>()
   for (const monitor of row?.monitors ?? []) {
-    const domain = monitor[8] ? registrableDomainOfUrl(monitor[8]) : undefined
+    const domain = monitor[7] ? registrableDomainOfUrl(monitor[7]) : undefined
     if (domain) domains.set(monitor[1], domain)
   }
   const expiries = await registrationExpiries(sql, [...new Set(domains.values())])
   return {
-    monitors: (row?.monitors ?? []).map(([org, id, name, kind, tags, enabled, status, certificateExpiresAt]) => {
+    monitors: (row?.monitors ?? []).map(([org, id, name, kind, tags, status, certificateExpiresAt]) => {
       const domain = domains.get(id)
       return {
         organizationId: org,
@@ -133,7 +132,6 @@ export async function selectMonitorMetrics(sql: Sql, organizationId: string | nu
         name,
         kind,
         tags,
-        enabled,
         up: status === null ? null : status === 'up',
         certificateExpiresAt: epochOf(certificateExpiresAt),
         domainExpiresAt: domain ? (expiries.get(domain) ?? null) : null,
