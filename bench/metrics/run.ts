@@ -16,6 +16,7 @@ import {
 import { startPostgres } from '@guard/shared/testing'
 import autocannon from 'autocannon'
 import { createApiKey } from '../../collector/src/services/api-keys/create.ts'
+import { seedMonitorState } from './seed.ts'
 
 /**
  * bench/metrics: GET /metrics/monitors at BENCH_MONITORS monitors (10,000), each with 3 locations,
@@ -30,45 +31,6 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 1)
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
 const modes = (process.env.BENCH_MODES ?? 'server,embedded').split(',')
 const round = (value: number) => Number(value.toPrecision(4))
-
-async function seed(sql: RelationalStore, organizationId: string) {
-  await sql.query(
-    `INSERT INTO monitoring.monitors (id, organization_id, kind, name, target, check_interval, timeout_seconds, tags)
-     SELECT 'mon-' || i, $2, 'domain', 'shop ' || i,
-            jsonb_build_object('kind', 'http', 'method', 'GET', 'url', 'https://shop' || i || '.guard-bench-' || (i % 100) || '.com'),
-            60, 30, ARRAY['env:' || CASE WHEN i % 3 = 0 THEN 'staging' ELSE 'prod' END, 'team:t' || (i % 20)]
-       FROM generate_series(1, $1) AS i`,
-    [monitors, organizationId],
-  )
-  await sql.query(
-    `INSERT INTO monitoring.monitor_state (monitor_id, organization_id, status, changed_at, last_check_at, consecutive_failures, certificate)
-     SELECT 'mon-' || i, $2, CASE WHEN i % 100 = 0 THEN 'down' ELSE 'up' END, now(), now(), 0,
-            jsonb_build_object('valid', true, 'issuer', 'Bench CA', 'expiresAt', to_char((now() + (i % 90) * interval '1 day') AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'))
-       FROM generate_series(1, $1) AS i`,
-    [monitors, organizationId],
-  )
-  await sql.query(
-    `INSERT INTO monitoring.monitor_location_state (monitor_id, location, status, consecutive_failures, last_result_at)
-     SELECT 'mon-' || i, l, 'up', 0, now() FROM generate_series(1, $1) AS i, unnest(ARRAY['fra', 'iad', 'sin']) AS l`,
-    [monitors],
-  )
-  await sql.query(
-    `INSERT INTO monitoring.monitor_summary (monitor_id, location, checks, failures, rt_sum, refreshed_at)
-     SELECT 'mon-' || i, l, 1440, i % 7, 1440 * (50 + i % 300), now()
-       FROM generate_series(1, $1) AS i, unnest(ARRAY['fra', 'iad', 'sin']) AS l`,
-    [monitors],
-  )
-  await sql.query(
-    `INSERT INTO monitoring.incidents (id, organization_id, title, status, severity, cause, monitor_id, detected_at)
-     SELECT 'inc-' || i, $2, 'down', 'open', 'high', 'down', 'mon-' || i, now()
-       FROM generate_series(100, $1, 100) AS i`,
-    [monitors, organizationId],
-  )
-  await sql.query(
-    `INSERT INTO monitoring.domain_registrations (domain, expires_at, checked_at)
-     SELECT 'guard-bench-' || i || '.com', now() + interval '200 days', now() FROM generate_series(0, 99) AS i`,
-  )
-}
 
 const postgres = await startPostgres()
 const dataDir = await mkdtemp(join(tmpdir(), 'guard-bench-metrics-'))
@@ -115,7 +77,7 @@ try {
       const { ctx } = await prepareCollector({ env, log, sql, timeseries, bus })
       if (cache === 'off') {
         const seedStart = performance.now()
-        await seed(sql, organizationId)
+        await seedMonitorState(sql, { organizationId, monitors })
         seedSeconds = round((performance.now() - seedStart) / 1000)
       }
       const { key } = await createApiKey(sql, {
