@@ -159,7 +159,7 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
     usageRoutes(routes, ctx)
     organizationRoutes(routes, ctx)
     toolboxRoutes(routes, ctx)
-    metricsRoutes(routes, options.metrics ?? createIngestMetrics().registry)
+    metricsRoutes(routes, ctx, options.metrics ?? createIngestMetrics().registry)
   })
   return app
 }

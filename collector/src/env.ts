@@ -39,6 +39,17 @@ export const collectorEnvSchema = z.object({
   /** The event stream's keep-alive, which is also when it checks the caller is still signed in. */
   GUARD_EVENT_STREAM_KEEPALIVE_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
   GUARD_READ_CACHE_TTL_MS: z.coerce.number().int().min(0).max(300_000).default(10_000),
+  /** How long one organization's GET /metrics/monitors text serves its scrapes; 0 reads the state every time. */
+  GUARD_MONITOR_METRICS_CACHE_MS: z.coerce.number().int().min(0).max(300_000).default(5000),
+  /**
+   * The OTLP/HTTP metrics export of what Guard measures starts when one of these is set (README
+   * "Metrics export"); the exporter reads the other standard OTEL_EXPORTER_OTLP_* variables itself.
+   */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
+  OTEL_EXPORTER_OTLP_METRICS_ENDPOINT: z.url().optional(),
+  OTEL_METRICS_EXPORTER: z.enum(['otlp', 'none']).default('otlp'),
+  OTEL_METRIC_EXPORT_INTERVAL: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
+  OTEL_SERVICE_NAME: z.string().min(1).default('guard-collector'),
   GUARD_READ_CACHE_MAX_ENTRIES: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
   /**
    * How long after an ingested batch its monitors' 24-hour and daily figures are recomputed from the

@@ -43,6 +43,7 @@ import { scheduleSummarySweep } from './jobs/summary-refresher.ts'
 import { ensureBootstrapApiKey } from './services/api-keys/ensure-bootstrap.ts'
 import { identityServiceCheck } from './services/identity/service-check.ts'
 import { identityMembershipSource } from './services/memberships/source.ts'
+import { startOtlpMetricsExport } from './services/metrics/export-otlp.ts'
 import { MONITOR_CREDENTIALS_PURPOSE } from './services/monitors/credentials.ts'
 import { syncSchedules } from './services/monitors/sync-schedules.ts'
 import { planSourceFromEnv } from './services/plans/source.ts'
@@ -120,6 +121,7 @@ export async function startCollector(deps: CollectorDeps): Promise<RunningCollec
   const pings: PingIngestStats = { stored: 0, deadLettered: 0, batches: 0 }
   const pingConsumer = await consumeHeartbeatPings(ctx, pings)
   const deadLetters = await consumeDeadLetters(ctx, metrics)
+  const otlpExport = startOtlpMetricsExport({ ctx })
   const ingestWatch = createIngestWatch(
     ctx,
     [
@@ -201,6 +203,7 @@ export async function startCollector(deps: CollectorDeps): Promise<RunningCollec
       await reactions.stop()
       await probeHeartbeats.stop()
       await invalidations.stop()
+      await otlpExport?.stop()
     },
   }
 }

@@ -613,6 +613,8 @@ const table: Array<{
   { method: 'PUT', path: '/api/slos/{id}', url: '/api/slos/:slo', body: { name: 'hijacked' } },
   { method: 'DELETE', path: '/api/slos/{id}', url: '/api/slos/:slo' },
   { method: 'GET', path: '/metrics', url: '/metrics', own: true },
+  // The caller's own organization's series only: none of ours.
+  { method: 'GET', path: '/metrics/monitors', url: '/metrics/monitors', own: true },
   { method: 'GET', path: '/api/health', url: '/api/health', own: true },
   // The toolbox holds no tenant data and runs in the caller's own name; with no probe here, bodies it refuses.
   { method: 'POST', path: '/api/toolbox/dns-lookup', url: '/api/toolbox/dns-lookup', body: { domain: '' }, own: true },
