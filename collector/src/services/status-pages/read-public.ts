@@ -371,7 +371,7 @@ interface IncidentRow {
  * Incidents touching the page's components: active ones and those resolved in the last two weeks,
  * with their public updates. Comments (internal or not) and every id stay out of the answer.
  */
-async function pageIncidents(
+export async function pageIncidents(
   sql: Sql,
   organizationId: string,
   components: StatusPageComponent[],
