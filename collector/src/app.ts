@@ -40,6 +40,7 @@ import { recentCheckRoutes } from './routes/recent-checks.ts'
 import { reportRoutes } from './routes/reports.ts'
 import { serviceRoutes } from './routes/services.ts'
 import { sloRoutes } from './routes/slos.ts'
+import { publicSubscriberRoutes, statusPageSubscriberRoutes } from './routes/status-page-subscribers.ts'
 import { publicStatusPageRoutes, statusPageHtmlRoutes, statusPageRoutes } from './routes/status-pages.ts'
 import { tagRoutes } from './routes/tags.ts'
 import { toolboxRoutes } from './routes/toolbox.ts'
@@ -107,6 +108,7 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
   await deadLetterRoutes(app, ctx)
   publicStatusPageRoutes(app, ctx)
   statusPageHtmlRoutes(app, ctx)
+  publicSubscriberRoutes(app, ctx)
   acknowledgeLinkRoutes(app, ctx)
   mcpRoutes(app, ctx)
   await consoleAuthRoutes(app, consoleAuth)
@@ -130,6 +132,7 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
     dependencyRoutes(routes, ctx)
     recentCheckRoutes(routes, ctx)
     statusPageRoutes(routes, ctx)
+    statusPageSubscriberRoutes(routes, ctx)
     dashboardRoutes(routes, ctx)
     reportRoutes(routes, ctx)
     sloRoutes(routes, ctx)

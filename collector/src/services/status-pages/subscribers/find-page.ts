@@ -28,7 +28,10 @@ export async function checkComponentIds(
   const known = new Set((await readComponents(sql, page)).map((component) => component.id))
   const unknown = componentIds.filter((id) => !known.has(id))
   if (unknown.length > 0) {
-    throw new GuardError('VALIDATION_ERROR', `componentIds: ${unknown.length} of the ids are not components of the page`)
+    throw new GuardError(
+      'VALIDATION_ERROR',
+      `componentIds: ${unknown.length} of the ids are not components of the page`,
+    )
   }
   return [...new Set(componentIds)]
 }

@@ -53,7 +53,9 @@ export const subscriberSettings = z.strictObject({
     .int()
     .min(0)
     .max(720)
-    .meta({ description: 'Hours before a maintenance window starts that subscribers are told of it (0: when it starts)' }),
+    .meta({
+      description: 'Hours before a maintenance window starts that subscribers are told of it (0: when it starts)',
+    }),
 })
 export type SubscriberSettings = z.infer<typeof subscriberSettings>
 

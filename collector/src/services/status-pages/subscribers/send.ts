@@ -52,7 +52,12 @@ export async function sendToSubscriber(
     return await send(ctx, row, io)
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error)
-    return { ok: false, statusCode: null, error: message, ...(error instanceof TargetRefusedError ? { permanent: true } : {}) }
+    return {
+      ok: false,
+      statusCode: null,
+      error: message,
+      ...(error instanceof TargetRefusedError ? { permanent: true } : {}),
+    }
   }
 }
 

@@ -43,7 +43,10 @@ export async function subscribeToStatusPage({
     )
     return {
       message: WORDING.webhookSubscribed,
-      webhook: { secret, unsubscribeUrl: subscriberLink(base, page.slug, 'unsubscribe', unsubscribeToken(ctx.sealKey, id)) },
+      webhook: {
+        secret,
+        unsubscribeUrl: subscriberLink(base, page.slug, 'unsubscribe', unsubscribeToken(ctx.sealKey, id)),
+      },
     }
   }
   const { secret, hash } = newConfirmSecret()

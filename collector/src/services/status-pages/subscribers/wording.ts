@@ -2,8 +2,7 @@
 export const WORDING = {
   checkInbox:
     'Thank you. If this address can receive mail, a message with a confirmation link is on its way; the subscription starts once you follow it.',
-  webhookSubscribed:
-    'Subscribed. Keep the secret: it signs every message (Standard Webhooks); it is not shown again.',
+  webhookSubscribed: 'Subscribed. Keep the secret: it signs every message (Standard Webhooks); it is not shown again.',
   confirmTitle: (page: string) => `Confirm your subscription to ${page}`,
   confirmText:
     'Someone, hopefully you, asked to receive incident and maintenance notices of this status page at this address. Follow the link to confirm; without it nothing more is sent and the address is deleted within 48 hours.',
@@ -11,7 +10,8 @@ export const WORDING = {
   confirmQuestion: 'Confirm your subscription?',
   confirmButton: 'Confirm',
   confirmed: 'Subscription confirmed',
-  confirmedText: 'You will receive incident and maintenance notices of this page. Every message has an unsubscribe link.',
+  confirmedText:
+    'You will receive incident and maintenance notices of this page. Every message has an unsubscribe link.',
   linkInvalid: 'Link not valid',
   linkInvalidText: 'This link is not valid, has been used already, or its subscription has ended.',
   unsubscribeQuestion: 'Unsubscribe?',
