@@ -13,6 +13,7 @@ import { removeSubscriber } from '../services/status-pages/subscribers/remove.ts
 import {
   importSubscribersInput,
   subscribeAnswer,
+  subscribeInput,
   subscriberSettings,
   subscriberView,
   tokenInput,
@@ -197,7 +198,7 @@ export function publicSubscriberRoutes(fastify: FastifyInstance, ctx: CollectorC
           description:
             'Subscribes to a public page (no authentication; `id` is the page slug). `email` gets a confirmation link (double opt-in), and the answer is the same whether or not the address was subscribed; `webhookUrl` is subscribed at once and the answer holds its signing secret and unsubscribe link, shown only now. `componentIds` limits it to those components.',
           params: z.object({ id: z.string().min(1).max(64) }),
-          body: z.record(z.string(), z.unknown()),
+          body: subscribeInput,
           response: { 202: envelope(subscribeAnswer), 400: errorSchema, 404: errorSchema, 429: rateLimitedSchema },
         },
       },
@@ -206,7 +207,7 @@ export function publicSubscriberRoutes(fastify: FastifyInstance, ctx: CollectorC
           ok(
             await subscribeToStatusPage({
               ctx,
-              input: { slug: request.params.id, subscription: request.body as never },
+              input: { slug: request.params.id, subscription: request.body },
             }),
           ),
         ),
@@ -221,16 +222,13 @@ export function publicSubscriberRoutes(fastify: FastifyInstance, ctx: CollectorC
             'The subscribe form of the HTML page (e-mail only): answers a page saying a confirmation mail is on its way.',
           params: z.object({ slug: slugString }),
           consumes: ['application/x-www-form-urlencoded'],
+          body: z.object({ email: z.string().max(320), componentIds: z.array(z.string().max(64)).max(100).default([]) }),
           produces: ['text/html'],
-          response: htmlResponses,
+          response: { 200: z.string(), 400: errorSchema, 404: errorSchema, 429: rateLimitedSchema },
         },
       },
       async (request, reply) => {
-        const form = request.body as ReturnType<typeof parseForm>
-        await subscribeToStatusPage({
-          ctx,
-          input: { slug: request.params.slug, subscription: { email: form.email, componentIds: form.componentIds } },
-        })
+        await subscribeToStatusPage({ ctx, input: { slug: request.params.slug, subscription: request.body } })
         return sendPage(
           reply,
           200,

@@ -19,6 +19,7 @@ import { orderStatusPageComponents } from '../services/status-pages/order-compon
 import { type PublicPageAnswer, readPublicStatusPage } from '../services/status-pages/read-public.ts'
 import { removeStatusPageComponent } from '../services/status-pages/remove-component.ts'
 import { logoOrigin, renderStatusPageHtml } from '../services/status-pages/render-html.ts'
+import { renderSubscribeForm } from '../services/status-pages/subscribers/render-form.ts'
 import {
   addDeviceInput,
   addDomainInput,
@@ -225,7 +226,7 @@ const ASSETS: Record<string, { type: string; body: string }> = {
 
 /** Only the page's own scripts run; images come from the collector and the page's logo origin. */
 const contentSecurityPolicy = (logo: string | null) =>
-  `default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:${logo ? ` ${logo}` : ''}; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors *`
+  `default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:${logo ? ` ${logo}` : ''}; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors *`
 const PUBLIC_CACHE = 'public, max-age=30, stale-while-revalidate=30'
 /** Badges are fetched by image proxies (GitHub's camo) that honour max-age: a minute keeps outages visible. */
 const BADGE_CACHE = 'public, max-age=60, stale-while-revalidate=60'
@@ -296,7 +297,7 @@ export function statusPageHtmlRoutes(fastify: FastifyInstance, ctx: CollectorCon
         etag: `"h${answer.etag.slice(1)}`,
         cache: PUBLIC_CACHE,
         type: 'text/html; charset=utf-8',
-        encoded: () => renderedOnce(answer, 'html', () => renderStatusPageHtml(answer.page, ASSET_BASE)),
+        encoded: () => renderedOnce(answer, 'html', () => renderStatusPageHtml(answer.page, ASSET_BASE, renderSubscribeForm(answer))),
       })
     },
   )

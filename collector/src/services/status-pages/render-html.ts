@@ -159,7 +159,7 @@ export const logoOrigin = (page: PublicStatusPage): string | null =>
  * The public page, complete without JavaScript; the script only draws the latency charts from the
  * series embedded in the page (uPlot, served by the collector itself).
  */
-export function renderStatusPageHtml(page: PublicStatusPage, assetBase: string): string {
+export function renderStatusPageHtml(page: PublicStatusPage, assetBase: string, subscribeForm = ''): string {
   const series = page.components.map((item) => item.locations.map(({ location, points }) => ({ location, points })))
   const scheme = page.theme === 'auto' ? 'light dark' : page.theme
   const zone = page.timezone
@@ -189,6 +189,7 @@ ${
 <section aria-labelledby="recent"><h2 id="recent">Past incidents</h2>
 ${page.incidents.recent.length ? page.incidents.recent.map((item) => incident(item, zone)).join('') : '<p>No incidents in the last 14 days.</p>'}
 </section>
+${subscribeForm}
 <footer><p>Updated ${time(page.generatedAt, zone)}. Daily bars are UTC days. Latency is the average response time per probe location over the last 24 hours. <a href="/status/${escapeHtml(page.slug)}/feed.atom">Incident feed (Atom)</a></p></footer>
 </main>
 <script type="application/json" id="latency-data" data-timezone="${escapeHtml(zone)}" data-until="${escapeHtml(page.generatedAt)}">${embedded(series)}</script>
