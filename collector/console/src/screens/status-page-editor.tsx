@@ -8,6 +8,7 @@ import { useResource } from '../components/use-api.ts'
 import { useOrg } from '../org.ts'
 import type { Device } from '../types.ts'
 import { useAction } from '../use-action.ts'
+import { StatusPageSubscribers } from './status-page-subscribers.tsx'
 import type { StatusPage } from './status-pages.tsx'
 import './screens.css'
 
@@ -248,6 +249,7 @@ export default function StatusPageEditor() {
             {candidates.error ? <ErrorText error={candidates.error} retry={candidates.reload} /> : null}
             <AddComponent path={path} available={available} onAdded={changed} />
           </section>
+          <StatusPageSubscribers path={path} components={page.components} />
         </div>
 
         <section class="card editor-preview" aria-label="Preview">
