@@ -32,6 +32,15 @@ CREATE TABLE monitoring.status_page_maintenance_notices (
   PRIMARY KEY (page_id, window_id, starts_at)
 );
 
--- Subscriber deliveries are found by subscriber (principal `subscriber:<id>`) when one leaves.
+-- A subscriber's deliveries (principal `subscriber:<id>`) hold its address: they go with it, however
+-- it goes (unsubscribed, removed, or its page deleted).
 CREATE INDEX notification_deliveries_principal_idx ON monitoring.notification_deliveries (principal)
   WHERE principal LIKE 'subscriber:%';
+CREATE FUNCTION monitoring.forget_subscriber_deliveries() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM monitoring.notification_deliveries WHERE principal = 'subscriber:' || OLD.id;
+  RETURN OLD;
+END
+$$;
+CREATE TRIGGER status_page_subscribers_forget AFTER DELETE ON monitoring.status_page_subscribers
+  FOR EACH ROW EXECUTE FUNCTION monitoring.forget_subscriber_deliveries();

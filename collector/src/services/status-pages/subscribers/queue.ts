@@ -73,11 +73,11 @@ export async function queueConfirmation(
   )
 }
 
-/** Removes subscribers and every delivery still holding their address: nothing of them stays. */
+/**
+ * Removes subscribers; a trigger (migration 167) deletes every delivery still holding their
+ * address, so nothing of them stays, whichever way a subscriber row goes.
+ */
 export async function forgetSubscribers(tx: Sql, ids: string[]) {
   if (ids.length === 0) return
-  await tx.query('DELETE FROM monitoring.notification_deliveries WHERE principal = ANY($1)', [
-    ids.map((id) => `subscriber:${id}`),
-  ])
   await tx.query('DELETE FROM monitoring.status_page_subscribers WHERE id = ANY($1)', [ids])
 }

@@ -48,14 +48,9 @@ export const importSubscribersInput = z.strictObject({
 })
 
 export const subscriberSettings = z.strictObject({
-  maintenanceNoticeHours: z
-    .number()
-    .int()
-    .min(0)
-    .max(720)
-    .meta({
-      description: 'Hours before a maintenance window starts that subscribers are told of it (0: when it starts)',
-    }),
+  maintenanceNoticeHours: z.number().int().min(0).max(720).meta({
+    description: 'Hours before a maintenance window starts that subscribers are told of it (0: when it starts)',
+  }),
 })
 export type SubscriberSettings = z.infer<typeof subscriberSettings>
 
