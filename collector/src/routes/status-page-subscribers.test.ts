@@ -221,6 +221,26 @@ describe('status page subscribers', () => {
     expect(stranger.status).toBe(404)
   })
 
+  it('forgets the addresses of a deleted page, queued messages included', async () => {
+    const other = (await call('POST', '/api/status-pages', { name: 'Other', slug: 'other-status', isPublic: true }))
+      .body.data
+    await call('POST', `/api/status-pages/${other.id}/subscribers/import`, { emails: ['leaving@example.org'] })
+    const [subscriber] = (await call('GET', `/api/status-pages/${other.id}/subscribers`)).body.data
+    await harness.ctx.sql.query(
+      `INSERT INTO monitoring.notification_deliveries (id, organization_id, principal, event_id, event_type, channel,
+         target, payload, give_up_at, next_attempt_at)
+       VALUES ('queued-1', $1, $2, 'e-1', 'incident.updated', 'status-email', 'leaving@example.org', '{}',
+               now() + interval '1 day', now() + interval '1 hour')`,
+      [ORG, `subscriber:${subscriber.id}`],
+    )
+    expect((await call('DELETE', `/api/status-pages/${other.id}`)).status).toBe(200)
+    const { rows } = await harness.ctx.sql.query(
+      `SELECT 1 FROM monitoring.notification_deliveries WHERE target = 'leaving@example.org'
+       UNION ALL SELECT 1 FROM monitoring.status_page_subscribers WHERE target = 'leaving@example.org'`,
+    )
+    expect(rows).toEqual([])
+  })
+
   it('refuses bad input with a 4xx naming the field, and private pages as unknown', async () => {
     const bad = await subscribe({ email: 'not-an-address' })
     expect(bad.statusCode).toBe(400)
