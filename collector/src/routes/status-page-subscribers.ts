@@ -222,7 +222,10 @@ export function publicSubscriberRoutes(fastify: FastifyInstance, ctx: CollectorC
             'The subscribe form of the HTML page (e-mail only): answers a page saying a confirmation mail is on its way.',
           params: z.object({ slug: slugString }),
           consumes: ['application/x-www-form-urlencoded'],
-          body: z.object({ email: z.string().max(320), componentIds: z.array(z.string().max(64)).max(100).default([]) }),
+          body: z.object({
+            email: z.string().max(320),
+            componentIds: z.array(z.string().max(64)).max(100).default([]),
+          }),
           produces: ['text/html'],
           response: { 200: z.string(), 400: errorSchema, 404: errorSchema, 429: rateLimitedSchema },
         },

@@ -19,7 +19,6 @@ import { orderStatusPageComponents } from '../services/status-pages/order-compon
 import { type PublicPageAnswer, readPublicStatusPage } from '../services/status-pages/read-public.ts'
 import { removeStatusPageComponent } from '../services/status-pages/remove-component.ts'
 import { logoOrigin, renderStatusPageHtml } from '../services/status-pages/render-html.ts'
-import { renderSubscribeForm } from '../services/status-pages/subscribers/render-form.ts'
 import {
   addDeviceInput,
   addDomainInput,
@@ -34,6 +33,7 @@ import {
   statusPageView,
   updateStatusPageInput,
 } from '../services/status-pages/schemas.ts'
+import { renderSubscribeForm } from '../services/status-pages/subscribers/render-form.ts'
 import { statusPageSummary, summarizeStatusPage } from '../services/status-pages/summary.ts'
 import { updateStatusPage } from '../services/status-pages/update.ts'
 import { deleted, envelope, errorResponses, errorSchema, idParams, ok, rateLimitedSchema } from './common.ts'
@@ -297,7 +297,10 @@ export function statusPageHtmlRoutes(fastify: FastifyInstance, ctx: CollectorCon
         etag: `"h${answer.etag.slice(1)}`,
         cache: PUBLIC_CACHE,
         type: 'text/html; charset=utf-8',
-        encoded: () => renderedOnce(answer, 'html', () => renderStatusPageHtml(answer.page, ASSET_BASE, renderSubscribeForm(answer))),
+        encoded: () =>
+          renderedOnce(answer, 'html', () =>
+            renderStatusPageHtml(answer.page, ASSET_BASE, renderSubscribeForm(answer)),
+          ),
       })
     },
   )
