@@ -43,6 +43,7 @@ import { serviceRoutes } from './routes/services.ts'
 import { sloRoutes } from './routes/slos.ts'
 import { statusPageAccessRoutes, statusPageGateRoutes } from './routes/status-page-access.ts'
 import { statusPageHistoryRoutes } from './routes/status-page-history.ts'
+import { publicSubscriberRoutes, statusPageSubscriberRoutes } from './routes/status-page-subscribers.ts'
 import { publicStatusPageRoutes, statusPageHtmlRoutes, statusPageRoutes } from './routes/status-pages.ts'
 import { tagRoutes } from './routes/tags.ts'
 import { toolboxRoutes } from './routes/toolbox.ts'
@@ -121,6 +122,7 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
   statusPageHtmlRoutes(app, ctx)
   await statusPageGateRoutes(app, ctx, consoleAuth)
   statusPageHistoryRoutes(app, ctx)
+  publicSubscriberRoutes(app, ctx)
   acknowledgeLinkRoutes(app, ctx)
   mcpRoutes(app, ctx)
   await consoleAuthRoutes(app, consoleAuth)
@@ -145,6 +147,7 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
     recentCheckRoutes(routes, ctx)
     statusPageRoutes(routes, ctx)
     statusPageAccessRoutes(routes, ctx)
+    statusPageSubscriberRoutes(routes, ctx)
     dashboardRoutes(routes, ctx)
     reportRoutes(routes, ctx)
     sloRoutes(routes, ctx)

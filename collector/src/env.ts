@@ -215,6 +215,10 @@ export const collectorEnvSchema = z.object({
   /** A delivery claimed by a replica that died is claimed again after this lease. */
   GUARD_DELIVERY_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   GUARD_DELIVERY_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
+  /** Status page subscriber mails sent per second to one recipient domain; the rest wait their turn. */
+  GUARD_SUBSCRIBER_MAILS_PER_DOMAIN_SECOND: z.coerce.number().int().min(1).max(100_000).default(20),
+  /** Subscribe requests per client IP and minute on public status pages, on top of the public class. */
+  GUARD_SUBSCRIBE_MAX_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(5),
   /**
    * One RDAP server for every TLD, instead of the IANA bootstrap (README "Domain registration
    * expiry"): for air-gapped installs and tests. Operator configuration, so the target guard does

@@ -38,6 +38,7 @@ import { scheduleDependencyReleaseJob } from './jobs/dependency-release.ts'
 import { scheduleDeviceOfflineJob } from './jobs/device-offline.ts'
 import { scheduleDomainRegistrationJob } from './jobs/domain-registration.ts'
 import { scheduleHeartbeatDeadlineJob } from './jobs/heartbeat-deadlines.ts'
+import { scheduleMaintenanceNoticeJob } from './jobs/maintenance-notices.ts'
 import { scheduleSloBurnJob } from './jobs/slo-burn.ts'
 import { scheduleSummarySweep } from './jobs/summary-refresher.ts'
 import { ensureBootstrapApiKey } from './services/api-keys/ensure-bootstrap.ts'
@@ -144,6 +145,7 @@ export async function startCollector(deps: CollectorDeps): Promise<RunningCollec
   const deadlineJob = scheduleHeartbeatDeadlineJob(ctx)
   const registrationJob = scheduleDomainRegistrationJob(ctx)
   const sloBurnJob = scheduleSloBurnJob(ctx)
+  const maintenanceNoticeJob = scheduleMaintenanceNoticeJob(ctx)
   const dependencyReleaseJob = scheduleDependencyReleaseJob(ctx)
   const summarySweep = scheduleSummarySweep(ctx)
 
@@ -196,6 +198,7 @@ export async function startCollector(deps: CollectorDeps): Promise<RunningCollec
       await deadlineJob.stop()
       await registrationJob.stop()
       await sloBurnJob.stop()
+      await maintenanceNoticeJob.stop()
       await dependencyReleaseJob.stop()
       await summarySweep.stop()
       ingestWatch.stop()

@@ -230,6 +230,22 @@ export async function startSmtpSink() {
   }
 }
 
+/** A header of a raw mail (folded lines joined), or undefined. */
+export function mailHeader(raw: string, name: string): string | undefined {
+  const head = raw.slice(0, raw.indexOf('\r\n\r\n')).replace(/\r\n[ \t]+/g, ' ')
+  return head
+    .split('\r\n')
+    .find((line) => line.toLowerCase().startsWith(`${name.toLowerCase()}:`))
+    ?.slice(name.length + 1)
+    .trim()
+}
+
+/** The http(s) links of a raw mail's text, quoted-printable undone. */
+export function mailLinks(raw: string): string[] {
+  const text = raw.replace(/=\r\n/g, '').replace(/=3D/g, '=')
+  return [...new Set(text.match(/https?:\/\/[^\s"<>]+/g) ?? [])]
+}
+
 /**
  * `sql` with a switch that makes it fail as a stopped PostgreSQL does (connection refused), for
  * outage tests that need no server to stop.

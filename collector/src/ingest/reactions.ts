@@ -8,11 +8,12 @@ import { startDeliveryWorker } from '../services/notifications/deliver.ts'
 import { NOTIFICATIONS, notificationHandlers } from '../services/notifications/dispatch.ts'
 import { startEscalationWorker } from '../services/notifications/escalation/advance.ts'
 import { scheduleWeeklyReports } from '../services/reports/weekly-email.ts'
+import { STATUS_PAGE_SUBSCRIBERS, subscriberHandlers } from '../services/status-pages/subscribers/tell-incident.ts'
 import { consumeEvents } from './consume-events.ts'
 
 /**
- * Everything that reacts to events: the outbox relay, the three durable consumers (incident
- * engine, notifications, activity feed), the delivery and escalation workers and the weekly report schedule.
+ * Everything that reacts to events: the outbox relay, the durable consumers (incident
+ * engine, notifications, activity feed, status page subscribers), the delivery and escalation workers and the weekly report schedule.
  * Every replica runs all of them; durables, leases and job_runs split the work.
  */
 export async function startReactions(
@@ -26,6 +27,7 @@ export async function startReactions(
     await consumeEvents(ctx, INCIDENT_ENGINE, incidentEngineHandlers(ctx)),
     await consumeEvents(ctx, NOTIFICATIONS, notificationHandlers(ctx)),
     await consumeEvents(ctx, ACTIVITY_FEED, activityFeedHandlers()),
+    await consumeEvents(ctx, STATUS_PAGE_SUBSCRIBERS, subscriberHandlers(ctx)),
     startDeliveryWorker(ctx),
     startEscalationWorker(ctx),
   ]

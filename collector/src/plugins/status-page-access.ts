@@ -16,7 +16,7 @@ export const STATUS_ASSET_BASE = '/status-assets'
 
 /** The page's own paths on its custom host, relative to the page's path on the collector's host. */
 const PAGE_PATHS =
-  /^\/(?:feed\.atom|badge\.svg|summary\.json|access|sign-in|history|incidents\/[^/?]{1,64}|components\/[^/?]{1,64}\/badge\.svg)?$/
+  /^\/(?:feed\.atom|badge\.svg|summary\.json|access|sign-in|history|subscribe|confirm|unsubscribe|incidents\/[^/?]{1,64}|components\/[^/?]{1,64}\/badge\.svg)?$/
 
 /**
  * fastify's rewriteUrl (synchronous, before routing): a request whose Host is a page's custom
@@ -66,7 +66,9 @@ const PAGE_ROUTES = new Set([
   '/status/:slug/summary.json',
   '/status/:slug/history',
   '/status/:slug/incidents/:key',
+  '/status/:slug/subscribe',
   '/api/status-pages/:id/public',
+  '/api/status-pages/:id/subscribe',
   '/api/status-pages/:id/public/history',
   '/api/status-pages/:id/public/incidents/:key',
 ])

@@ -59,6 +59,8 @@ describe('membership roles in the collector', () => {
     // rules, asked with the user's own token (organization.test.ts, and identity's own tests of who
     // may rename or manage members): here, with no identity running, an empty body is refused and a
     // DELETE finds identity away; a viewer's own password and sessions are theirs to change.
+    // Subscribing to a status page and following a subscriber's link take no credential: an empty
+    // body or a missing token is what is refused.
     const delegated = (method: string, url: string) =>
       url.startsWith('/api/organization') || url.startsWith('/api/account/')
         ? method === 'DELETE'
@@ -71,7 +73,7 @@ describe('membership roles in the collector', () => {
         ? 401
         : url.startsWith('/ping/') || url.startsWith('/hooks/')
           ? 404
-          : url === '/ack' || /^\/status\/[^/]+\/access$/.test(url)
+          : url === '/ack' || url.startsWith('/status/') || url.endsWith('/subscribe')
             ? 400
             : url === '/api/chat/conversations' || url.startsWith('/api/toolbox/')
               ? 400

@@ -35,6 +35,7 @@ import {
   statusPageView,
   updateStatusPageInput,
 } from '../services/status-pages/schemas.ts'
+import { renderSubscribeForm } from '../services/status-pages/subscribers/render-form.ts'
 import { statusPageSummary, summarizeStatusPage } from '../services/status-pages/summary.ts'
 import { updateStatusPage } from '../services/status-pages/update.ts'
 import { deleted, envelope, errorResponses, errorSchema, idParams, ok, rateLimitedSchema } from './common.ts'
@@ -227,7 +228,7 @@ const ASSETS: Record<string, { type: string; body: string }> = {
 
 /** Only the page's own scripts run; images come from the collector and the page's logo origin. */
 export const contentSecurityPolicy = (logo: string | null) =>
-  `default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:${logo ? ` ${logo}` : ''}; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors *`
+  `default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:${logo ? ` ${logo}` : ''}; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors *`
 export const PUBLIC_CACHE = 'public, max-age=30, stale-while-revalidate=30'
 /** Badges are fetched by image proxies (GitHub's camo) that honour max-age: a minute keeps outages visible. */
 const BADGE_CACHE = 'public, max-age=60, stale-while-revalidate=60'
@@ -302,7 +303,7 @@ export function statusPageHtmlRoutes(fastify: FastifyInstance, ctx: CollectorCon
         type: 'text/html; charset=utf-8',
         encoded: () =>
           renderedOnce(answer, path === '' ? 'html:domain' : 'html', () =>
-            renderStatusPageHtml(answer.page, ASSET_BASE, path),
+            renderStatusPageHtml(answer.page, ASSET_BASE, path, renderSubscribeForm(answer, path)),
           ),
       })
     },

@@ -526,6 +526,57 @@ const table: Array<{
   },
   { method: 'GET', path: '/status/{slug}/access', url: '/status/secret-status/access?grant=1.x' },
   { method: 'GET', path: '/status/{slug}/sign-in', url: '/status/secret-status/sign-in' },
+  { method: 'GET', path: '/api/status-pages/{id}/subscribers', url: '/api/status-pages/:page/subscribers' },
+  {
+    method: 'GET',
+    path: '/api/status-pages/{id}/subscribers',
+    url: '/api/status-pages/:page/subscribers?format=csv',
+  },
+  {
+    method: 'POST',
+    path: '/api/status-pages/{id}/subscribers/import',
+    url: '/api/status-pages/:page/subscribers/import',
+    body: { emails: ['planted@example.org'] },
+  },
+  {
+    method: 'DELETE',
+    path: '/api/status-pages/{id}/subscribers/{subscriberId}',
+    url: '/api/status-pages/:page/subscribers/:subscriber',
+  },
+  {
+    method: 'GET',
+    path: '/api/status-pages/{id}/subscriber-settings',
+    url: '/api/status-pages/:page/subscriber-settings',
+  },
+  {
+    method: 'PUT',
+    path: '/api/status-pages/{id}/subscriber-settings',
+    url: '/api/status-pages/:page/subscriber-settings',
+    body: { maintenanceNoticeHours: 1 },
+  },
+  // Subscribing to, confirming or leaving our private page: the same 404 as for an unknown page.
+  {
+    method: 'POST',
+    path: '/api/status-pages/{id}/subscribe',
+    url: '/api/status-pages/secret-status/subscribe',
+    body: { email: 'planted@example.org' },
+  },
+  {
+    method: 'POST',
+    path: '/status/{slug}/subscribe',
+    url: '/status/secret-status/subscribe',
+    body: { email: 'planted@example.org' },
+  },
+  { method: 'GET', path: '/status/{slug}/confirm', url: '/status/secret-status/confirm?token=:subscriber.x' },
+  { method: 'POST', path: '/status/{slug}/confirm', url: '/status/secret-status/confirm?token=:subscriber.x' },
+  // The button page is the same for every token; only its POST acts, and a forged token is refused.
+  {
+    method: 'GET',
+    path: '/status/{slug}/unsubscribe',
+    url: '/status/secret-status/unsubscribe?token=:subscriber.x',
+    own: true,
+  },
+  { method: 'POST', path: '/status/{slug}/unsubscribe', url: '/status/secret-status/unsubscribe?token=:subscriber.x' },
   // Our page is private: its public answer is the same 404 for everybody.
   { method: 'GET', path: '/api/status-pages/{id}/public', url: '/api/status-pages/secret-status/public' },
   { method: 'GET', path: '/status/{slug}', url: '/status/secret-status' },
@@ -700,6 +751,7 @@ describe('tenancy: another organization never sees or changes our data', () => {
     device: string
     page: string
     component: string
+    subscriber: string
     conversation: string
     accounts: Awaited<ReturnType<typeof seedIntegrationAccounts>>
     secrets: string[]
@@ -856,6 +908,15 @@ describe('tenancy: another organization never sees or changes our data', () => {
         payload: { domainId: domain },
       })
     ).json().data.components[0].id
+    await app.inject({
+      method: 'POST',
+      url: `/api/status-pages/${page}/subscribers/import`,
+      headers,
+      payload: { emails: ['secret-subscriber@example.org'] },
+    })
+    const subscriber = (
+      await app.inject({ method: 'GET', url: `/api/status-pages/${page}/subscribers`, headers })
+    ).json().data[0].id
     const conversation = (
       await app.inject({
         method: 'POST',
@@ -913,8 +974,11 @@ describe('tenancy: another organization never sees or changes our data', () => {
       device,
       page,
       component,
+      subscriber,
       conversation,
       secrets: [
+        subscriber,
+        'secret-subscriber',
         slo,
         'Secret SLO',
         channel,
@@ -997,6 +1061,7 @@ describe('tenancy: another organization never sees or changes our data', () => {
           .replace(':device', ours.device)
           .replace(':page', ours.page)
           .replace(':component', ours.component)
+          .replace(':subscriber', ours.subscriber)
           .replace(':conversation', ours.conversation)
           .replace(':channel', ours.channel)
           .replace(':route', ours.route)
@@ -1055,5 +1120,13 @@ describe('tenancy: another organization never sees or changes our data', () => {
     expect(device.json().data).toMatchObject({ name: 'Secret device', hostname: 'secret-device-host', isOnline: true })
     const page = await app.inject({ method: 'GET', url: `/api/status-pages/${ours.page}`, headers })
     expect(page.json().data).toMatchObject({ name: 'Secret status page', components: [{ id: ours.component }] })
+    const subscribers = await app.inject({ method: 'GET', url: `/api/status-pages/${ours.page}/subscribers`, headers })
+    expect(subscribers.json().data).toEqual([expect.objectContaining({ id: ours.subscriber, confirmed: true })])
+    const settings = await app.inject({
+      method: 'GET',
+      url: `/api/status-pages/${ours.page}/subscriber-settings`,
+      headers,
+    })
+    expect(settings.json().data).toEqual({ maintenanceNoticeHours: 24 })
   })
 })

@@ -137,6 +137,8 @@ export const incidentEventData = z.object({
   flapCount: z.number().int().min(0).optional(),
   /** The monitor went down again inside the flapping window and this incident reopened: a new outage. */
   reopened: z.boolean().optional(),
+  /** False when the person chose not to tell status page subscribers of this update. */
+  subscribers: z.boolean().optional(),
 })
 
 export const monitorDownEvent = eventEnvelope('monitor.down', monitorDownData)

@@ -218,9 +218,11 @@ export default function IncidentDetail() {
 function PostUpdate({ path, current, onPosted }: { path: string; current: string; onPosted: () => void }) {
   const [message, setMessage] = useState('')
   const [status, setStatus] = useState(current === 'open' ? 'investigating' : current)
+  const [notifySubscribers, setNotifySubscribers] = useState(true)
   const submit = async () => {
-    await api.post(`${path}/updates`, { message, status })
+    await api.post(`${path}/updates`, { message, status, notifySubscribers })
     setMessage('')
+    setNotifySubscribers(true)
     onPosted()
   }
   return (
@@ -251,6 +253,14 @@ function PostUpdate({ path, current, onPosted }: { path: string; current: string
             />
           )}
         </Field>
+        <label class="check">
+          <input
+            type="checkbox"
+            checked={notifySubscribers}
+            onChange={(e) => setNotifySubscribers(e.currentTarget.checked)}
+          />
+          Notify status page subscribers
+        </label>
       </Form>
     </div>
   )

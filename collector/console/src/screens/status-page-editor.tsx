@@ -9,6 +9,7 @@ import { useOrg } from '../org.ts'
 import type { Device } from '../types.ts'
 import { useAction } from '../use-action.ts'
 import { StatusPageAccess } from './status-page-access.tsx'
+import { StatusPageSubscribers } from './status-page-subscribers.tsx'
 import type { StatusPage } from './status-pages.tsx'
 import './screens.css'
 
@@ -278,6 +279,7 @@ export default function StatusPageEditor() {
             {candidates.error ? <ErrorText error={candidates.error} retry={candidates.reload} /> : null}
             <AddComponent path={path} available={available} onAdded={changed} />
           </section>
+          <StatusPageSubscribers path={path} components={page.components} />
         </div>
 
         <section class="card editor-preview" aria-label="Preview">

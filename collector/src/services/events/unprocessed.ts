@@ -1,11 +1,15 @@
 import type { Bus, Sql } from '@guard/shared'
 
-/** Which consumer handles which events: the activity feed all, notifications the incident ones, the engine the rest. */
+/**
+ * Which consumer handles which events: the activity feed all, notifications and status page
+ * subscribers the incident ones, the engine the rest.
+ */
 const handled = (consumer: string) =>
   `EXISTS (SELECT 1 FROM monitoring.processed_events p WHERE p.event_id = o.id AND p.consumer = '${consumer}')`
 
 const UNPROCESSED = `NOT ${handled('activity-feed')}
    OR (o.subject LIKE 'events.incident.%' AND NOT ${handled('notifications')})
+   OR (o.subject LIKE 'events.incident.%' AND NOT ${handled('status-page-subscribers')})
    OR (o.subject NOT LIKE 'events.incident.%' AND NOT ${handled('incident-engine')})`
 
 /** Staged events some consumer has not handled yet (published or not). */

@@ -12,9 +12,18 @@ export async function addUpdateToIncident(ctx: CollectorContext, caller: Caller,
   const { updateId, staged, row } = await ctx.sql.transaction(async (tx) => {
     const current = await findIncident(tx, caller, id, true)
     const row = await changeIncident(tx, current, author, { status: parsed.status })
-    const updateId = await addIncidentUpdate(tx, row, { ...parsed, automatic: false, author })
+    const updateId = await addIncidentUpdate(tx, row, {
+      message: parsed.message,
+      status: parsed.status,
+      automatic: false,
+      author,
+    })
     const type = row.status === 'resolved' && current.status !== 'resolved' ? 'incident.resolved' : 'incident.updated'
-    const staged = await stageIncidentEvent(tx, type, row, { message: parsed.message, automatic: false })
+    const staged = await stageIncidentEvent(tx, type, row, {
+      message: parsed.message,
+      automatic: false,
+      subscribers: parsed.notifySubscribers,
+    })
     return { updateId, staged, row }
   })
   await publishStagedEvents(ctx, { ids: staged }).catch(() => undefined)

@@ -14,7 +14,7 @@ export async function stageIncidentEvent(
   tx: Sql,
   type: IncidentEventType,
   row: IncidentRow,
-  change: { message: string; automatic: boolean; at?: Date; reopened?: boolean },
+  change: { message: string; automatic: boolean; at?: Date; reopened?: boolean; subscribers?: boolean },
 ): Promise<string[]> {
   const data: IncidentEventData = {
     incidentId: row.id,
@@ -30,6 +30,7 @@ export async function stageIncidentEvent(
     automatic: change.automatic,
     ...(row.flap_count > 0 ? { flapCount: row.flap_count } : {}),
     ...(change.reopened ? { reopened: true } : {}),
+    ...(change.subscribers === false ? { subscribers: false } : {}),
   }
   const event = {
     v: 1,

@@ -90,6 +90,10 @@ export type UpdateIncidentInput = z.input<typeof updateIncidentInput>
 export const addUpdateInput = z.strictObject({
   message: text(5000).min(1, 'message must not be empty'),
   status: incidentStatus,
+  notifySubscribers: z
+    .boolean()
+    .default(true)
+    .describe('Whether subscribers of the status pages showing the incident are told of this update'),
 })
 export type AddUpdateInput = z.input<typeof addUpdateInput>
 

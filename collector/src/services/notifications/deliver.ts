@@ -1,5 +1,7 @@
 import { decryptSecret, type Stoppable, TargetRefusedError, truncateText } from '@guard/shared'
 import type { CollectorContext } from '../../context.ts'
+import { isSubscriberChannel } from '../status-pages/subscribers/schemas.ts'
+import { sendToSubscriber } from '../status-pages/subscribers/send.ts'
 import { type ChannelRow, openChannelConfig } from './channels/config.ts'
 import { CHANNEL_COLUMNS } from './channels/find.ts'
 import { sendHttp } from './providers/http.ts'
@@ -86,6 +88,7 @@ async function send(
   row: DeliveryRow,
   channels: Map<string, ChannelRow>,
 ): Promise<DeliveryResult> {
+  if (isSubscriberChannel(row.channel)) return sendToSubscriber(ctx, row, providerIO(ctx, mailer, row.id))
   if (!isProviderId(row.channel)) return failed(`no provider ${row.channel} in this version`, true)
   const alert = readAlert(row.payload)
   // Queued by a version before providers: its rendered body is gone with that version's code.

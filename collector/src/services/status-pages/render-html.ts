@@ -168,6 +168,7 @@ export function renderStatusPageHtml(
   assetBase: string,
   /** `` on the page's custom domain, whose paths start at its root. */
   pagePath = `/status/${page.slug}`,
+  subscribeForm = '',
 ): string {
   const path = escapeHtml(pagePath)
   const json = pagePath === '' ? '/status.json' : `/api/status-pages/${escapeHtml(page.slug)}/public`
@@ -200,6 +201,7 @@ ${
 <section aria-labelledby="recent"><h2 id="recent">Past incidents</h2>
 ${page.incidents.recent.length ? page.incidents.recent.map((item) => incident(item, zone, pagePath)).join('') : '<p>No incidents in the last 14 days.</p>'}
 </section>
+${subscribeForm}
 <footer><p>Updated ${time(page.generatedAt, zone)}. Daily bars are UTC days. Latency is the average response time per probe location over the last 24 hours. <a href="${path}/history">Incident history</a> · <a href="${path}/feed.atom">Incident feed (Atom)</a></p></footer>
 </main>
 <script type="application/json" id="latency-data" data-timezone="${escapeHtml(zone)}" data-until="${escapeHtml(page.generatedAt)}">${embedded(series)}</script>
