@@ -17,6 +17,7 @@ import {
 } from '@guard/shared'
 import { freePort, openTestRelationalStore, openTestTimeSeriesStore } from '@guard/shared/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { agentNodeFlags } from '../agent/src/node-flags.ts'
 import { parseCollectorEnv } from '../collector/src/env.ts'
 import { eventually } from './support/collector-client.ts'
 
@@ -128,7 +129,7 @@ describe('the agent shipped as one file', () => {
     const agentPath = join(root, 'usr/local/lib/guard-agent/guard-agent.mjs')
     expect(sha256(await readFile(agentPath))).toBe(sha256(await readFile(agentFile())))
     const unit = await readFile(join(root, 'etc/systemd/system/guard-agent.service'), 'utf8')
-    expect(unit).toContain(`ExecStart=${process.execPath} --lite-mode --no-expose-wasm --expose-gc ${agentPath}\n`)
+    expect(unit).toContain(`ExecStart=${process.execPath} ${agentNodeFlags().join(' ')} ${agentPath}\n`)
     expect(unit).toContain('ProtectSystem=strict')
     expect(JSON.parse(await readFile(join(root, 'etc/guard/agent.json'), 'utf8'))).toMatchObject({ collectorUrl: url })
     // Run again, it keeps the device it enrolled.

@@ -14,6 +14,7 @@ import {
 } from '@guard/shared'
 import { freePort, openTestRelationalStore, openTestTimeSeriesStore } from '@guard/shared/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { agentNodeFlags } from '../agent/src/node-flags.ts'
 import { parseCollectorEnv } from '../collector/src/env.ts'
 import { collectorClient, eventually } from './support/collector-client.ts'
 import { type GuardProcess, spawnGuard } from './support/spawn-guard.ts'
@@ -111,7 +112,10 @@ describe('device agent end to end', () => {
     const install = spawnGuard(['agent', 'install', '--unit', unit, '--config', join(dir, 'agent.json')], {})
     await install.waitFor(/systemctl enable --now guard-agent/, 60_000)
     const text = await readFile(unit, 'utf8')
-    expect(text).toMatch(/^ExecStart=\S+node --lite-mode --no-expose-wasm --expose-gc \S+\/dist\/guard-agent\.mjs$/m)
+    // The flags the running Node takes: Node 24 refuses --no-expose-wasm (agent/src/node-flags.ts).
+    expect(text).toMatch(
+      new RegExp(`^ExecStart=\\S+node ${agentNodeFlags().join(' ')} \\S+/dist/guard-agent\\.mjs$`, 'm'),
+    )
     expect(text).toContain('User=guard-agent')
     expect(text).toContain('ProtectSystem=strict')
   })
