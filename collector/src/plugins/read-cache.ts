@@ -10,8 +10,9 @@ declare module 'fastify' {
      * The response may be served from the read cache until a write to the caller's organizations, or
      * newly ingested results: of any monitor of theirs (`true`), or only of the monitor the route's
      * `:id` names (`'monitor'`), so one monitor's results leave every other monitor's pages cached.
+     * `'negotiated'`: as `true`, for a route whose answer also depends on `Accept` (JSON or CSV).
      */
-    readCache?: boolean | 'monitor'
+    readCache?: boolean | 'monitor' | 'negotiated'
   }
   interface FastifyRequest {
     readCacheMiss: { key: string; generations: number[] } | undefined
@@ -52,10 +53,17 @@ function keyOf(request: FastifyRequest): { key: string; scopes: string[] } {
   const organizationIds = [...caller.organizationIds].sort()
   const monitorId =
     request.routeOptions.config.readCache === 'monitor' ? (request.params as { id?: string }).id : undefined
+  const accept = request.routeOptions.config.readCache === 'negotiated' ? `|${request.headers.accept ?? ''}` : ''
   return {
-    key: `${caller.principal.kind}:${caller.principal.id}|${caller.organizationId}|${organizationIds.join(',')}|${request.url}`,
+    key: `${caller.principal.kind}:${caller.principal.id}|${caller.organizationId}|${organizationIds.join(',')}|${request.url}${accept}`,
     scopes: [...organizationIds, ...(monitorId ? [monitorScope(monitorId)] : organizationIds.map(ingestScope))],
   }
+}
+
+function replay(reply: FastifyReply, how: string, cached: CachedResponse) {
+  reply.header('x-cache', how).type(cached.contentType).status(cached.statusCode)
+  if (cached.contentDisposition) reply.header('content-disposition', cached.contentDisposition)
+  return reply.send(cached.payload)
 }
 
 /** Runs after authentication, rate limiting and authorization: a hit skips only the handler. */
@@ -64,25 +72,16 @@ export function serveCachedReads(ctx: CollectorContext) {
     if (request.method !== 'GET' || !request.routeOptions.config.readCache) return
     const { key, scopes } = keyOf(request)
     const hit = ctx.reads.get(key, scopes)
-    if (hit) {
-      reply.header('x-cache', 'hit').type(hit.contentType).status(hit.statusCode)
-      return reply.send(hit.payload)
-    }
+    if (hit) return replay(reply, 'hit', hit)
     const generations = ctx.reads.generations(scopes)
     const inFlight = inFlightOf(ctx.reads)
     const running = inFlight.get(key)
     if (running && sameGenerations(running.generations, generations)) {
       // Made stale by ingested results only: the answer from before serves while one request recomputes.
       const stale = ctx.reads.stale(key, scopes, isIngestScope)
-      if (stale) {
-        reply.header('x-cache', 'stale').type(stale.contentType).status(stale.statusCode)
-        return reply.send(stale.payload)
-      }
+      if (stale) return replay(reply, 'stale', stale)
       const shared = await running.done
-      if (shared) {
-        reply.header('x-cache', 'shared').type(shared.contentType).status(shared.statusCode)
-        return reply.send(shared.payload)
-      }
+      if (shared) return replay(reply, 'shared', shared)
     }
     request.readCacheMiss = { key, generations }
     if (!running || !sameGenerations(running.generations, generations)) {
@@ -112,6 +111,9 @@ export function storeCachedReads(ctx: CollectorContext) {
               statusCode: 200,
               contentType: String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8'),
               payload,
+              ...(reply.hasHeader('content-disposition')
+                ? { contentDisposition: String(reply.getHeader('content-disposition')) }
+                : {}),
             }
           : undefined
       if (response) ctx.reads.set(miss.key, miss.generations, response)

@@ -174,6 +174,22 @@ describe('SLO routes', () => {
     expect(html.body).toContain('Shop &lt;main&gt;')
     expect(html.body).not.toContain('<script')
 
+    // Read-cached: a repeated CSV keeps its file name, and the same URL asked as CSV by Accept is not the JSON.
+    const again = await app.inject({
+      method: 'GET',
+      url: `/api/reports/slos?month=${month}&format=csv`,
+      headers: headers(),
+    })
+    expect(again.headers['x-cache']).toBe('hit')
+    expect(again.headers['content-disposition']).toBe(csv.headers['content-disposition'])
+    expect(again.body).toBe(csv.body)
+    const byAccept = await app.inject({
+      method: 'GET',
+      url: `/api/reports/slos?month=${month}&tag=env:prod`,
+      headers: { ...headers(), accept: 'text/csv' },
+    })
+    expect(byAccept.headers['content-type']).toMatch(/^text\/csv/)
+
     const badMonth = await app.inject({ method: 'GET', url: '/api/reports/slos?month=2024-13', headers: headers() })
     expect(badMonth.statusCode).toBe(400)
   })

@@ -76,7 +76,7 @@ export function sloRoutes(app: GuardFastify, ctx: CollectorContext): void {
   app.get(
     '/api/reports/slos',
     {
-      config: read,
+      config: { ...read, readCache: 'negotiated' as const },
       schema: {
         description:
           'Every SLO judged over one calendar month (UTC): SLI, bad minutes, budget and what is left, met or missed; `tag` and `group` narrow it. `format=csv` (or `Accept: text/csv`) answers one CSV row per SLO, `format=html` a page that prints cleanly to PDF.',

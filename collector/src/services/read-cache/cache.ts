@@ -9,6 +9,8 @@ export interface CachedResponse {
   statusCode: number
   contentType: string
   payload: string
+  /** A download's file name (CSV, reports): a hit must be saved under the same name as the miss. */
+  contentDisposition?: string
 }
 
 interface Entry {
