@@ -1,4 +1,4 @@
-import { type GuardFastify, notFound, parseUrlEncodedForm } from '@guard/shared'
+import { type GuardFastify, notFound, parseUrlEncodedForm, verifyPassword } from '@guard/shared'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
@@ -24,7 +24,7 @@ import {
   signInGrant,
   signInGrantOpens,
 } from '../services/status-pages/access/page-cookie.ts'
-import { verifyPagePassword } from '../services/status-pages/access/password.ts'
+
 import { readPageAccess } from '../services/status-pages/access/read-access.ts'
 import { type GateKind, renderAccessGate } from '../services/status-pages/access/render-gate.ts'
 import {
@@ -222,7 +222,7 @@ export async function statusPageGateRoutes(
           reply.header('Retry-After', decision.retryAfter)
           return gate(reply, 429, 'password', `${path}/access`, 'Too many attempts. Wait a minute, then try again.')
         }
-        if (!(await verifyPagePassword(request.body.password, access.passwordHash))) {
+        if (!(await verifyPassword(request.body.password, access.passwordHash))) {
           return gate(reply, 401, 'password', `${path}/access`, 'That password is not right.')
         }
         return openPage(request, reply, pageCookieName(key, access), pageCookieValue(key, access, lifetime), path)

@@ -1,2 +1,3 @@
+export * from './password.ts'
 export * from './secret-box.ts'
 export * from './secret-key.ts'

@@ -1,7 +1,6 @@
-import { GuardError } from '@guard/shared'
+import { GuardError, hashPassword } from '@guard/shared'
 import type { Caller, CollectorContext } from '../../../context.ts'
 import { ACCESS_COLUMNS, type AccessRow, findAccessRow, toAccessView } from './get-access.ts'
-import { hashPagePassword } from './password.ts'
 import { type StatusPageAccessView, type UpdateAccessInput, updateAccessInput } from './schemas.ts'
 
 /**
@@ -20,7 +19,7 @@ export async function updateStatusPageAccess({
 }): Promise<StatusPageAccessView> {
   const body = updateAccessInput.parse(input.body)
   const page = await findAccessRow(ctx.sql, caller, input.id)
-  const passwordHash = body.password === undefined ? page.password_hash : await hashPagePassword(body.password)
+  const passwordHash = body.password === undefined ? page.password_hash : await hashPassword(body.password)
   if (body.mode === 'password' && passwordHash === null) {
     throw new GuardError('VALIDATION_ERROR', 'password: a password page needs a password (none is set yet)')
   }

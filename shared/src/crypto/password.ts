@@ -8,17 +8,19 @@ const scryptAsync = promisify(scrypt) as (
   options: object,
 ) => Promise<Buffer>
 
-// The parameters identity uses for accounts (OWASP's scrypt baseline): a page password is as guessable.
+// N=2^15, r=8, p=1: OWASP's scrypt baseline; maxmem raised because that N needs 32 MiB.
 const PARAMS = { N: 32768, r: 8, p: 1, maxmem: 64 * 1024 * 1024 }
 const KEY_LENGTH = 32
 
-export async function hashPagePassword(password: string): Promise<string> {
+/** A password as stored: `scrypt$N$r$p$salt$key`, so a stored hash keeps the parameters it was made with. */
+export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16)
   const key = await scryptAsync(password, salt, KEY_LENGTH, PARAMS)
   return `scrypt$${PARAMS.N}$${PARAMS.r}$${PARAMS.p}$${salt.toString('base64url')}$${key.toString('base64url')}`
 }
 
-export async function verifyPagePassword(password: string, stored: string): Promise<boolean> {
+/** Whether `password` is the one `stored` was made from, compared in constant time. */
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const [scheme, n, r, p, salt, key] = stored.split('$')
   if (scheme !== 'scrypt' || !salt || !key) return false
   const expected = Buffer.from(key, 'base64url')
