@@ -2,6 +2,9 @@ import { DEFAULT_ORGANIZATION } from '@guard/shared'
 import { Webhook } from 'standardwebhooks'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildCollectorApp } from '../app.ts'
+import { publishStagedEvents } from '../services/events/publish.ts'
+import { stageIncidentEvent } from '../services/incidents/events.ts'
+import { INCIDENT_COLUMNS, type IncidentRow } from '../services/incidents/find.ts'
 import { announceMaintenance } from '../services/status-pages/subscribers/announce-maintenance.ts'
 import {
   authenticateWithUsers,
@@ -239,6 +242,59 @@ describe('status page subscribers', () => {
        UNION ALL SELECT 1 FROM monitoring.status_page_subscribers WHERE target = 'leaving@example.org'`,
     )
     expect(rows).toEqual([])
+  })
+
+  it('tells the subscribers of a page holding drafts once the incident is published, and no one twice', async () => {
+    const held = (
+      await call('POST', '/api/status-pages', {
+        name: 'Held',
+        slug: 'held-status',
+        isPublic: true,
+        automaticIncidents: 'draft',
+      })
+    ).body.data
+    await call('POST', `/api/status-pages/${held.id}/domains`, { domainId: shop })
+    expect((await subscribe({ email: 'held@example.org' }, 'held-status')).statusCode).toBe(202)
+    await waitUntil(() => mailsTo('held@example.org').length === 1, 'the confirmation on the held page')
+    const confirm = mailLinks(mailsTo('held@example.org')[0]!.raw).find((link) => link.includes('/confirm?'))!
+    expect((await follow(confirm, 'POST')).statusCode).toBe(200)
+    await subscribed('at-once@example.org')
+
+    await harness.ctx.sql.query(
+      `INSERT INTO monitoring.incidents
+         (id, organization_id, title, status, severity, cause, monitor_id, monitor_kind, detected_at)
+       VALUES ('automatic-1', $1, 'Shop is down: connect ECONNREFUSED 10.0.0.7:443', 'investigating', 'high', 'down', $2,
+               'domain', now())`,
+      [ORG, shop],
+    )
+    const [row] = (
+      await harness.ctx.sql.query<IncidentRow>(`SELECT ${INCIDENT_COLUMNS} FROM monitoring.incidents WHERE id = $1`, [
+        'automatic-1',
+      ])
+    ).rows
+    const staged = await stageIncidentEvent(harness.ctx.sql, 'incident.opened', row!, {
+      message: 'connect ECONNREFUSED 10.0.0.7:443',
+      automatic: true,
+    })
+    await publishStagedEvents(harness.ctx, { ids: staged })
+    await eventsSettled(harness.ctx)
+    await waitUntil(() => mailsTo('at-once@example.org').length === 2, 'the opening on the page publishing at once')
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    expect(mailsTo('held@example.org')).toHaveLength(1)
+
+    const published = await call('PUT', '/api/incidents/automatic-1/public', { published: true })
+    expect(published.status).toBe(200)
+    await eventsSettled(harness.ctx)
+    await waitUntil(() => mailsTo('held@example.org').length === 2, 'the opening once published')
+    const mail = mailsTo('held@example.org')[1]!.raw
+    expect(mail).toContain('Shop')
+    expect(mail).not.toContain('10.0.0.7')
+    expect(mailHeader(mail, 'List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click')
+    expect((await call('PUT', '/api/incidents/automatic-1/public', { published: true })).status).toBe(200)
+    await eventsSettled(harness.ctx)
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    expect(mailsTo('held@example.org')).toHaveLength(2)
+    expect(mailsTo('at-once@example.org')).toHaveLength(2)
   })
 
   it('refuses bad input with a 4xx naming the field, and private pages as unknown', async () => {

@@ -139,6 +139,8 @@ export const incidentEventData = z.object({
   reopened: z.boolean().optional(),
   /** False when the person chose not to tell status page subscribers of this update. */
   subscribers: z.boolean().optional(),
+  /** A person published it on status pages that hold automatic incidents as drafts: their subscribers hear of it now. */
+  published: z.boolean().optional(),
 })
 
 export const monitorDownEvent = eventEnvelope('monitor.down', monitorDownData)

@@ -1,5 +1,7 @@
 import { GuardError } from '@guard/shared'
 import type { Caller, CollectorContext } from '../../context.ts'
+import { publishStagedEvents } from '../events/publish.ts'
+import { stageIncidentEvent } from './events.ts'
 import { findIncident } from './find.ts'
 import { readPublicWording } from './get-public-wording.ts'
 import {
@@ -11,7 +13,8 @@ import {
 /**
  * Sets what status pages show of an incident: its public title, whether it is published (pages that
  * hold automatic incidents as drafts show it only then) and the public wording of its updates. The
- * internal title and messages stay as they are.
+ * internal title and messages stay as they are. Publishing a draft is the moment the subscribers of
+ * those pages hear of it: they were not told when it opened.
  */
 export async function editIncidentPublicWording({
   ctx,
@@ -24,7 +27,7 @@ export async function editIncidentPublicWording({
 }): Promise<PublicWordingView> {
   const { id, ...body } = input
   const changes = editPublicWordingInput.parse(body)
-  return ctx.sql.transaction(async (tx) => {
+  const { view, staged } = await ctx.sql.transaction(async (tx) => {
     const incident = await findIncident(tx, caller, id, true)
     if (changes.updates?.length) {
       const { rows } = await tx.query<{ id: string }>(
@@ -41,6 +44,10 @@ export async function editIncidentPublicWording({
         ])
       }
     }
+    const { rows: before } = await tx.query<{ published: boolean }>(
+      'SELECT published_at IS NOT NULL AS published FROM monitoring.incidents WHERE id = $1',
+      [incident.id],
+    )
     await tx.query(
       `UPDATE monitoring.incidents
           SET public_title = CASE WHEN $2 THEN $3 ELSE public_title END,
@@ -50,6 +57,17 @@ export async function editIncidentPublicWording({
         WHERE id = $1`,
       [incident.id, changes.publicTitle !== undefined, changes.publicTitle ?? null, changes.published ?? null],
     )
-    return readPublicWording(tx, incident)
+    const published = changes.published === true && before[0]?.published === false
+    const staged = published
+      ? await stageIncidentEvent(tx, 'incident.updated', incident, {
+          message: 'Published on the status pages',
+          automatic: false,
+          published: true,
+          subscribers: changes.notifySubscribers,
+        })
+      : []
+    return { view: await readPublicWording(tx, incident), staged }
   })
+  if (staged.length > 0) await publishStagedEvents(ctx, { ids: staged }).catch(() => undefined)
+  return view
 }

@@ -14,7 +14,14 @@ export async function stageIncidentEvent(
   tx: Sql,
   type: IncidentEventType,
   row: IncidentRow,
-  change: { message: string; automatic: boolean; at?: Date; reopened?: boolean; subscribers?: boolean },
+  change: {
+    message: string
+    automatic: boolean
+    at?: Date
+    reopened?: boolean
+    subscribers?: boolean
+    published?: boolean
+  },
 ): Promise<string[]> {
   const data: IncidentEventData = {
     incidentId: row.id,
@@ -31,6 +38,7 @@ export async function stageIncidentEvent(
     ...(row.flap_count > 0 ? { flapCount: row.flap_count } : {}),
     ...(change.reopened ? { reopened: true } : {}),
     ...(change.subscribers === false ? { subscribers: false } : {}),
+    ...(change.published ? { published: true } : {}),
   }
   const event = {
     v: 1,

@@ -30,6 +30,10 @@ export const editPublicWordingInput = z
   .object({
     publicTitle: z.string().trim().min(1).max(200).nullable().optional(),
     published: z.boolean().optional().meta({ description: 'true publishes it, false takes it back to draft' }),
+    notifySubscribers: z.boolean().default(true).meta({
+      description:
+        'publishing a draft tells the subscribers of the pages that held it (false: publish silently); ignored otherwise',
+    }),
     updates: z
       .array(z.object({ id: z.string().min(1).max(64), publicMessage: z.string().trim().min(1).max(5000).nullable() }))
       .max(200)

@@ -13,12 +13,16 @@ type IncidentEvent = EventOf<'incident.opened' | 'incident.updated' | 'incident.
  * Tells the subscribers of every public page showing the incident: openings (reopenings too),
  * what people post, resolutions; never the automatic updates of a repeated failure, nor an update
  * whose author chose not to. The words are the page's own (its public incident reader), so a
- * subscriber reads what the page shows, and an incident the page does not show is not sent.
+ * subscriber reads what the page shows, and an incident the page does not show is not sent. A draft
+ * published later reaches only the pages that held it (the others told their subscribers at once),
+ * as an opening, or as a resolution when it is over by then.
  */
 async function tellSubscribers(ctx: CollectorContext, event: IncidentEvent, scope: HandlerScope) {
   const { tx } = scope
   if (event.data.subscribers === false) return
   if (event.type === 'incident.updated' && event.data.automatic && !event.data.reopened) return
+  const published = event.data.published === true
+  if (published && event.data.cause === 'manual') return
   const { rows: pages } = await tx.query<{
     id: string
     organization_id: string
@@ -28,8 +32,9 @@ async function tellSubscribers(ctx: CollectorContext, event: IncidentEvent, scop
   }>(
     `SELECT p.id, p.organization_id, p.name, p.slug, p.automatic_incidents FROM monitoring.status_pages p
       WHERE p.organization_id = $1 AND p.is_public
+        AND ($2::boolean IS FALSE OR p.automatic_incidents = 'draft')
         AND EXISTS (SELECT 1 FROM monitoring.status_page_subscribers s WHERE s.page_id = p.id AND s.confirmed_at IS NOT NULL)`,
-    [event.organizationId],
+    [event.organizationId, published],
   )
   if (pages.length === 0) return
   const { rows } = await tx.query<{ subjects: string[] }>(
@@ -38,7 +43,13 @@ async function tellSubscribers(ctx: CollectorContext, event: IncidentEvent, scop
     [event.data.incidentId, event.organizationId],
   )
   const subjects = new Set(rows[0]?.subjects ?? [])
-  const type = event.type === 'incident.updated' && event.data.reopened ? 'incident.opened' : event.type
+  const type = published
+    ? event.data.status === 'resolved'
+      ? 'incident.resolved'
+      : 'incident.opened'
+    : event.type === 'incident.updated' && event.data.reopened
+      ? 'incident.opened'
+      : event.type
   let queued = 0
   for (const page of pages) {
     const components = (await readComponents(tx, page)).filter((component) => subjects.has(component.subjectId))
