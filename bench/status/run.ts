@@ -12,7 +12,9 @@ import { collectorForTest } from '../../collector/src/test-support.ts'
  * (PGlite + chDB). Measures requests per second and p99 with autocannon (BENCH_CONNECTIONS 10,
  * BENCH_SECONDS 5) of the public JSON and HTML, cold (every request rebuilds the page:
  * GUARD_STATUS_PAGE_CACHE_SECONDS=0), warm (the default 10 s cache) and revalidated with the
- * ETag (304), against a bare fastify route answering a body of the same size in the same run.
+ * ETag (304), against a bare fastify route answering a body of the same size in the same run. Then
+ * the same page's HTML on its custom domain (Host header), behind a password with the visitor's page
+ * cookie, and behind an IP allow-list: access rules must not cost the page its read ratio.
  */
 const components = Number(process.env.BENCH_COMPONENTS ?? 20)
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10)
@@ -28,6 +30,31 @@ async function measure(url: string, headers: Record<string, string> = {}) {
     errors: result.errors + result.non2xx - (headers['if-none-match'] ? (result['3xx'] ?? 0) : 0),
     requests: result.requests.total,
   }
+}
+
+type App = Awaited<ReturnType<typeof buildCollectorApp>>
+
+async function measureAccessRules(app: App, base: string, pageId: string, headers: Record<string, string>) {
+  const put = async (path: string, payload: object) => {
+    const response = await app.inject({ method: 'PUT', url: `/api/status-pages/${pageId}/${path}`, headers, payload })
+    if (response.statusCode !== 200) throw new Error(`PUT ${path}: ${response.statusCode} ${response.body}`)
+  }
+  await put('domain', { customDomain: 'status.bench.test' })
+  const customDomain = await measure(`${base}/`, { host: 'status.bench.test' })
+  await put('access', { mode: 'password', password: 'bench password' })
+  const signedIn = await fetch(`${base}/status/bench/access`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'password=bench+password',
+    redirect: 'manual',
+  })
+  const cookie = (signedIn.headers.get('set-cookie') ?? '').split(';')[0]!
+  if (!cookie) throw new Error(`the password page gave no cookie (${signedIn.status})`)
+  const passwordCookie = await measure(`${base}/status/bench`, { cookie })
+  await put('access', { mode: 'ip', allowList: ['127.0.0.1/32'] })
+  const ipAllowList = await measure(`${base}/status/bench`)
+  await put('access', { mode: 'public' })
+  return { customDomain, passwordCookie, ipAllowList }
 }
 
 async function main() {
@@ -91,6 +118,7 @@ async function main() {
       }),
       html: await measure(`${base}/status/bench`),
       htmlRevalidated: await measure(`${base}/status/bench`, { 'if-none-match': html.headers.get('etag') as string }),
+      ...(await measureAccessRules(app, base, page.id, headers)),
     }
     results[mode] = {
       ...figures,
