@@ -28,15 +28,19 @@ const jsonSchemaProperty = z.object({
   docDefault: z.string().optional(),
 })
 
-function describedVariables(process: string, schema: z.ZodObject): Variable[] {
+function describedVariables(processName: string, schema: z.ZodObject): Variable[] {
   // The input side: what an operator writes in the environment, before coercions and transforms.
   const jsonSchema = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' })
   return Object.entries(jsonSchema.properties ?? {}).map(([name, value]) => {
     const property = jsonSchemaProperty.parse(value)
-    if (!property.description) throw new Error(`${process}: ${name} has no .describe() in its env schema`)
+    if (!property.description) {
+      throw new Error(
+        `${processName}: give ${name} a .describe('…') in its env schema, then run npx tsx bin/docs-config.ts`,
+      )
+    }
     return {
       name,
-      process,
+      process: processName,
       // A default computed from the machine (one thread per core) is documented in words.
       default: property.docDefault ?? (property.default === undefined ? undefined : String(property.default)),
       description: property.description,
@@ -99,13 +103,13 @@ export function renderConfigurationTables(): string {
       intro: 'The same variable with the same meaning in each process that reads it.',
       rows: rows.filter((row) => row.processes.length > 1),
     },
-    ...['identity', 'collector', 'probe', 'agent'].map((process) => ({
-      title: process === 'agent' ? 'agent (`guard agent`)' : `${process}`,
+    ...['identity', 'collector', 'probe', 'agent'].map((name) => ({
+      title: name === 'agent' ? 'agent (`guard agent`)' : name,
       intro:
-        process === 'agent'
+        name === 'agent'
           ? 'Each variable overrides the value of the same setting in the config file `guard agent enroll` writes; a flag overrides both.'
-          : `Read by \`guard ${process}\`, and by \`guard start\`, which runs identity, the collector and a probe in one process.`,
-      rows: rows.filter((row) => row.processes.length === 1 && row.processes[0] === process),
+          : `Read by \`guard ${name}\`, and by \`guard start\`, which runs identity, the collector and a probe in one process.`,
+      rows: rows.filter((row) => row.processes.length === 1 && row.processes[0] === name),
     })),
   ]
   const body = sections.map((section) => `### ${section.title}\n\n${section.intro}\n\n${table(section.rows)}`)
