@@ -8,32 +8,78 @@ export const probeEnvSchema = z.object({
   GUARD_PROBE_LOCATION: z
     .string()
     .regex(/^[a-z0-9-]{2,32}$/, 'must be a location code such as fra, iad or sin')
-    .default('local'),
-  GUARD_PROBE_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(200),
+    .default('local')
+    .describe('location code (`fra`, `iad`, `sin`, …); `--location` overrides it'),
+  GUARD_PROBE_CONCURRENCY: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(10_000)
+    .default(200)
+    .describe(
+      'checks running at once, shared evenly between the organizations with monitors on the probe (see [Probe](monitors.md#probe))',
+    ),
   /** Worker threads for HTTPS and TLS checks; 0 runs checks on the main thread. Unset: one per core. */
   GUARD_PROBE_CHECK_THREADS: z.coerce
     .number()
     .int()
     .min(0)
     .max(64)
-    .default(() => availableParallelism()),
-  GUARD_ALLOW_PRIVATE_TARGETS: envTypes.flag,
+    .default(() => availableParallelism())
+    .meta({
+      description:
+        'worker threads that run HTTPS and TLS checks, started as checks need them; `0` runs every check on the main thread (see [Probe](monitors.md#probe))',
+      docDefault: 'one per core (`os.availableParallelism()`)',
+    }),
+  GUARD_ALLOW_PRIVATE_TARGETS: envTypes.flag.describe(
+    '`1` lets checks and toolbox jobs reach private, loopback, link-local and other internal addresses; unset: `0`',
+  ),
   /**
    * Seals the monitor credentials the probe keeps on disk (README "Credentials"); unset, the key in
    * GUARD_DATA_DIR/secret.key. Never needed from the collector: any probe may have its own.
    */
-  GUARD_SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  GUARD_SECRET_KEY: z
+    .string()
+    .min(32, 'must be at least 32 characters')
+    .optional()
+    .describe(
+      "32+ characters; encrypts signing keys (identity) and monitor credentials, integration secrets, webhook secrets and Slack URLs (collector) at rest, each under its own HKDF purpose key; signs cookies and the collector's service token to identity (see [Plans](concepts.md#collector)). Identity replicas and collector replicas must share it. A probe uses it (or its own `secret.key`) only to seal the credentials in its `monitors.json`: a remote probe needs neither the collector's value nor any; default: generated into `GUARD_DATA_DIR/secret.key`",
+    ),
   /** Opens monitor credentials the collector sealed with the same value (README "Credentials"). */
-  GUARD_PROBE_CREDENTIALS_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  GUARD_PROBE_CREDENTIALS_KEY: z
+    .string()
+    .min(32, 'must be at least 32 characters')
+    .optional()
+    .describe(
+      '32+ characters, the same on the collector and every probe: monitor credentials travel to probes sealed (see [Monitors](monitors.md#monitors)); unset: credentials reach probes in the clear',
+    ),
   /** Outbox and monitor cache; default GUARD_DATA_DIR/probe-<location>. */
-  GUARD_PROBE_STATE_DIR: z.string().min(1).optional(),
+  GUARD_PROBE_STATE_DIR: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "the probe's outbox (`outbox/`) and last known monitors (`monitors.json`, 0600, credentials sealed); unset: `GUARD_DATA_DIR/probe-<location>`",
+    ),
   GUARD_PROBE_OUTBOX_MAX_BYTES: z.coerce
     .number()
     .int()
     .min(64 * 1024)
-    .default(256 * 1024 * 1024),
-  GUARD_PROBE_OUTBOX_MAX_AGE_SECONDS: z.coerce.number().int().min(60).default(86_400),
-  GUARD_PROBE_HEARTBEAT_SECONDS: z.coerce.number().int().min(1).max(300).default(5),
+    .default(256 * 1024 * 1024)
+    .describe('outbox size limit; past it the oldest results are dropped and counted'),
+  GUARD_PROBE_OUTBOX_MAX_AGE_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .default(86_400)
+    .describe('results older than this are dropped (and counted) instead of replayed'),
+  GUARD_PROBE_HEARTBEAT_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(300)
+    .default(5)
+    .describe('seconds between heartbeats on `probes.heartbeat.<location>`'),
   /**
    * Connectivity canary (README "Dependencies"): `host:port` targets on independent networks; while
    * none answers a TCP connect, this probe's failed checks are marked `probeDegraded` and page no one.
@@ -49,11 +95,28 @@ export const probeEnvSchema = z.object({
         ctx.addIssue({ code: 'custom', message: (error as Error).message })
         return z.NEVER
       }
-    }),
-  GUARD_PROBE_CANARY_SECONDS: z.coerce.number().int().min(1).max(300).default(10),
+    })
+    .describe(
+      '`host:port` targets on independent networks; while none answers, failed checks are `probeDegraded`; default: empty (off)',
+    ),
+  GUARD_PROBE_CANARY_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(300)
+    .default(10)
+    .describe('seconds between canary rounds (TCP connect, 3 s timeout)'),
   /** /healthz and /metrics; unset: 9464 for `guard probe`, off in `guard start`; 0 turns it off. */
-  GUARD_PROBE_METRICS_PORT: envTypes.port.optional(),
-  GUARD_PROBE_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  GUARD_PROBE_METRICS_PORT: envTypes.port
+    .optional()
+    .describe(
+      'port of `/healthz` and Prometheus `/metrics`; `0` turns them off; unset: `9464` (`guard probe`), off (`guard start`)',
+    ),
+  GUARD_PROBE_METRICS_HOST: z
+    .string()
+    .min(1)
+    .default('127.0.0.1')
+    .describe('address `/healthz` and `/metrics` listen on (`0.0.0.0` for a scraper elsewhere)'),
 })
 
 export type ProbeEnv = z.infer<typeof probeEnvSchema>

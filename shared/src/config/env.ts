@@ -46,35 +46,62 @@ const flag = z
 
 /** Variables every Guard process reads. */
 export const commonEnv = {
-  GUARD_DATA_DIR: z.string().min(1).default('./data'),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  NATS_URL: z.string().min(1).optional(),
-  NATS_USER: z.string().optional(),
-  NATS_PASSWORD: z.string().optional(),
-  NATS_TOKEN: z.string().optional(),
+  GUARD_DATA_DIR: z.string().min(1).default('./data').describe('where PGlite, chDB and `credentials.json` live'),
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+    .default('info')
+    .describe('`fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`; logs are JSON, pretty on a terminal'),
+  NATS_URL: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('NATS server(s), e.g. `nats://127.0.0.1:4222`; unset: in-process bus'),
+  NATS_USER: z.string().optional().describe('NATS user name (with `NATS_PASSWORD`)'),
+  NATS_PASSWORD: z.string().optional().describe('NATS password (with `NATS_USER`)'),
+  NATS_TOKEN: z.string().optional().describe('NATS authentication token'),
   /**
    * Embedded bus (no NATS_URL): `always` fsyncs each group of publishes before they resolve, so a
    * stored result survives a power cut; `none` survives a killed process only (README "Embedded bus").
    */
-  GUARD_BUS_FSYNC: z.enum(['always', 'none']).default('always'),
+  GUARD_BUS_FSYNC: z
+    .enum(['always', 'none'])
+    .default('always')
+    .describe(
+      '`always`: a publish resolves after fsync (survives a power cut); `none`: once written (survives a killed process)',
+    ),
   /** Embedded bus: each stream keeps at most this many bytes and this many hours, settled or not. */
   GUARD_BUS_MAX_BYTES: z.coerce
     .number()
     .int()
     .min(1024 * 1024)
-    .default(1024 * 1024 * 1024),
-  GUARD_BUS_MAX_AGE_HOURS: z.coerce.number().int().min(1).default(72),
+    .default(1024 * 1024 * 1024)
+    .describe(
+      'embedded bus (no `NATS_URL`): bytes each stream keeps at most; past it the oldest messages go, acknowledged or not',
+    ),
+  GUARD_BUS_MAX_AGE_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(72)
+    .describe('embedded bus: hours each stream keeps a message at most, acknowledged or not'),
 }
 
 export const storeEnv = {
-  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' }).optional(),
-  CLICKHOUSE_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s):// URL' }).optional(),
-  CLICKHOUSE_USER: z.string().optional(),
-  CLICKHOUSE_PASSWORD: z.string().optional(),
+  DATABASE_URL: z
+    .url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' })
+    .optional()
+    .describe('PostgreSQL, `postgres://user:pass@host:5432/db`; unset: PGlite in `GUARD_DATA_DIR/pglite`'),
+  CLICKHOUSE_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s):// URL' })
+    .optional()
+    .describe('ClickHouse HTTP interface, `http://host:8123`; unset: chDB in `GUARD_DATA_DIR/chdb`'),
+  CLICKHOUSE_USER: z.string().optional().describe('ClickHouse user name'),
+  CLICKHOUSE_PASSWORD: z.string().optional().describe('ClickHouse password'),
   CLICKHOUSE_DATABASE: z
     .string()
     .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a plain identifier')
-    .default('guard'),
+    .default('guard')
+    .describe('ClickHouse database for time series'),
 }
 
 export const envTypes = { port, flag }
