@@ -34,6 +34,7 @@ describe('redactConfig', () => {
   it('hides secrets and connection strings but keeps the rest', () => {
     const redacted = redactConfig({
       DATABASE_URL: 'postgres://u:p@h/db',
+      GUARD_SMTP_URL: 'smtp://u:p@h:587',
       GUARD_ADMIN_PASSWORD: 'p',
       GUARD_SECRET_KEY: 'k',
       GUARD_COLLECTOR_PORT: 4001,
@@ -41,6 +42,7 @@ describe('redactConfig', () => {
     })
     expect(redacted).toEqual({
       DATABASE_URL: '[redacted]',
+      GUARD_SMTP_URL: '[redacted]',
       GUARD_ADMIN_PASSWORD: '[redacted]',
       GUARD_SECRET_KEY: '[redacted]',
       GUARD_COLLECTOR_PORT: 4001,

@@ -6,8 +6,11 @@ export { ConfigError }
 /** Variables whose values never appear in logs or error messages. */
 const SECRET_NAME = /(PASSWORD|SECRET|TOKEN|KEY|CREDENTIALS)$/
 
+/** Connection strings that may carry a user and password (`smtp://user:pass@host`). */
+const CONNECTION_URL = /^(DATABASE_URL|CLICKHOUSE_URL|NATS_URL|GUARD_SMTP_URL)$/
+
 export function isSecretName(name: string): boolean {
-  return SECRET_NAME.test(name) || /^(DATABASE_URL|CLICKHOUSE_URL|NATS_URL)$/.test(name)
+  return SECRET_NAME.test(name) || CONNECTION_URL.test(name)
 }
 
 /**
