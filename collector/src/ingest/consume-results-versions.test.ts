@@ -1,12 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import {
-  type DeadLetter,
-  deadLetterSubject,
-  decodeDeadLetter,
-  newId,
-  resultSubject,
-} from '@guard/shared'
+import { type DeadLetter, deadLetterSubject, decodeDeadLetter, newId, resultSubject } from '@guard/shared'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { selectRows } from '../services/results/query.ts'
 import { collectorForTest } from '../test-support.ts'

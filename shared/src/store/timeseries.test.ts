@@ -97,7 +97,10 @@ test('a changed time-series migration is refused', async () => {
 })
 
 test('a time-series database a newer release migrated is refused before anything runs', async () => {
-  const newer = migrationFolder({ '001_results.sql': RESULTS, '082_later.sql': 'CREATE TABLE later (id UInt8) ENGINE = Memory' })
+  const newer = migrationFolder({
+    '001_results.sql': RESULTS,
+    '082_later.sql': 'CREATE TABLE later (id UInt8) ENGINE = Memory',
+  })
   await migrateTimeSeries(store, { service: 'collector', directory: newer })
   const older = migrationFolder({
     '001_results.sql': RESULTS,
