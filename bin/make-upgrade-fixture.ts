@@ -1,5 +1,5 @@
 /**
- * Makes test/fixtures/upgrade/data-dir.tar.gz: the embedded data directory of a previous release,
+ * Makes test/fixtures/upgrade/data-dir.tar.xz: the embedded data directory of a previous release,
  * for test/upgrade.e2e.test.ts. Run from the repository root:
  *
  *   npx tsx bin/make-upgrade-fixture.ts <commit>
@@ -171,8 +171,8 @@ try {
   await mkdir(out, { recursive: true })
   const made = { commit: sha, apiKey, readKey, clientId, results: counts }
   await writeFile(join(out, 'fixture.json'), `${JSON.stringify(made, null, 2)}\n`)
-  const archive = join(out, 'data-dir.tar.gz')
-  execFileSync('tar', ['-czf', archive, '-C', dataDir, '.'])
+  const archive = join(out, 'data-dir.tar.xz')
+  execFileSync('tar', ['-cJf', archive, '-C', dataDir, '.'])
   console.log(`${archive}: ${((await stat(archive)).size / 1024 / 1024).toFixed(2)} MB from ${sha}`)
 } catch (error) {
   console.error(error, guard?.output())
