@@ -53,6 +53,6 @@ export function newerSchemaError(
       `Guard does not know: ${unknown.join(', ')}. Its schema is at version ${version([...applied].sort().at(-1))}, ` +
       `this Guard's at ${version(known.at(-1)?.name)} (${options.directory}): a newer release ran on it. ` +
       'Migrations only go forward, so Guard refuses to start: run that newer release again, or restore a backup ' +
-      'taken before the upgrade (guard restore).',
+      'taken before the upgrade (guard restore)',
   )
 }
