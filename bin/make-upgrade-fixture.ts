@@ -37,10 +37,13 @@ execFileSync('git', ['worktree', 'add', '--detach', oldTree, sha], { cwd: repo, 
 const fixture = await startFixtureServer()
 let guard: GuardProcess | undefined
 try {
-  // Hard links: the old code runs on this tree's packages, as a release would on its own lockfile.
+  // Hard links, no install: the old code runs on this tree's packages, which holds while the
+  // lockfile has not changed a major version since that commit.
   for (const folder of await readdir(repo)) {
     const modules = join(repo, folder, 'node_modules')
-    if (!(await stat(modules).catch(() => undefined))) continue
+    if (!(await stat(modules).catch(() => undefined)) || !(await stat(join(oldTree, folder)).catch(() => undefined))) {
+      continue
+    }
     execFileSync('cp', ['-al', modules, join(oldTree, folder, 'node_modules')])
   }
   execFileSync('cp', ['-al', join(repo, 'node_modules'), join(oldTree, 'node_modules')])
