@@ -12,9 +12,9 @@ export interface GuardProcess {
   stop(signal?: NodeJS.Signals, timeoutMs?: number): Promise<number | null>
 }
 
-/** Runs `guard <args>` as its own process, the way an operator would. */
-export function spawnGuard(args: string[], env: Record<string, string>): GuardProcess {
-  const child = spawn(process.execPath, [GUARD_BIN, ...args], {
+/** Runs `guard <args>` as its own process, the way an operator would; `bin` runs another checkout's Guard. */
+export function spawnGuard(args: string[], env: Record<string, string>, bin = GUARD_BIN): GuardProcess {
+  const child = spawn(process.execPath, [bin, ...args], {
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -77,8 +77,13 @@ export interface GuardRun {
 }
 
 /** Runs `guard <args>` to its end (killed after `timeoutMs`), as an operator's shell would. */
-export async function runGuard(args: string[], env: Record<string, string>, timeoutMs = 60_000): Promise<GuardRun> {
-  const child = spawn(process.execPath, [GUARD_BIN, ...args], {
+export async function runGuard(
+  args: string[],
+  env: Record<string, string>,
+  timeoutMs = 60_000,
+  bin = GUARD_BIN,
+): Promise<GuardRun> {
+  const child = spawn(process.execPath, [bin, ...args], {
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })

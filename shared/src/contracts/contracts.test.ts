@@ -125,3 +125,50 @@ describe('check result v1 well-formed text', () => {
     expect(decoded.error?.isWellFormed()).toBe(true)
   })
 })
+
+/**
+ * Rolling upgrades run two versions on one bus: a collector upgraded before the probes reads every
+ * older result (the golden files above), and a version not yet upgraded reads what a newer one adds.
+ * Minor versions only add optional fields, so decoding drops fields it does not know, at any depth,
+ * instead of refusing the message; a value outside a closed set still fails (the collector
+ * dead-letters it, see collector/src/ingest/consume-results-versions.test.ts).
+ */
+describe('v1 messages from a newer version', () => {
+  const withAdditions = (message: Record<string, unknown>) =>
+    new TextEncoder().encode(JSON.stringify({ ...message, addedLater: { any: ['shape'] } }))
+
+  it('decodes every golden check result carrying fields added later, at the top and nested, as without them', () => {
+    for (const name of [
+      'check-result.v1.golden.json',
+      'check-result.v1.1.golden.json',
+      'check-result.v1.2.golden.json',
+    ]) {
+      const message = canonical(golden(name))
+      const nested = { ...message, phases: { ...message.phases, resolverMs: 2 } }
+      expect(decodeCheckResult(withAdditions(nested)), name).toEqual(
+        decodeCheckResult(new TextEncoder().encode(JSON.stringify(nested))),
+      )
+      expect(decodeCheckResult(withAdditions(message)), name).toEqual(decodeCheckResult(golden(name)))
+    }
+  })
+
+  it('decodes every golden monitor config carrying fields added later, as a probe not yet upgraded reads it', () => {
+    for (const name of [
+      'monitor.v1.golden.json',
+      'monitor.v1.http-options.golden.json',
+      'monitor.v1.assertions.golden.json',
+    ]) {
+      const message = canonical(golden(name))
+      const target = { ...message.target, addedLater: 1 }
+      expect(decodeMonitorConfig(withAdditions({ ...message, target })), name).toEqual(
+        decodeMonitorConfig(golden(name)),
+      )
+    }
+  })
+
+  it('refuses a check kind or an error kind it does not know', () => {
+    const message = canonical(golden('check-result.v1.2.golden.json'))
+    expect(() => decodeCheckResult(withAdditions({ ...message, kind: 'carrier-pigeon' }))).toThrow(/kind/)
+    expect(() => decodeCheckResult(withAdditions({ ...message, errorKind: 'solar_flare' }))).toThrow(/errorKind/)
+  })
+})

@@ -1,4 +1,4 @@
-import { changedMigrationError, readMigrationFiles } from './migration-files.ts'
+import { changedMigrationError, newerSchemaError, readMigrationFiles } from './migration-files.ts'
 import type { Sql } from './types.ts'
 
 /**
@@ -18,10 +18,24 @@ const CREATE_TABLE = `CREATE TABLE IF NOT EXISTS guard_migrations (
 /**
  * Applies the folder's NNN_name.sql files in name order, each in its own transaction, and
  * returns the names applied by this call. Two processes starting at once serialize on an
- * advisory lock and re-check inside it, so each file runs once.
+ * advisory lock and re-check inside it, so each file runs once. A database a newer release
+ * migrated is refused before anything runs.
  */
 export async function migrate(sql: Sql, options: { service: string; directory: string }): Promise<string[]> {
   const files = await readMigrationFiles(options.directory)
+  await sql.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK])
+    await tx.query(CREATE_TABLE)
+    const { rows } = await tx.query<{ name: string }>('SELECT name FROM guard_migrations WHERE service = $1', [
+      options.service,
+    ])
+    const newer = newerSchemaError(
+      { engine: 'PostgreSQL', ...options },
+      files,
+      rows.map((row) => row.name),
+    )
+    if (newer) throw newer
+  })
   const applied: string[] = []
   for (const file of files) {
     const ran = await sql.transaction(async (tx) => {

@@ -33,3 +33,26 @@ export function changedMigrationError(service: string, file: MigrationFile, dire
       'add a new migration file instead of editing an applied one',
   )
 }
+
+/**
+ * A database that holds migrations this code lacks was upgraded by a later release: running on it
+ * would mean code that does not know its schema, and forward-only migrations cannot step it back.
+ * The number in front of each name is the schema version.
+ */
+export function newerSchemaError(
+  options: { engine: string; service: string; directory: string },
+  known: MigrationFile[],
+  applied: string[],
+): Error | undefined {
+  const names = new Set(known.map((file) => file.name))
+  const unknown = applied.filter((name) => !names.has(name)).sort()
+  if (unknown.length === 0) return undefined
+  const version = (name: string | undefined) => (name ? `${Number.parseInt(name, 10)} (${name})` : 'none')
+  return new Error(
+    `the ${options.engine} database holds ${unknown.length} migration(s) of service ${options.service} that this ` +
+      `Guard does not know: ${unknown.join(', ')}. Its schema is at version ${version([...applied].sort().at(-1))}, ` +
+      `this Guard's at ${version(known.at(-1)?.name)} (${options.directory}): a newer release ran on it. ` +
+      'Migrations only go forward, so Guard refuses to start: run that newer release again, or restore a backup ' +
+      'taken before the upgrade (guard restore)',
+  )
+}

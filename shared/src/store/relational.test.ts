@@ -125,6 +125,26 @@ for (const engine of engines) {
       expect(later.rows).toEqual([])
     })
 
+    test('a database a newer release migrated is refused before anything runs, naming what it does not know', async () => {
+      const newer = migrationFolder({
+        '001_items.sql': 'CREATE TABLE items (id int)',
+        '173_later.sql': 'CREATE TABLE later (id int)',
+      })
+      await migrate(target.store, { service: 'collector', directory: newer })
+      const older = migrationFolder({
+        '001_items.sql': 'CREATE TABLE items (id int)',
+        '002_pending.sql': 'CREATE TABLE pending (id int)',
+      })
+      await expect(migrate(target.store, { service: 'collector', directory: older })).rejects.toThrow(
+        /PostgreSQL database holds 1 migration\(s\) of service collector that this Guard does not know: 173_later\.sql\. Its schema is at version 173 \(173_later\.sql\), this Guard's at 2 \(002_pending\.sql\).*refuses to start/,
+      )
+      const pending = await target.store.query("SELECT 1 FROM pg_tables WHERE tablename = 'pending'")
+      expect(pending.rows).toEqual([])
+      // Another service's migrations in the same database are not this one's schema.
+      const identity = migrationFolder({ '001_accounts.sql': 'CREATE TABLE accounts (id int)' })
+      expect(await migrate(target.store, { service: 'identity', directory: identity })).toEqual(['001_accounts.sql'])
+    })
+
     test('a failed transaction leaves nothing behind', async () => {
       await target.store.query('CREATE TABLE items (id int PRIMARY KEY)')
       await expect(

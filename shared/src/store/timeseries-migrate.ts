@@ -1,4 +1,4 @@
-import { changedMigrationError, readMigrationFiles } from './migration-files.ts'
+import { changedMigrationError, newerSchemaError, readMigrationFiles } from './migration-files.ts'
 import type { TimeSeriesStore } from './types.ts'
 
 /** ReplacingMergeTree: two processes that both apply a file leave one row per file after merges. */
@@ -24,6 +24,7 @@ export function splitStatements(text: string): string[] {
  * Applies the folder's NNN_name.sql files in name order to the store's database and returns the
  * names applied by this call. ClickHouse has no transactions or locks: write every statement
  * so it can run twice (`IF NOT EXISTS`), because two processes starting at once may both run it.
+ * A database a newer release migrated is refused before anything runs.
  */
 export async function migrateTimeSeries(
   store: TimeSeriesStore,
@@ -37,6 +38,8 @@ export async function migrateTimeSeries(
     format: 'JSONEachRow',
   })
   const done = new Map((await result.json<{ name: string; checksum: string }>()).map((row) => [row.name, row.checksum]))
+  const newer = newerSchemaError({ engine: 'ClickHouse', ...options }, files, [...done.keys()])
+  if (newer) throw newer
   const applied: string[] = []
   for (const file of files) {
     const checksum = done.get(file.name)

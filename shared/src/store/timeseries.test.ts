@@ -96,6 +96,22 @@ test('a changed time-series migration is refused', async () => {
   )
 })
 
+test('a time-series database a newer release migrated is refused before anything runs', async () => {
+  const newer = migrationFolder({
+    '001_results.sql': RESULTS,
+    '082_later.sql': 'CREATE TABLE later (id UInt8) ENGINE = Memory',
+  })
+  await migrateTimeSeries(store, { service: 'collector', directory: newer })
+  const older = migrationFolder({
+    '001_results.sql': RESULTS,
+    '002_pending.sql': 'CREATE TABLE pending (id UInt8) ENGINE = Memory',
+  })
+  await expect(migrateTimeSeries(store, { service: 'collector', directory: older })).rejects.toThrow(
+    /ClickHouse database holds 1 migration\(s\) of service collector that this Guard does not know: 082_later\.sql\. Its schema is at version 82 \(082_later\.sql\), this Guard's at 2 \(002_pending\.sql\)/,
+  )
+  expect(await tables(store, store.database)).not.toContain('pending')
+})
+
 test('statements split where a line ends with a semicolon', () => {
   expect(splitStatements("-- only a comment;\nSELECT 'a;b';\n\nSELECT 2;  \r\nSELECT 3")).toEqual([
     "SELECT 'a;b'",
