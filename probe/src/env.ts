@@ -18,6 +18,17 @@ export const probeEnvSchema = z.object({
     .max(64)
     .default(() => availableParallelism()),
   GUARD_ALLOW_PRIVATE_TARGETS: envTypes.flag,
+  /** Browser checks: the browser this probe runs them with; unset, it runs none and is given none. */
+  GUARD_PROBE_BROWSER: z.enum(['chromium']).optional(),
+  /** The browser's executable, e.g. Debian's /usr/bin/chromium; required with GUARD_PROBE_BROWSER. */
+  GUARD_PROBE_BROWSER_PATH: z.string().min(1).optional(),
+  /** Browser checks running at once, each with its own browser; unset: one per core. */
+  GUARD_PROBE_BROWSER_CONCURRENCY: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(64)
+    .default(() => availableParallelism()),
   /**
    * Seals the monitor credentials the probe keeps on disk (README "Credentials"); unset, the key in
    * GUARD_DATA_DIR/secret.key. Never needed from the collector: any probe may have its own.
@@ -54,6 +65,9 @@ export const probeEnvSchema = z.object({
   /** /healthz and /metrics; unset: 9464 for `guard probe`, off in `guard start`; 0 turns it off. */
   GUARD_PROBE_METRICS_PORT: envTypes.port.optional(),
   GUARD_PROBE_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+}).refine((env) => env.GUARD_PROBE_BROWSER === undefined || env.GUARD_PROBE_BROWSER_PATH !== undefined, {
+  path: ['GUARD_PROBE_BROWSER_PATH'],
+  message: 'is required with GUARD_PROBE_BROWSER (e.g. /usr/bin/chromium)',
 })
 
 export type ProbeEnv = z.infer<typeof probeEnvSchema>

@@ -1,0 +1,201 @@
+import { type ChildProcess, fork } from 'node:child_process'
+import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { BROWSER_RUN_LIMITS, type BrowserNavigation, type BrowserRun, type BrowserStep, newId } from '@guard/shared'
+import { type BrowserServer, chromium } from 'playwright-core'
+import { z } from 'zod'
+import type { ChildMessage, ParentMessage } from './messages.ts'
+import { redactor } from './redact.ts'
+
+export const browserScriptInput = z.object({
+  /** The script's body: `test('name', async ({ page }) => { … })`. */
+  script: z.string().min(1).max(256 * 1024),
+  /** Values the script reads as `secrets.NAME`; never written to the run's record. */
+  secrets: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string()).default({}),
+  /** The whole run's deadline, browser launch included; past it, the script process and browser are killed. */
+  timeoutMs: z.number().int().min(1000).max(600_000),
+  actionTimeoutMs: z.number().int().min(100).max(600_000).default(10_000),
+  expectTimeoutMs: z.number().int().min(100).max(600_000).default(5000),
+})
+export type BrowserScriptInput = z.input<typeof browserScriptInput>
+
+export interface BrowserRunnerOptions {
+  /** GUARD_PROBE_BROWSER_PATH. */
+  browserPath: string
+  /** Where screenshots and traces of failed runs are written; the run references them by file name. */
+  artifactsDir: string
+  /** GUARD_ALLOW_PRIVATE_TARGETS: the page may reach private and loopback addresses. */
+  allowPrivate: boolean
+  /** The script process's V8 heap cap (--max-old-space-size). */
+  memoryMb?: number
+  /** Whatever the script prints with `console.*`, redacted. */
+  onLog?: (text: string) => void
+}
+
+const here = fileURLToPath(new URL('.', import.meta.url))
+// The script process runs this TypeScript through tsx, resolved from here since its working
+// directory is an empty one.
+const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href
+
+/** Chromium as root cannot use its sandbox; anyone else keeps it. */
+const runsAsRoot = () => process.getuid?.() === 0
+
+function killGroup(pid: number | undefined) {
+  if (pid === undefined) return
+  try {
+    process.kill(-pid, 'SIGKILL')
+  } catch {
+    // Already gone.
+  }
+}
+
+/**
+ * Runs one browser script: launches a browser of its own, starts the script process (its own
+ * process group, an empty environment, a fresh temporary directory as working directory and a
+ * heap cap), hands it the script and the browser, and gathers what it reports. At the deadline
+ * the script process and the browser's whole process group are killed with SIGKILL, and the run
+ * is recorded as failed at the step that was running. Nothing outlives the run.
+ */
+export async function runBrowserScript(input: BrowserScriptInput, options: BrowserRunnerOptions): Promise<BrowserRun> {
+  const job = browserScriptInput.parse(input)
+  const redact = redactor(job.secrets)
+  const startedAt = new Date()
+  const started = performance.now()
+  const workDir = await mkdtemp(join(tmpdir(), 'guard-browser-'))
+  const steps: BrowserStep[] = []
+  const running: string[] = []
+  const navigations = new Map<string, BrowserNavigation>()
+  const consoleErrors: string[] = []
+  const failedRequests: BrowserRun['failedRequests'] = []
+  let done: Extract<ChildMessage, { type: 'done' }> | undefined
+  let timedOut = false
+  let stderr = ''
+  let server: BrowserServer | undefined
+  let child: ChildProcess | undefined
+
+  const deadline = setTimeout(() => {
+    timedOut = true
+    if (child?.pid !== undefined) killGroup(child.pid)
+    killGroup(server?.process().pid)
+  }, job.timeoutMs)
+
+  try {
+    child = fork(join(here, 'script-process.ts'), [], {
+      cwd: workDir,
+      env: {},
+      execArgv: ['--import', tsxLoader, `--max-old-space-size=${options.memoryMb ?? 256}`],
+      serialization: 'advanced',
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      detached: true,
+    })
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString()).slice(-BROWSER_RUN_LIMITS.text)
+    })
+    child.on('message', (message: ChildMessage) => {
+      switch (message.type) {
+        case 'step-start':
+          running.push(message.name)
+          break
+        case 'step-end':
+          running.pop()
+          if (steps.length < BROWSER_RUN_LIMITS.steps) {
+            steps.push({ name: message.name, status: message.status, durationMs: Math.round(message.durationMs) })
+          }
+          break
+        case 'navigation':
+          if (navigations.has(message.id) || navigations.size < BROWSER_RUN_LIMITS.navigations) {
+            navigations.set(message.id, message.navigation)
+          }
+          break
+        case 'console-error':
+          if (consoleErrors.length < BROWSER_RUN_LIMITS.consoleErrors) consoleErrors.push(message.text)
+          break
+        case 'failed-request':
+          if (failedRequests.length < BROWSER_RUN_LIMITS.failedRequests) failedRequests.push(message.request)
+          break
+        case 'log':
+          options.onLog?.(message.text)
+          break
+        case 'done':
+          done = message
+          break
+      }
+    })
+    const exited = new Promise<void>((resolve) => child!.once('exit', () => resolve()))
+    const sendToChild = (message: ParentMessage) => child!.send(message)
+    sendToChild({ type: 'job', job: { ...job, allowPrivate: options.allowPrivate } })
+    server = await launchBrowser(options.browserPath, job.timeoutMs)
+    if (timedOut) killGroup(server.process().pid)
+    else sendToChild({ type: 'browser', wsEndpoint: server.wsEndpoint() })
+    await exited
+  } catch (error) {
+    stderr = `${(error as Error).message}\n${stderr}`
+  } finally {
+    clearTimeout(deadline)
+    killGroup(child?.pid)
+    await server?.close().catch(() => killGroup(server?.process().pid))
+  }
+
+  const artifacts = done ? await keepArtifacts(workDir, options.artifactsDir, done) : {}
+  await rm(workDir, { recursive: true, force: true })
+  const error = timedOut
+    ? `timed out after ${job.timeoutMs} ms${running.length > 0 ? ` in step "${running.at(-1)}"` : ''}; the script process and browser were killed`
+    : done
+      ? done.error
+      : redact(`the script process ended without a verdict: ${stderr.trim().split('\n').slice(-5).join('\n')}`)
+  return {
+    v: 1,
+    status: !timedOut && done?.status === 'passed' ? 'passed' : 'failed',
+    testName: done?.testName ?? '',
+    startedAt: startedAt.toISOString(),
+    durationMs: Math.round(performance.now() - started),
+    timedOut,
+    failedStep: timedOut ? running.at(-1) : done?.failedStep,
+    error,
+    steps,
+    navigations: [...navigations.values()],
+    consoleErrors,
+    failedRequests,
+    artifacts,
+  }
+}
+
+function launchBrowser(executablePath: string, timeoutMs: number): Promise<BrowserServer> {
+  return chromium.launchServer({
+    executablePath,
+    headless: true,
+    chromiumSandbox: !runsAsRoot(),
+    timeout: timeoutMs,
+    // WebRTC would otherwise open UDP to any address the page names, past the request routes.
+    args: ['--force-webrtc-ip-handling-policy=disable_non_proxied_udp'],
+    // The probe's variables (bus credentials, keys) are none of the browser's business.
+    env: { HOME: tmpdir(), PATH: process.env.PATH ?? '/usr/bin:/bin' },
+  })
+}
+
+/** Moves the failure's screenshot and trace into the artifacts directory under names of this run. */
+async function keepArtifacts(
+  workDir: string,
+  artifactsDir: string,
+  done: Extract<ChildMessage, { type: 'done' }>,
+): Promise<BrowserRun['artifacts']> {
+  const runId = newId()
+  const artifacts: BrowserRun['artifacts'] = {}
+  const keep = async (file: string | undefined, suffix: string) => {
+    if (file === undefined || file.includes('/')) return undefined
+    await mkdir(artifactsDir, { recursive: true })
+    const name = `${runId}-${suffix}`
+    return copyFile(join(workDir, file), join(artifactsDir, name)).then(
+      () => name,
+      () => undefined,
+    )
+  }
+  const screenshot = await keep(done.screenshot, 'screenshot.png')
+  const trace = await keep(done.trace, 'trace.zip')
+  if (screenshot) artifacts.screenshot = screenshot
+  if (trace) artifacts.trace = trace
+  return artifacts
+}
