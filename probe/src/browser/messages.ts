@@ -1,4 +1,4 @@
-import type { BrowserNavigation, BrowserRun } from '@guard/shared'
+import type { BrowserNavigation, BrowserRun } from '@guard/shared/browser-run'
 
 /** What the runner sends the script process once, right after it starts. */
 export interface ScriptJob {

@@ -1,4 +1,4 @@
-import { BROWSER_RUN_LIMITS } from '@guard/shared'
+import { BROWSER_RUN_LIMITS } from '@guard/shared/browser-run'
 
 /**
  * Replaces every secret value in a text with `[secret NAME]`, longest value first so a secret

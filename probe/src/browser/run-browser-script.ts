@@ -1,14 +1,13 @@
 import { type ChildProcess, fork } from 'node:child_process'
-import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises'
-import { createRequire } from 'node:module'
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
 import { BROWSER_RUN_LIMITS, type BrowserNavigation, type BrowserRun, type BrowserStep, newId } from '@guard/shared'
 import { type BrowserServer, chromium } from 'playwright-core'
 import { z } from 'zod'
 import type { ChildMessage, ParentMessage } from './messages.ts'
 import { redactor } from './redact.ts'
+import { playwrightModules, scriptProcessSource } from './script-process-bundle.ts'
 
 export const browserScriptInput = z.object({
   /** The script's body: `test('name', async ({ page }) => { … })`. */
@@ -35,10 +34,38 @@ export interface BrowserRunnerOptions {
   onLog?: (text: string) => void
 }
 
-const here = fileURLToPath(new URL('.', import.meta.url))
-// The script process runs this TypeScript through tsx, resolved from here since its working
-// directory is an empty one.
-const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href
+/** Files playwright-core checks for as it loads (is-wsl, is-docker); they say nothing about the probe. */
+const LOAD_PROBES = [
+  '/proc/version',
+  '/proc/sys/fs/binfmt_misc/WSLInterop',
+  '/run/WSL',
+  '/.dockerenv',
+  '/run/.containerenv',
+  '/proc/self/cgroup',
+]
+
+const NODE_MAJOR = Number(process.versions.node.split('.')[0])
+
+/**
+ * Node's permission model for the script process: it reads its own bundle and playwright-core,
+ * writes only its working directory (screenshot, trace), and starts no process, thread or
+ * addon. Strings never become code, so an escape from the vm by way of a host object's
+ * `constructor.constructor` finds no Function to compile with.
+ */
+function isolationFlags(workDir: string, modules: string, memoryMb: number): string[] {
+  // Node 20 and 22 take `dir/*` for a directory; later versions take the directory itself.
+  const tree = (dir: string) => (NODE_MAJOR < 23 ? `${dir}/*` : dir)
+  return [
+    NODE_MAJOR < 22 ? '--experimental-permission' : '--permission',
+    `--allow-fs-read=${tree(join(modules, 'playwright-core'))}`,
+    `--allow-fs-read=${tree(workDir)}`,
+    // playwright-core looks for WSL and containers as it loads.
+    ...LOAD_PROBES.map((path) => `--allow-fs-read=${path}`),
+    `--allow-fs-write=${tree(workDir)}`,
+    '--disallow-code-generation-from-strings',
+    `--max-old-space-size=${memoryMb}`,
+  ]
+}
 
 /** Chromium as root cannot use its sandbox; anyone else keeps it. */
 const runsAsRoot = () => process.getuid?.() === 0
@@ -83,10 +110,14 @@ export async function runBrowserScript(input: BrowserScriptInput, options: Brows
   }, job.timeoutMs)
 
   try {
-    child = fork(join(here, 'script-process.ts'), [], {
+    const entry = join(workDir, 'script-process.cjs')
+    await writeFile(entry, await scriptProcessSource())
+    const modules = playwrightModules()
+    child = fork(entry, [], {
       cwd: workDir,
-      env: {},
-      execArgv: ['--import', tsxLoader, `--max-old-space-size=${options.memoryMb ?? 256}`],
+      // TMPDIR: playwright-core's client keeps a trace's call stacks in a temporary directory.
+      env: { NODE_PATH: modules, TMPDIR: workDir },
+      execArgv: isolationFlags(workDir, modules, options.memoryMb ?? 256),
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       detached: true,
@@ -127,10 +158,17 @@ export async function runBrowserScript(input: BrowserScriptInput, options: Brows
     const exited = new Promise<void>((resolve) => child!.once('exit', () => resolve()))
     const sendToChild = (message: ParentMessage) => child!.send(message)
     sendToChild({ type: 'job', job: { ...job, allowPrivate: options.allowPrivate } })
-    server = await launchBrowser(options.browserPath, job.timeoutMs)
-    if (timedOut) killGroup(server.process().pid)
-    else sendToChild({ type: 'browser', wsEndpoint: server.wsEndpoint() })
-    await exited
+    // A script that fails as it loads (a syntax error, `require`) needs no browser: do not wait for it.
+    const launching = launchBrowser(options.browserPath, job.timeoutMs)
+    const first = await Promise.race([launching, exited])
+    if (first) {
+      server = first
+      if (timedOut) killGroup(server.process().pid)
+      else sendToChild({ type: 'browser', wsEndpoint: server.wsEndpoint() })
+      await exited
+    } else {
+      void launching.then((late) => late.close(), () => {})
+    }
   } catch (error) {
     stderr = `${(error as Error).message}\n${stderr}`
   } finally {

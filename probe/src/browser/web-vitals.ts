@@ -1,4 +1,4 @@
-import { BROWSER_RUN_LIMITS, type BrowserNavigation } from '@guard/shared'
+import { BROWSER_RUN_LIMITS, type BrowserNavigation } from '@guard/shared/browser-run'
 import type { BrowserContext } from 'playwright-core'
 import { z } from 'zod'
 
