@@ -23,7 +23,8 @@ function parseSecrets(specs: string[], env: NodeJS.ProcessEnv): Record<string, s
   for (const spec of specs) {
     const [name = '', ...rest] = spec.split('=')
     const value = rest.length > 0 ? rest.join('=') : env[name]
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new UsageError(`--secret '${name}' is not a valid name`, 'synthetic run')
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+      throw new UsageError(`--secret '${name}' is not a valid name`, 'synthetic run')
     if (value === undefined) throw new UsageError(`--secret ${name}: no environment variable ${name}`, 'synthetic run')
     secrets[name] = value
   }

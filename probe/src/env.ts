@@ -3,7 +3,7 @@ import { commonEnv, envTypes, parseEnv } from '@guard/shared'
 import { z } from 'zod'
 import { parseCanaryTargets } from './canary.ts'
 
-export const probeEnvSchema = z.object({
+const probeEnvFields = z.object({
   ...commonEnv,
   GUARD_PROBE_LOCATION: z
     .string()
@@ -65,10 +65,12 @@ export const probeEnvSchema = z.object({
   /** /healthz and /metrics; unset: 9464 for `guard probe`, off in `guard start`; 0 turns it off. */
   GUARD_PROBE_METRICS_PORT: envTypes.port.optional(),
   GUARD_PROBE_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
-}).refine((env) => env.GUARD_PROBE_BROWSER === undefined || env.GUARD_PROBE_BROWSER_PATH !== undefined, {
-  path: ['GUARD_PROBE_BROWSER_PATH'],
-  message: 'is required with GUARD_PROBE_BROWSER (e.g. /usr/bin/chromium)',
 })
+
+export const probeEnvSchema = probeEnvFields.refine(
+  (env) => env.GUARD_PROBE_BROWSER === undefined || env.GUARD_PROBE_BROWSER_PATH !== undefined,
+  { path: ['GUARD_PROBE_BROWSER_PATH'], message: 'is required with GUARD_PROBE_BROWSER (e.g. /usr/bin/chromium)' },
+)
 
 export type ProbeEnv = z.infer<typeof probeEnvSchema>
 

@@ -28,7 +28,8 @@ export async function guardEgress(
     } catch {
       return Promise.resolve('refused: not a URL')
     }
-    if (!ALLOWED_SCHEMES.has(parsed.protocol)) return Promise.resolve(`refused: ${parsed.protocol} URLs are not allowed`)
+    if (!ALLOWED_SCHEMES.has(parsed.protocol))
+      return Promise.resolve(`refused: ${parsed.protocol} URLs are not allowed`)
     let verdict = verdicts.get(parsed.hostname)
     if (!verdict) {
       verdict = resolveAllowedTarget(parsed.hostname, { allowPrivate, signal: AbortSignal.timeout(5000) }).then(

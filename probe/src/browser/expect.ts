@@ -103,14 +103,41 @@ function locatorMatchers(locator: Locator, negate: boolean, defaultTimeoutMs: nu
     return { pass, received: pass }
   }
   return {
-    toBeVisible: (options?: TimeoutOption) => run('toBeVisible', true, state(() => locator.isVisible()), options),
-    toBeHidden: (options?: TimeoutOption) => run('toBeHidden', true, state(() => locator.isHidden()), options),
+    toBeVisible: (options?: TimeoutOption) =>
+      run(
+        'toBeVisible',
+        true,
+        state(() => locator.isVisible()),
+        options,
+      ),
+    toBeHidden: (options?: TimeoutOption) =>
+      run(
+        'toBeHidden',
+        true,
+        state(() => locator.isHidden()),
+        options,
+      ),
     toBeEnabled: (options?: TimeoutOption) =>
-      run('toBeEnabled', true, state(() => locator.isEnabled({ timeout: 100 })), options),
+      run(
+        'toBeEnabled',
+        true,
+        state(() => locator.isEnabled({ timeout: 100 })),
+        options,
+      ),
     toBeDisabled: (options?: TimeoutOption) =>
-      run('toBeDisabled', true, state(() => locator.isDisabled({ timeout: 100 })), options),
+      run(
+        'toBeDisabled',
+        true,
+        state(() => locator.isDisabled({ timeout: 100 })),
+        options,
+      ),
     toBeChecked: (options?: TimeoutOption) =>
-      run('toBeChecked', true, state(() => locator.isChecked({ timeout: 100 })), options),
+      run(
+        'toBeChecked',
+        true,
+        state(() => locator.isChecked({ timeout: 100 })),
+        options,
+      ),
     toHaveText: (expected: Expected, options?: TimeoutOption) =>
       run(
         'toHaveText',
@@ -137,7 +164,10 @@ function locatorMatchers(locator: Locator, negate: boolean, defaultTimeoutMs: nu
         expected,
         async () => {
           const actual = await locator.inputValue({ timeout: 100 })
-          return { pass: isRegExp(expected) ? matchesText(actual, expected, true) : actual === expected, received: actual }
+          return {
+            pass: isRegExp(expected) ? matchesText(actual, expected, true) : actual === expected,
+            received: actual,
+          }
         },
         options,
       ),
@@ -147,7 +177,8 @@ function locatorMatchers(locator: Locator, negate: boolean, defaultTimeoutMs: nu
         expected,
         async () => {
           const actual = await locator.getAttribute(name, { timeout: 100 })
-          const pass = actual !== null && (isRegExp(expected) ? matchesText(actual, expected, true) : actual === expected)
+          const pass =
+            actual !== null && (isRegExp(expected) ? matchesText(actual, expected, true) : actual === expected)
           return { pass, received: actual }
         },
         options,
@@ -173,7 +204,10 @@ function pageMatchers(page: Page, negate: boolean, defaultTimeoutMs: number) {
       expected,
       async () => {
         const actual = await read()
-        return { pass: isRegExp(expected) ? matchesText(actual, expected, true) : actual === expected, received: actual }
+        return {
+          pass: isRegExp(expected) ? matchesText(actual, expected, true) : actual === expected,
+          received: actual,
+        }
       },
       negate,
       options?.timeout ?? defaultTimeoutMs,
@@ -181,7 +215,8 @@ function pageMatchers(page: Page, negate: boolean, defaultTimeoutMs: number) {
   return {
     toHaveURL: (expected: Expected, options?: TimeoutOption) =>
       run('toHaveURL', expected, async () => page.url(), options),
-    toHaveTitle: (expected: Expected, options?: TimeoutOption) => run('toHaveTitle', expected, () => page.title(), options),
+    toHaveTitle: (expected: Expected, options?: TimeoutOption) =>
+      run('toHaveTitle', expected, () => page.title(), options),
   }
 }
 
@@ -212,7 +247,8 @@ function valueMatchers(actual: unknown, negate: boolean) {
       check('toMatch', typeof actual === 'string' && matchesText(actual, expected, false), expected),
     toBeGreaterThan: (expected: number) =>
       check('toBeGreaterThan', typeof actual === 'number' && actual > expected, expected),
-    toBeLessThan: (expected: number) => check('toBeLessThan', typeof actual === 'number' && actual < expected, expected),
+    toBeLessThan: (expected: number) =>
+      check('toBeLessThan', typeof actual === 'number' && actual < expected, expected),
   }
 }
 

@@ -46,100 +46,131 @@ test('checkout', async ({ page }) => {
 })`
 
 const run = (script: string, overrides: Partial<BrowserScriptInput> = {}, runner = options) =>
-  runBrowserScript({ script, secrets: { PASSWORD }, timeoutMs: RUN_TIMEOUT_MS, expectTimeoutMs: 1000, ...overrides }, runner)
+  runBrowserScript(
+    { script, secrets: { PASSWORD }, timeoutMs: RUN_TIMEOUT_MS, expectTimeoutMs: 1000, ...overrides },
+    runner,
+  )
 
 describe('runBrowserScript', () => {
-  it('passes a script that logs in with a secret and checks the total, recording steps and Web Vitals but never the secret', async () => {
-    const logs: string[] = []
-    const result = await run(checkout(), {}, { ...options, onLog: (text) => logs.push(text) })
+  it(
+    'passes a script that logs in with a secret and checks the total, recording steps and Web Vitals but never the secret',
+    async () => {
+      const logs: string[] = []
+      const result = await run(checkout(), {}, { ...options, onLog: (text) => logs.push(text) })
 
-    expect(result.error).toBeUndefined()
-    expect(result).toMatchObject({ status: 'passed', testName: 'checkout', timedOut: false, artifacts: {} })
-    expect(result.steps.map((step) => [step.name, step.status])).toEqual([
-      ['log in', 'passed'],
-      ['check total', 'passed'],
-    ])
-    expect(result.navigations.map((navigation) => new URL(navigation.url).pathname)).toEqual(['/login', '/checkout'])
-    expect(result.navigations[0]?.ttfbMs).toBeGreaterThanOrEqual(0)
-    expect(result.consoleErrors).toEqual(['session for [secret PASSWORD]'])
-    expect(logs).toEqual(['logged in with [secret PASSWORD]'])
-    expect(JSON.stringify(result)).not.toContain(PASSWORD)
-    expect(browserRunV1.parse(result)).toEqual(result)
-  }, TEST_TIMEOUT_MS)
+      expect(result.error).toBeUndefined()
+      expect(result).toMatchObject({ status: 'passed', testName: 'checkout', timedOut: false, artifacts: {} })
+      expect(result.steps.map((step) => [step.name, step.status])).toEqual([
+        ['log in', 'passed'],
+        ['check total', 'passed'],
+      ])
+      expect(result.navigations.map((navigation) => new URL(navigation.url).pathname)).toEqual(['/login', '/checkout'])
+      expect(result.navigations[0]?.ttfbMs).toBeGreaterThanOrEqual(0)
+      expect(result.consoleErrors).toEqual(['session for [secret PASSWORD]'])
+      expect(logs).toEqual(['logged in with [secret PASSWORD]'])
+      expect(JSON.stringify(result)).not.toContain(PASSWORD)
+      expect(browserRunV1.parse(result)).toEqual(result)
+    },
+    TEST_TIMEOUT_MS,
+  )
 
-  it('fails a broken checkout at its step, with the screenshot and trace stored', async () => {
-    shop.breakCheckout()
-    let result: BrowserRun
-    try {
-      result = await run(checkout())
-    } finally {
-      shop.breakCheckout(false)
-    }
+  it(
+    'fails a broken checkout at its step, with the screenshot and trace stored',
+    async () => {
+      shop.breakCheckout()
+      let result: BrowserRun
+      try {
+        result = await run(checkout())
+      } finally {
+        shop.breakCheckout(false)
+      }
 
-    expect(result).toMatchObject({ status: 'failed', failedStep: 'check total', timedOut: false })
-    expect(result.error).toContain("expect(locator('#total')).toHaveText() failed")
-    expect(result.steps.at(-1)).toMatchObject({ name: 'check total', status: 'failed' })
-    const screenshot = await readFile(join(artifactsDir, result.artifacts.screenshot!))
-    expect(screenshot.subarray(1, 4).toString()).toBe('PNG')
-    const trace = await readFile(join(artifactsDir, result.artifacts.trace!))
-    expect(trace.subarray(0, 2).toString()).toBe('PK')
-  }, TEST_TIMEOUT_MS)
+      expect(result).toMatchObject({ status: 'failed', failedStep: 'check total', timedOut: false })
+      expect(result.error).toContain("expect(locator('#total')).toHaveText() failed")
+      expect(result.steps.at(-1)).toMatchObject({ name: 'check total', status: 'failed' })
+      const screenshot = await readFile(join(artifactsDir, result.artifacts.screenshot!))
+      expect(screenshot.subarray(1, 4).toString()).toBe('PNG')
+      const trace = await readFile(join(artifactsDir, result.artifacts.trace!))
+      expect(trace.subarray(0, 2).toString()).toBe('PK')
+    },
+    TEST_TIMEOUT_MS,
+  )
 
-  it('stops a script that reaches for require, process, import() or string evaluation', async () => {
-    const attempts = {
-      require: `require('node:fs').readFileSync('/etc/passwd', 'utf8')`,
-      process: 'process.env',
-      import: `import('node:fs')`,
-      escape: `test.constructor.constructor('return process')()`,
-    }
-    const results = await Promise.all(
-      Object.values(attempts).map((attempt) =>
-        run(`test('steal', async ({ page }) => { const stolen = await ${attempt}; console.log(stolen) })`),
-      ),
-    )
-    const errors = Object.fromEntries(Object.keys(attempts).map((name, n) => [name, results[n]!.error]))
-    expect(results.map((result) => result.status)).toEqual(['failed', 'failed', 'failed', 'failed'])
-    expect(errors).toEqual({
-      require: expect.stringContaining('require is not defined'),
-      process: expect.stringContaining('process is not defined'),
-      import: expect.stringMatching(/dynamic import/i),
-      escape: expect.stringMatching(/code generation from strings disallowed/i),
-    })
-  }, TEST_TIMEOUT_MS)
+  it(
+    'stops a script that reaches for require, process, import() or string evaluation',
+    async () => {
+      const attempts = {
+        require: `require('node:fs').readFileSync('/etc/passwd', 'utf8')`,
+        process: 'process.env',
+        import: `import('node:fs')`,
+        escape: `test.constructor.constructor('return process')()`,
+      }
+      const results = await Promise.all(
+        Object.values(attempts).map((attempt) =>
+          run(`test('steal', async ({ page }) => { const stolen = await ${attempt}; console.log(stolen) })`),
+        ),
+      )
+      const errors = Object.fromEntries(Object.keys(attempts).map((name, n) => [name, results[n]!.error]))
+      expect(results.map((result) => result.status)).toEqual(['failed', 'failed', 'failed', 'failed'])
+      expect(errors).toEqual({
+        require: expect.stringContaining('require is not defined'),
+        process: expect.stringContaining('process is not defined'),
+        import: expect.stringMatching(/dynamic import/i),
+        escape: expect.stringMatching(/code generation from strings disallowed/i),
+      })
+    },
+    TEST_TIMEOUT_MS,
+  )
 
-  it('refuses a private address when private targets are not allowed', async () => {
-    const result = await run(`test('intranet', async ({ page }) => { await page.goto('${shop.url}/login') })`, {}, {
-      ...options,
-      allowPrivate: false,
-    })
+  it(
+    'refuses a private address when private targets are not allowed',
+    async () => {
+      const result = await run(
+        `test('intranet', async ({ page }) => { await page.goto('${shop.url}/login') })`,
+        {},
+        {
+          ...options,
+          allowPrivate: false,
+        },
+      )
 
-    expect(result.status).toBe('failed')
-    expect(result.error).toContain('ERR_BLOCKED_BY_CLIENT')
-    expect(result.failedRequests).toEqual([
-      expect.objectContaining({ url: `${shop.url}/login`, blocked: true, reason: expect.stringContaining('loopback') }),
-    ])
-  }, TEST_TIMEOUT_MS)
+      expect(result.status).toBe('failed')
+      expect(result.error).toContain('ERR_BLOCKED_BY_CLIENT')
+      expect(result.failedRequests).toEqual([
+        expect.objectContaining({
+          url: `${shop.url}/login`,
+          blocked: true,
+          reason: expect.stringContaining('loopback'),
+        }),
+      ])
+    },
+    TEST_TIMEOUT_MS,
+  )
 
-  it('kills a runaway script at its deadline, and the next run works', async () => {
-    const started = performance.now()
-    const runaway = await run(
-      `test('spin', async ({ page }) => {
+  it(
+    'kills a runaway script at its deadline, and the next run works',
+    async () => {
+      const started = performance.now()
+      const runaway = await run(
+        `test('spin', async ({ page }) => {
         await page.goto('${shop.url}/login')
         await test.step('forever', async () => { for (;;) {} })
       })`,
-      { timeoutMs: 20_000 },
-    )
-    const elapsed = performance.now() - started
+        { timeoutMs: 20_000 },
+      )
+      const elapsed = performance.now() - started
 
-    expect(runaway).toMatchObject({ status: 'failed', timedOut: true, failedStep: 'forever' })
-    expect(runaway.error).toContain('timed out after 20000 ms in step "forever"')
-    expect(elapsed).toBeLessThan(30_000)
+      expect(runaway).toMatchObject({ status: 'failed', timedOut: true, failedStep: 'forever' })
+      expect(runaway.error).toContain('timed out after 20000 ms in step "forever"')
+      expect(elapsed).toBeLessThan(30_000)
 
-    const hung = await run(`test('wait', async () => { await new Promise(() => {}) })`, { timeoutMs: 15_000 })
-    expect(hung).toMatchObject({ status: 'failed', timedOut: true })
+      const hung = await run(`test('wait', async () => { await new Promise(() => {}) })`, { timeoutMs: 15_000 })
+      expect(hung).toMatchObject({ status: 'failed', timedOut: true })
 
-    expect((await run(checkout())).status).toBe('passed')
-  }, TEST_TIMEOUT_MS)
+      expect((await run(checkout())).status).toBe('passed')
+    },
+    TEST_TIMEOUT_MS,
+  )
 })
 
 describe('BrowserChecks', () => {
@@ -181,14 +212,18 @@ describe('BrowserChecks', () => {
     expect(order).toEqual(['a1', 'b1', 'a2', 'b2', 'a3', 'a4'])
   })
 
-  it('runs one real script per slot through the limiter', async () => {
-    const checks = new BrowserChecks({ ...options, concurrency: 1, tenants: () => 2 })
-    const [a, b] = await Promise.all([
-      checks.run('org-a', { script: checkout(), secrets: { PASSWORD }, timeoutMs: RUN_TIMEOUT_MS }),
-      checks.run('org-b', { script: checkout(), secrets: { PASSWORD }, timeoutMs: RUN_TIMEOUT_MS }),
-    ])
-    expect([a.status, b.status]).toEqual(['passed', 'passed'])
-    // One slot: the second run started once the first had ended.
-    expect(Date.parse(b.startedAt)).toBeGreaterThanOrEqual(Date.parse(a.startedAt) + a.durationMs - 5)
-  }, TEST_TIMEOUT_MS)
+  it(
+    'runs one real script per slot through the limiter',
+    async () => {
+      const checks = new BrowserChecks({ ...options, concurrency: 1, tenants: () => 2 })
+      const [a, b] = await Promise.all([
+        checks.run('org-a', { script: checkout(), secrets: { PASSWORD }, timeoutMs: RUN_TIMEOUT_MS }),
+        checks.run('org-b', { script: checkout(), secrets: { PASSWORD }, timeoutMs: RUN_TIMEOUT_MS }),
+      ])
+      expect([a.status, b.status]).toEqual(['passed', 'passed'])
+      // One slot: the second run started once the first had ended.
+      expect(Date.parse(b.startedAt)).toBeGreaterThanOrEqual(Date.parse(a.startedAt) + a.durationMs - 5)
+    },
+    TEST_TIMEOUT_MS,
+  )
 })

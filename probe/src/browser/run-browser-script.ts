@@ -11,7 +11,10 @@ import { playwrightModules, scriptProcessSource } from './script-process-bundle.
 
 export const browserScriptInput = z.object({
   /** The script's body: `test('name', async ({ page }) => { … })`. */
-  script: z.string().min(1).max(256 * 1024),
+  script: z
+    .string()
+    .min(1)
+    .max(256 * 1024),
   /** Values the script reads as `secrets.NAME`; never written to the run's record. */
   secrets: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string()).default({}),
   /** The whole run's deadline, browser launch included; past it, the script process and browser are killed. */
@@ -167,7 +170,10 @@ export async function runBrowserScript(input: BrowserScriptInput, options: Brows
       else sendToChild({ type: 'browser', wsEndpoint: server.wsEndpoint() })
       await exited
     } else {
-      void launching.then((late) => late.close(), () => {})
+      void launching.then(
+        (late) => late.close(),
+        () => {},
+      )
     }
   } catch (error) {
     stderr = `${(error as Error).message}\n${stderr}`

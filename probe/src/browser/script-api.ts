@@ -27,7 +27,7 @@ const PLAYWRIGHT_IMPORT = /^\s*import\s*\{[^}]*\}\s*from\s*['"]@playwright\/test
 /** How long the script's top level may run before its `test(...)` must have been declared. */
 const DECLARE_TIMEOUT_MS = 1000
 
-const describe = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value) ?? String(value))
+const describe = (value: unknown) => (typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value)))
 
 /**
  * Evaluates a browser script's body in a vm context holding only `test`, `expect`, `secrets` and
@@ -40,12 +40,14 @@ export function loadScript(source: string, options: LoadScriptOptions): LoadedSc
   let failedStep: string | undefined
   const test = Object.assign(
     (name: unknown, body: unknown) => {
-      if (typeof name !== 'string' || typeof body !== 'function') throw new TypeError('test(name, async ({ page }) => { … })')
+      if (typeof name !== 'string' || typeof body !== 'function')
+        throw new TypeError('test(name, async ({ page }) => { … })')
       declared.push({ name, body: body as LoadedScript['body'] })
     },
     {
       step: async <T>(name: unknown, body: () => Promise<T>): Promise<T> => {
-        if (typeof name !== 'string' || typeof body !== 'function') throw new TypeError('test.step(name, async () => { … })')
+        if (typeof name !== 'string' || typeof body !== 'function')
+          throw new TypeError('test.step(name, async () => { … })')
         const started = performance.now()
         options.hooks.onStepStart(name)
         try {
@@ -71,7 +73,8 @@ export function loadScript(source: string, options: LoadScriptOptions): LoadedSc
   new vm.Script(source.replace(PLAYWRIGHT_IMPORT, ''), { filename: 'script.js' }).runInContext(context, {
     timeout: DECLARE_TIMEOUT_MS,
   })
-  if (declared.length !== 1) throw new Error(`a script declares exactly one test(...); this one declares ${declared.length}`)
+  if (declared.length !== 1)
+    throw new Error(`a script declares exactly one test(...); this one declares ${declared.length}`)
   const [only] = declared as [(typeof declared)[number]]
   return { ...only, failedStep: () => failedStep }
 }

@@ -30,7 +30,8 @@ async function run(job: ScriptJob): Promise<void> {
       expectTimeoutMs: job.expectTimeoutMs,
       hooks: {
         onStepStart: (name) => void send({ type: 'step-start', name: redact(name) }),
-        onStepEnd: (name, status, durationMs) => void send({ type: 'step-end', name: redact(name), status, durationMs }),
+        onStepEnd: (name, status, durationMs) =>
+          void send({ type: 'step-end', name: redact(name), status, durationMs }),
         onLog: (text) => void send({ type: 'log', text: redact(text) }),
       },
     })
