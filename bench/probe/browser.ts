@@ -11,7 +11,7 @@ import { startShopApp } from '../../probe/src/testing/shop-app.ts'
  * browser slots at each concurrency in BENCH_BROWSER_CONCURRENCY (default 1 and one per core),
  * BENCH_BROWSER_RUNS runs each (default 4 per slot). Prints JSON: checks per minute, per minute
  * per core, run duration p50/max, and the memory of this process and everything it started
- * (script processes, browsers), sampled every second: the peak sum of PSS (shared pages counted
+ * (script processes, browsers), sampled every second: the reasons of failed runs, and the peak sum of PSS (shared pages counted
  * once) and of RSS (shared pages counted in every process). Run: npx tsx bench/probe/browser.ts
  */
 const cores = availableParallelism()
@@ -107,6 +107,11 @@ for (const concurrency of concurrencies) {
     runMsMax: durations.at(-1),
     peakTreePssMb: peak.pssMb,
     peakTreeRssMb: peak.rssMb,
+    failures: [
+      ...new Set(
+        done.filter((run) => run.status === 'failed').map((run) => `${run.failedStep}: ${run.error?.split('\n')[0]}`),
+      ),
+    ],
   })
 }
 await shop.close()
