@@ -173,6 +173,18 @@ describe('runBrowserScript', () => {
   )
 })
 
+describe('runBrowserScript without a browser', () => {
+  it(
+    'fails the run with the reason when the browser does not start',
+    async () => {
+      const result = await run(checkout(), {}, { ...options, browserPath: '/nonexistent/chromium' })
+      expect(result).toMatchObject({ status: 'failed', timedOut: false })
+      expect(result.error).toMatch(/^the browser did not start: /)
+    },
+    TEST_TIMEOUT_MS,
+  )
+})
+
 describe('BrowserChecks', () => {
   it('shares the browser slots between two organizations: a freed slot goes to the one that waited', async () => {
     const order: string[] = []

@@ -103,6 +103,7 @@ export async function runBrowserScript(input: BrowserScriptInput, options: Brows
   let done: Extract<ChildMessage, { type: 'done' }> | undefined
   let timedOut = false
   let stderr = ''
+  let failure: string | undefined
   let server: BrowserServer | undefined
   let child: ChildProcess | undefined
 
@@ -158,11 +159,17 @@ export async function runBrowserScript(input: BrowserScriptInput, options: Brows
           break
       }
     })
-    const exited = new Promise<void>((resolve) => child!.once('exit', () => resolve()))
+    // A process that cannot start emits 'error' and never 'exit'.
+    const exited = new Promise<void>((resolve) => {
+      child!.once('exit', () => resolve())
+      child!.once('error', () => resolve())
+    })
     const sendToChild = (message: ParentMessage) => child!.send(message)
     sendToChild({ type: 'job', job: { ...job, allowPrivate: options.allowPrivate } })
     // A script that fails as it loads (a syntax error, `require`) needs no browser: do not wait for it.
-    const launching = launchBrowser(options.browserPath, job.timeoutMs)
+    const launching = launchBrowser(options.browserPath, job.timeoutMs).catch((error: Error) => {
+      throw new Error(`the browser did not start: ${error.message.split('\n')[0]}`)
+    })
     const first = await Promise.race([launching, exited])
     if (first) {
       server = first
@@ -176,7 +183,7 @@ export async function runBrowserScript(input: BrowserScriptInput, options: Brows
       )
     }
   } catch (error) {
-    stderr = `${(error as Error).message}\n${stderr}`
+    failure = (error as Error).message.split('\n')[0]
   } finally {
     clearTimeout(deadline)
     killGroup(child?.pid)
@@ -189,7 +196,9 @@ export async function runBrowserScript(input: BrowserScriptInput, options: Brows
     ? `timed out after ${job.timeoutMs} ms${running.length > 0 ? ` in step "${running.at(-1)}"` : ''}; the script process and browser were killed`
     : done
       ? done.error
-      : redact(`the script process ended without a verdict: ${stderr.trim().split('\n').slice(-5).join('\n')}`)
+      : redact(
+          failure ?? `the script process ended without a verdict: ${stderr.trim().split('\n').slice(-5).join('\n')}`,
+        )
   return {
     v: 1,
     status: !timedOut && done?.status === 'passed' ? 'passed' : 'failed',
