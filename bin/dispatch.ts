@@ -15,6 +15,7 @@ Commands:
   monitor test --location CODE --url URL
                              run one check now from a probe of CODE; stores nothing
   channels list|test ID      notification channels, and a test message to one now
+  synthetic run FILE         run a browser script on this machine and print the run
   heartbeat --url PING_URL -- COMMAND
                              run a job and ping its heartbeat monitor: start, then the exit code
   dead-letters list|replay|drop
@@ -109,6 +110,9 @@ export const commands: Record<string, Command> = {
   },
   monitor: {
     run: async (args) => (await import('./commands/monitor.ts')).runMonitorCommand(args),
+  },
+  synthetic: {
+    run: async (args) => (await import('./commands/synthetic.ts')).runSyntheticCommand(args),
   },
   heartbeat: {
     run: async (args) => (await import('./commands/heartbeat.ts')).runHeartbeat(args),

@@ -3,7 +3,7 @@ import { commonEnv, envTypes, parseEnv } from '@guard/shared'
 import { z } from 'zod'
 import { parseCanaryTargets } from './canary.ts'
 
-export const probeEnvSchema = z.object({
+const probeEnvFields = z.object({
   ...commonEnv,
   GUARD_PROBE_LOCATION: z
     .string()
@@ -34,6 +34,27 @@ export const probeEnvSchema = z.object({
   GUARD_ALLOW_PRIVATE_TARGETS: envTypes.flag.describe(
     '`1` lets checks and toolbox jobs reach private, loopback, link-local and other internal addresses; unset: `0`',
   ),
+  GUARD_PROBE_BROWSER: z
+    .enum(['chromium'])
+    .optional()
+    .describe(
+      '`chromium` lets this probe run browser checks (see [Monitors](monitors.md#browser-checks)); unset, it runs none and is given none',
+    ),
+  GUARD_PROBE_BROWSER_PATH: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("the browser's executable, e.g. Debian's `/usr/bin/chromium`; required with `GUARD_PROBE_BROWSER`"),
+  GUARD_PROBE_BROWSER_CONCURRENCY: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(64)
+    .default(() => availableParallelism())
+    .meta({
+      description: 'browser checks running at once, each with its own browser and about 200 MB',
+      docDefault: 'one per core (`os.availableParallelism()`)',
+    }),
   /**
    * Seals the monitor credentials the probe keeps on disk (README "Credentials"); unset, the key in
    * GUARD_DATA_DIR/secret.key. Never needed from the collector: any probe may have its own.
@@ -118,6 +139,11 @@ export const probeEnvSchema = z.object({
     .default('127.0.0.1')
     .describe('address `/healthz` and `/metrics` listen on (`0.0.0.0` for a scraper elsewhere)'),
 })
+
+export const probeEnvSchema = probeEnvFields.refine(
+  (env) => env.GUARD_PROBE_BROWSER === undefined || env.GUARD_PROBE_BROWSER_PATH !== undefined,
+  { path: ['GUARD_PROBE_BROWSER_PATH'], message: 'is required with GUARD_PROBE_BROWSER (e.g. /usr/bin/chromium)' },
+)
 
 export type ProbeEnv = z.infer<typeof probeEnvSchema>
 

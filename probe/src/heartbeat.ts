@@ -11,6 +11,8 @@ export interface HeartbeatSources {
   monitors: () => number
   inFlight: () => number
   checksDone: () => number
+  /** GUARD_PROBE_BROWSER is set: this probe runs browser checks. */
+  browser: boolean
 }
 
 /** Builds successive heartbeats; checks per second covers the time since the previous one. */
@@ -38,6 +40,7 @@ export function heartbeats(sources: HeartbeatSources): () => ProbeHeartbeat {
       outboxDepth: sources.outbox.depth,
       outboxBytes: sources.outbox.bytes,
       outboxDropped: sources.outbox.droppedTotal,
+      browser: sources.browser,
     }
   }
 }

@@ -203,6 +203,7 @@ export async function startProbe(deps: ProbeDeps): Promise<RunningProbe> {
     monitors: () => running.size,
     inFlight: () => running.inFlight,
     checksDone: () => stats.checks,
+    browser: env.GUARD_PROBE_BROWSER !== undefined,
   })
   const heartbeat = setInterval(() => {
     bus.emit(probeHeartbeatSubject(location), encodeJson(nextHeartbeat())).catch(() => {})

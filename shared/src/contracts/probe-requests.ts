@@ -139,6 +139,8 @@ export const probeHeartbeatV1 = z.object({
   outboxDepth: z.number().int().nonnegative(),
   outboxBytes: z.number().int().nonnegative(),
   outboxDropped: z.number().int().nonnegative(),
+  /** The probe runs browser checks (GUARD_PROBE_BROWSER); probes older than this field run none. */
+  browser: z.boolean().optional(),
 })
 export type ProbeHeartbeat = z.infer<typeof probeHeartbeatV1>
 

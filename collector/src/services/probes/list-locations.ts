@@ -11,6 +11,8 @@ export const probeView = z.object({
   outboxDepth: z.number().int(),
   checksPerSecond: z.number(),
   monitors: z.number().int(),
+  /** Runs browser checks: only such probes are given browser monitors. */
+  browser: z.boolean(),
 })
 
 export const locationView = z
@@ -37,6 +39,7 @@ export const locationView = z
             outboxDepth: 0,
             checksPerSecond: 3.5,
             monitors: 120,
+            browser: false,
           },
         ],
       },
@@ -82,6 +85,7 @@ export async function listLocations({ ctx }: { ctx: CollectorContext }): Promise
       outboxDepth: row.heartbeat.outboxDepth,
       checksPerSecond: row.heartbeat.checksPerSecond,
       monitors: row.heartbeat.monitors,
+      browser: row.heartbeat.browser ?? false,
     })
     location.online ||= online
     byCode.set(row.location, location)

@@ -28,9 +28,12 @@ describe('probe heartbeats', () => {
   })
   afterAll(() => harness.close())
 
-  it('keeps the newest heartbeat per probe whatever the arrival order, and tells online from offline', async () => {
+  it('keeps the newest heartbeat per probe whatever the arrival order, and tells online from offline, and which probes run browser checks', async () => {
     const now = Date.now()
-    await recordHeartbeat(harness.ctx.sql, heartbeat('fra', 'fra-1', new Date(now), { version: '1.1.0' }))
+    await recordHeartbeat(
+      harness.ctx.sql,
+      heartbeat('fra', 'fra-1', new Date(now), { version: '1.1.0', browser: true }),
+    )
     await recordHeartbeat(harness.ctx.sql, heartbeat('fra', 'fra-1', new Date(now - 5000), { version: '1.0.0' }))
     await recordHeartbeat(harness.ctx.sql, heartbeat('iad', 'iad-1', new Date(now - 60_000)))
     const locations = await listLocations({ ctx: harness.ctx })
@@ -49,10 +52,16 @@ describe('probe heartbeats', () => {
             outboxDepth: 4,
             checksPerSecond: 1.5,
             monitors: 3,
+            browser: true,
           },
         ],
       },
-      { code: 'iad', online: false, configured: false, probes: [expect.objectContaining({ online: false })] },
+      {
+        code: 'iad',
+        online: false,
+        configured: false,
+        probes: [expect.objectContaining({ online: false, browser: false })],
+      },
       { code: 'sin', online: false, configured: true, probes: [] },
     ])
   })
