@@ -99,31 +99,6 @@ describe('groups through the API', () => {
     expect(stats.groups).toEqual({ total: 2, up: 2, down: 0, degraded: 0, unknown: 0 })
   })
 
-  it('keeps the tree cached while ingested results leave every state as it was, and shows a change of state at once', async () => {
-    const [steady, flapping] = await Promise.all([domain('steady'), domain('flapping')])
-    const watched = await group({ name: 'Watched' })
-    await members(watched, [
-      { kind: 'domain', id: steady },
-      { kind: 'domain', id: flapping },
-    ])
-    await Promise.all([checked(steady, 'up', ORG, 90), checked(flapping, 'up', ORG, 90)])
-    const tree = async () => {
-      const response = await app.inject({
-        method: 'GET',
-        url: '/api/groups',
-        headers: { authorization: 'Bearer user:alice' },
-      })
-      const found = (response.json().data as Array<{ id: string; state: string }>).find((node) => node.id === watched)
-      return { cache: response.headers['x-cache'], state: found?.state }
-    }
-    await tree()
-    expect(await tree()).toEqual({ cache: 'hit', state: 'up' })
-    await checked(steady, 'up', ORG, 60)
-    expect(await tree()).toEqual({ cache: 'hit', state: 'up' })
-    await checked(flapping, 'down', ORG, 40)
-    expect(await tree()).toEqual({ cache: 'miss', state: 'degraded' })
-  })
-
   it('lists the groups with their states to an MCP client, and refuses another organization', async () => {
     const mcp = (organizationId?: string) =>
       app.inject({
@@ -282,5 +257,30 @@ describe('groups through the API', () => {
     const { rows } = await harness.ctx.sql.query('SELECT group_id FROM monitoring.monitors WHERE id = $1', [id])
     expect(rows).toEqual([{ group_id: null }])
     expect((await call('GET', `/api/groups/${parent}`)).status).toBe(404)
+  })
+
+  it('keeps the tree cached while ingested results leave every state as it was, and shows a change of state at once', async () => {
+    const [steady, flapping] = await Promise.all([domain('steady'), domain('flapping')])
+    const watched = await group({ name: 'Watched' })
+    await members(watched, [
+      { kind: 'domain', id: steady },
+      { kind: 'domain', id: flapping },
+    ])
+    await Promise.all([checked(steady, 'up', ORG, 90), checked(flapping, 'up', ORG, 90)])
+    const tree = async () => {
+      const response = await app.inject({
+        method: 'GET',
+        url: '/api/groups',
+        headers: { authorization: 'Bearer user:alice' },
+      })
+      const found = (response.json().data as Array<{ id: string; state: string }>).find((node) => node.id === watched)
+      return { cache: response.headers['x-cache'], state: found?.state }
+    }
+    await tree()
+    expect(await tree()).toEqual({ cache: 'hit', state: 'up' })
+    await checked(steady, 'up', ORG, 60)
+    expect(await tree()).toEqual({ cache: 'hit', state: 'up' })
+    await checked(flapping, 'down', ORG, 40)
+    expect(await tree()).toEqual({ cache: 'miss', state: 'degraded' })
   })
 })
