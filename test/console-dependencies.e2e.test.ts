@@ -16,15 +16,6 @@ describe.skipIf(!CHROMIUM)("console: a monitor's dependencies, in headless Chrom
   let page: Page
   const ids: Record<string, string> = {}
 
-  const rest = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-    const response = await fetch(`${guard.collectorUrl}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${guard.apiKey}`, 'content-type': 'application/json' },
-      ...(body ? { body: JSON.stringify(body) } : {}),
-    })
-    return ((await response.json()) as { data: T }).data
-  }
-
   beforeAll(async () => {
     guard = await startGuardForConsole()
     browser = await launchChromium()
@@ -33,7 +24,9 @@ describe.skipIf(!CHROMIUM)("console: a monitor's dependencies, in headless Chrom
       ['gateway', 'Gateway'],
       ['shop', 'Shop'],
     ] as const) {
-      ids[key] = (await rest<{ id: string }>('POST', '/api/domains', { url: `http://127.0.0.1:9/${key}`, name })).id
+      ids[key] = (
+        await guard.rest<{ id: string }>('POST', '/api/domains', { url: `http://127.0.0.1:9/${key}`, name })
+      ).id
     }
   }, 180_000)
   afterAll(async () => {

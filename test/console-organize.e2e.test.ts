@@ -16,15 +16,6 @@ describe.skipIf(!CHROMIUM)('console: tags and groups, in headless Chromium', () 
   let page: Page
   let shop: { id: string }
 
-  const rest = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-    const response = await fetch(`${guard.collectorUrl}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${guard.apiKey}`, 'content-type': 'application/json' },
-      ...(body ? { body: JSON.stringify(body) } : {}),
-    })
-    return ((await response.json()) as { data: T }).data
-  }
-
   beforeAll(async () => {
     guard = await startGuardForConsole()
     browser = await launchChromium()
@@ -36,12 +27,16 @@ describe.skipIf(!CHROMIUM)('console: tags and groups, in headless Chromium', () 
   })
 
   it('filters the domains by a tag, and the filter survives a reload', async () => {
-    shop = await rest<{ id: string }>('POST', '/api/domains', {
+    shop = await guard.rest<{ id: string }>('POST', '/api/domains', {
       url: 'http://127.0.0.1:9/a',
       name: 'Shop',
       tags: ['env:prod', 'team:web'],
     })
-    await rest('POST', '/api/domains', { url: 'http://127.0.0.1:9/b', name: 'Staging shop', tags: ['env:staging'] })
+    await guard.rest('POST', '/api/domains', {
+      url: 'http://127.0.0.1:9/b',
+      name: 'Staging shop',
+      tags: ['env:staging'],
+    })
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Domains' }).click()
     const table = page.getByRole('table', { name: 'Domains' })
     await table.getByRole('link', { name: 'Staging shop', exact: true }).waitFor()
@@ -63,7 +58,7 @@ describe.skipIf(!CHROMIUM)('console: tags and groups, in headless Chromium', () 
   it('creates a group, adds a member and shows the group state', async () => {
     // Nothing listens on port 9: once checked, the domain is down, and so is a group of it alone.
     for (let attempt = 0; attempt < 120; attempt++) {
-      if ((await rest<{ status: string }>('GET', `/api/domains/${shop.id}`)).status === 'down') break
+      if ((await guard.rest<{ status: string }>('GET', `/api/domains/${shop.id}`)).status === 'down') break
       await new Promise((resolve) => setTimeout(resolve, 500))
     }
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Groups' }).click()

@@ -16,26 +16,23 @@ describe.skipIf(!CHROMIUM)('console: what status pages show of incidents, in hea
   let page: Page
   const ids: Record<string, string> = {}
 
-  const rest = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-    const response = await fetch(`${guard.collectorUrl}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${guard.apiKey}`, 'content-type': 'application/json' },
-      ...(body ? { body: JSON.stringify(body) } : {}),
-    })
-    return ((await response.json()) as { data: T }).data
-  }
-
   beforeAll(async () => {
     guard = await startGuardForConsole()
     browser = await launchChromium()
     page = (await signInToConsole(browser, guard)).page
-    ids.shop = (await rest<{ id: string }>('POST', '/api/domains', { url: 'http://127.0.0.1:9/shop', name: 'Shop' })).id
-    ids.page = (
-      await rest<{ id: string }>('POST', '/api/status-pages', { name: 'Acme', slug: 'acme-wording', isPublic: true })
+    ids.shop = (
+      await guard.rest<{ id: string }>('POST', '/api/domains', { url: 'http://127.0.0.1:9/shop', name: 'Shop' })
     ).id
-    await rest('POST', `/api/status-pages/${ids.page}/domains`, { domainId: ids.shop, displayName: 'Shop' })
+    ids.page = (
+      await guard.rest<{ id: string }>('POST', '/api/status-pages', {
+        name: 'Acme',
+        slug: 'acme-wording',
+        isPublic: true,
+      })
+    ).id
+    await guard.rest('POST', `/api/status-pages/${ids.page}/domains`, { domainId: ids.shop, displayName: 'Shop' })
     ids.incident = (
-      await rest<{ id: string }>('POST', '/api/incidents', {
+      await guard.rest<{ id: string }>('POST', '/api/incidents', {
         title: 'db-7 pool exhausted',
         affectedDomains: [ids.shop],
       })
@@ -53,7 +50,7 @@ describe.skipIf(!CHROMIUM)('console: what status pages show of incidents, in hea
     await expect
       .poll(
         async () =>
-          (await rest<{ automaticIncidents: string }>('GET', `/api/status-pages/${ids.page}`)).automaticIncidents,
+          (await guard.rest<{ automaticIncidents: string }>('GET', `/api/status-pages/${ids.page}`)).automaticIncidents,
       )
       .toBe('draft')
   }, 90_000)

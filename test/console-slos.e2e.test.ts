@@ -15,15 +15,6 @@ describe.skipIf(!CHROMIUM)('console: SLOs and their error budget, in headless Ch
   let browser: Browser
   let page: Page
 
-  const rest = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-    const response = await fetch(`${guard.collectorUrl}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${guard.apiKey}`, 'content-type': 'application/json' },
-      ...(body ? { body: JSON.stringify(body) } : {}),
-    })
-    return ((await response.json()) as { data: T }).data
-  }
-
   beforeAll(async () => {
     guard = await startGuardForConsole()
     browser = await launchChromium()
@@ -35,11 +26,11 @@ describe.skipIf(!CHROMIUM)('console: SLOs and their error budget, in headless Ch
   })
 
   it('lists an SLO and shows its budget panel with the burn-down chart', async () => {
-    const domain = await rest<{ id: string }>('POST', '/api/domains', {
+    const domain = await guard.rest<{ id: string }>('POST', '/api/domains', {
       url: 'http://127.0.0.1:9/',
       name: 'Checkout',
     })
-    await rest('POST', '/api/slos', {
+    await guard.rest('POST', '/api/slos', {
       name: 'Checkout availability',
       subject: { kind: 'monitor', id: domain.id },
       objective: 99.9,

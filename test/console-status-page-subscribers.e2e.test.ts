@@ -15,15 +15,6 @@ describe.skipIf(!CHROMIUM)('console: status page subscribers, in headless Chromi
   let browser: Browser
   let page: Page
 
-  const rest = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-    const response = await fetch(`${guard.collectorUrl}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${guard.apiKey}`, 'content-type': 'application/json' },
-      ...(body ? { body: JSON.stringify(body) } : {}),
-    })
-    return ((await response.json()) as { data: T }).data
-  }
-
   beforeAll(async () => {
     guard = await startGuardForConsole()
     browser = await launchChromium()
@@ -35,7 +26,7 @@ describe.skipIf(!CHROMIUM)('console: status page subscribers, in headless Chromi
   })
 
   it('imports addresses, lists them, offers the CSV and removes one', async () => {
-    const statusPage = await rest<{ id: string }>('POST', '/api/status-pages', {
+    const statusPage = await guard.rest<{ id: string }>('POST', '/api/status-pages', {
       name: 'Customer status',
       slug: 'customer-status',
       isPublic: true,
@@ -51,9 +42,9 @@ describe.skipIf(!CHROMIUM)('console: status page subscribers, in headless Chromi
     )
     await page.getByRole('button', { name: 'Remove second@example.org' }).click()
     await expect.poll(() => page.getByRole('row', { name: /second@example\.org/ }).count()).toBe(0)
-    expect(await rest<Array<{ target: string }>>('GET', `/api/status-pages/${statusPage.id}/subscribers`)).toEqual([
-      expect.objectContaining({ target: 'first@example.org', confirmed: true }),
-    ])
+    expect(
+      await guard.rest<Array<{ target: string }>>('GET', `/api/status-pages/${statusPage.id}/subscribers`),
+    ).toEqual([expect.objectContaining({ target: 'first@example.org', confirmed: true })])
     await saveScreenshot(page, 'console/status-page-subscribers')
     expect(await seriousViolations(page)).toEqual([])
   }, 90_000)

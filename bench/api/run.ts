@@ -203,12 +203,14 @@ try {
         }
       })
       running = running.then(async () => {
-        await applyResultsToState(ctx.sql, batch)
+        const stateChanged = new Set<string>()
+        await applyResultsToState(ctx.sql, batch, { stateChanged })
         await storeResults(ctx.timeseries, batch)
         await invalidateIngestedReads({
           ctx,
           organizationIds: [organizationId],
           monitorIds: batch.map((r) => r.monitorId),
+          stateChanged,
         })
         refresher.touched(batch)
       })

@@ -42,6 +42,8 @@ export interface ConsoleGuard {
   /** The bootstrap API key `guard start` printed (default organization, every permission). */
   apiKey: string
   dataDir: string
+  /** One API call with `apiKey`, a JSON `body` if any; resolves to the answer's `data`. */
+  rest<T>(method: string, path: string, body?: unknown): Promise<T>
   stop(): Promise<void>
 }
 
@@ -65,13 +67,22 @@ export async function startGuardForConsole(env: Record<string, string> = {}): Pr
   const admin = output.match(/admin: (\S+) \/ (\S+)/)
   const apiKey = output.match(/api key: (guard_\S+)/)
   if (!admin || !apiKey) throw new Error(`guard start printed no credentials:\n${output}`)
+  const collectorUrl = `http://127.0.0.1:${collectorPort}`
   return {
     guard,
-    collectorUrl: `http://127.0.0.1:${collectorPort}`,
+    collectorUrl,
     identityUrl: `http://127.0.0.1:${identityPort}`,
     admin: { email: admin[1]!, password: admin[2]! },
     apiKey: apiKey[1]!,
     dataDir,
+    async rest<T>(method: string, path: string, body?: unknown) {
+      const response = await fetch(`${collectorUrl}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${apiKey[1]}`, 'content-type': 'application/json' },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      })
+      return ((await response.json()) as { data: T }).data
+    },
     async stop() {
       await guard.stop('SIGTERM', 10_000)
       await rm(dataDir, { recursive: true, force: true })

@@ -19,7 +19,10 @@ export interface HandlerScope {
   tx: Sql
   /** Ids of events the handler staged in `tx`; published once the transaction commits. */
   staged: string[]
-  /** Runs after the commit (live pushes, waking workers); a failure there is logged, not retried. */
+  /**
+   * Runs after the commit, before the staged events are published (live pushes, waking workers,
+   * invalidating cached reads); a failure there is logged, not retried.
+   */
   afterCommit: Array<() => Promise<void> | void>
   /**
    * Remembers a lookup for the rest of the batch (one transaction): what the handlers only read,
@@ -82,9 +85,8 @@ export async function consumeEvents(
     await ctx.sql.transaction(async (tx) => {
       for (const { event } of entries) await handle(tx, event, { ...scope, tx })
     })
-    await publishStagedEvents(ctx, { ids: scope.staged }).catch((error: unknown) =>
-      ctx.log.warn({ err: error, consumer }, 'publishing events failed: the relay will retry'),
-    )
+    // Before publishing: whoever sees the batch processed (its rows committed) finds the cached reads
+    // it changed already invalidated here, not a bus round trip later.
     for (const after of scope.afterCommit) {
       try {
         await after()
@@ -92,6 +94,9 @@ export async function consumeEvents(
         ctx.log.warn({ err: error, consumer }, 'after-commit step failed')
       }
     }
+    await publishStagedEvents(ctx, { ids: scope.staged }).catch((error: unknown) =>
+      ctx.log.warn({ err: error, consumer }, 'publishing events failed: the relay will retry'),
+    )
     await Promise.all(entries.map(({ message }) => message.ack()))
   }
 

@@ -160,13 +160,15 @@ export async function consumeResults(
     const previousState = stateStage
     const previousQueued = queuedStage
     const unseen = new Set<string>()
+    /** Organizations with a monitor whose state this group changed (a failed attempt may add some: harmless). */
+    const stateChanged = new Set<string>()
     const state = (async () => {
       await previousState
       return untilDone('relational', messages, async () => {
         const stateStarted = performance.now()
         unseen.clear()
         const { outcomes, rejected } = await isolateDataErrors(results, (part) =>
-          applyResultsToState(ctx.sql, part, { newer: unseen }),
+          applyResultsToState(ctx.sql, part, { newer: unseen, stateChanged }),
         )
         phase('state', since(stateStarted))
         return { events: outcomes.flat(), rejected }
@@ -234,6 +236,7 @@ export async function consumeResults(
           ctx,
           organizationIds: results.map((result) => result.organizationId),
           monitorIds: results.map((result) => result.monitorId),
+          stateChanged,
         })
         refresher.touched(results)
         // The previous batch's acks had this batch's stores to finish in; this batch's get the next ones.

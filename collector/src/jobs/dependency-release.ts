@@ -12,7 +12,7 @@ export function scheduleDependencyReleaseJob(ctx: CollectorContext) {
     '*/30 * * * * *',
     async () => {
       try {
-        const released = await releaseOrphanedSuppressions(ctx.sql)
+        const released = await releaseOrphanedSuppressions(ctx)
         if (released.length > 0) ctx.log.info({ monitors: released }, 'dependents down on their own after recovery')
       } catch (error) {
         ctx.log.error({ err: error }, 'dependency release job failed; the next tick retries')

@@ -1,7 +1,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { CollectorContext } from '../context.ts'
 import type { CachedResponse, ReadCache } from '../services/read-cache/cache.ts'
-import { ingestScope, invalidateReads, isIngestScope, monitorScope } from '../services/read-cache/invalidate.ts'
+import {
+  ingestScope,
+  invalidateReads,
+  isIngestScope,
+  monitorScope,
+  stateScope,
+} from '../services/read-cache/invalidate.ts'
 import { callerOf } from './authenticate.ts'
 
 declare module 'fastify' {
@@ -11,8 +17,10 @@ declare module 'fastify' {
      * newly ingested results: of any monitor of theirs (`true`), or only of the monitor the route's
      * `:id` names (`'monitor'`), so one monitor's results leave every other monitor's pages cached.
      * `'negotiated'`: as `true`, for a route whose answer also depends on `Accept` (JSON or CSV).
+     * `'states'`: until a write, or ingested results that change a monitor's state (what groups derive
+     * theirs from); results that leave every state as it was leave the answer cached.
      */
-    readCache?: boolean | 'monitor' | 'negotiated'
+    readCache?: boolean | 'monitor' | 'negotiated' | 'states'
   }
   interface FastifyRequest {
     readCacheMiss: { key: string; generations: number[] } | undefined
@@ -51,12 +59,15 @@ const sameGenerations = (a: number[], b: number[]) => a.length === b.length && a
 function keyOf(request: FastifyRequest): { key: string; scopes: string[] } {
   const caller = callerOf(request)
   const organizationIds = [...caller.organizationIds].sort()
-  const monitorId =
-    request.routeOptions.config.readCache === 'monitor' ? (request.params as { id?: string }).id : undefined
-  const accept = request.routeOptions.config.readCache === 'negotiated' ? `|${request.headers.accept ?? ''}` : ''
+  const how = request.routeOptions.config.readCache
+  const monitorId = how === 'monitor' ? (request.params as { id?: string }).id : undefined
+  const accept = how === 'negotiated' ? `|${request.headers.accept ?? ''}` : ''
+  const ingested = monitorId
+    ? [monitorScope(monitorId)]
+    : organizationIds.map(how === 'states' ? stateScope : ingestScope)
   return {
     key: `${caller.principal.kind}:${caller.principal.id}|${caller.organizationId}|${organizationIds.join(',')}|${request.url}${accept}`,
-    scopes: [...organizationIds, ...(monitorId ? [monitorScope(monitorId)] : organizationIds.map(ingestScope))],
+    scopes: [...organizationIds, ...ingested],
   }
 }
 

@@ -7,8 +7,14 @@ import { dependenciesView, setDependenciesInput } from '../services/dependencies
 import { setDependencies } from '../services/dependencies/set.ts'
 import { envelope, errorResponses, idParams, ok } from './common.ts'
 
-// Any monitor kind: the service checks the permission of the monitor's own kind.
-const read = { access: { anyOf: ['domains:read', 'services:read', 'heartbeats:read'] satisfies Permission[] } }
+/**
+ * Any monitor kind: the service checks the permission of the monitor's own kind. Cached as the
+ * monitor's pages: the incident engine and the release job invalidate them when they change its `suppressedBy`.
+ */
+const read = {
+  access: { anyOf: ['domains:read', 'services:read', 'heartbeats:read'] satisfies Permission[] },
+  readCache: 'monitor' as const,
+}
 const write = { access: { anyOf: ['domains:write', 'services:write', 'heartbeats:write'] satisfies Permission[] } }
 
 export function dependencyRoutes(app: GuardFastify, ctx: CollectorContext): void {

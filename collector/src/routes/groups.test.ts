@@ -21,12 +21,22 @@ describe('groups through the API', () => {
   }
   const domain = (name: string, user = 'alice') => created('/api/domains', { url: `https://${name}.example` }, user)
   /** Two results in a row (the failure threshold's default), applied and announced as the ingest does. */
-  const checked = async (id: string, status: 'up' | 'down', organizationId = ORG) => {
-    await applyResultsToState(harness.ctx.sql, [
-      resultFor(id, organizationId, 'fra', 20, status, 10),
-      resultFor(id, organizationId, 'fra', 10, status, 10),
-    ])
-    await invalidateIngestedReads({ ctx: harness.ctx, organizationIds: [organizationId], monitorIds: [id] })
+  const checked = async (id: string, status: 'up' | 'down', organizationId = ORG, secondsAgo = 20) => {
+    const stateChanged = new Set<string>()
+    await applyResultsToState(
+      harness.ctx.sql,
+      [
+        resultFor(id, organizationId, 'fra', secondsAgo, status, 10),
+        resultFor(id, organizationId, 'fra', secondsAgo - 10, status, 10),
+      ],
+      { stateChanged },
+    )
+    await invalidateIngestedReads({
+      ctx: harness.ctx,
+      organizationIds: [organizationId],
+      monitorIds: [id],
+      stateChanged,
+    })
   }
   const group = (payload: object) => created('/api/groups', payload)
   const members = (id: string, add: object[], remove: object[] = []) =>
@@ -247,5 +257,30 @@ describe('groups through the API', () => {
     const { rows } = await harness.ctx.sql.query('SELECT group_id FROM monitoring.monitors WHERE id = $1', [id])
     expect(rows).toEqual([{ group_id: null }])
     expect((await call('GET', `/api/groups/${parent}`)).status).toBe(404)
+  })
+
+  it('keeps the tree cached while ingested results leave every state as it was, and shows a change of state at once', async () => {
+    const [steady, flapping] = await Promise.all([domain('steady'), domain('flapping')])
+    const watched = await group({ name: 'Watched' })
+    await members(watched, [
+      { kind: 'domain', id: steady },
+      { kind: 'domain', id: flapping },
+    ])
+    await Promise.all([checked(steady, 'up', ORG, 90), checked(flapping, 'up', ORG, 90)])
+    const tree = async () => {
+      const response = await app.inject({
+        method: 'GET',
+        url: '/api/groups',
+        headers: { authorization: 'Bearer user:alice' },
+      })
+      const found = (response.json().data as Array<{ id: string; state: string }>).find((node) => node.id === watched)
+      return { cache: response.headers['x-cache'], state: found?.state }
+    }
+    await tree()
+    expect(await tree()).toEqual({ cache: 'hit', state: 'up' })
+    await checked(steady, 'up', ORG, 60)
+    expect(await tree()).toEqual({ cache: 'hit', state: 'up' })
+    await checked(flapping, 'down', ORG, 40)
+    expect(await tree()).toEqual({ cache: 'miss', state: 'degraded' })
   })
 })

@@ -18,8 +18,8 @@ import { setGroupMembers } from '../services/groups/set-members.ts'
 import { updateGroup } from '../services/groups/update.ts'
 import { deleted, envelope, errorResponses, errorSchema, idParams, ok } from './common.ts'
 
-// Cached like the lists: members' states move with ingested results, which invalidate them; a device's, within the TTL.
-const read = { access: { permission: 'groups:read' as const }, readCache: true }
+// Cached until a write or a member's state changes with ingested results; a device's shows within the TTL.
+const read = { access: { permission: 'groups:read' as const }, readCache: 'states' as const }
 const write = { access: { permission: 'groups:write' as const } }
 const organizationQuery = z.object({ organizationId: z.string().max(64).optional() })
 const writeResponses = { ...errorResponses, 409: errorSchema }

@@ -167,9 +167,9 @@ describe('dependencies that silence the noise', () => {
     await feed([gateway], ['up'], 800)
     // Checked, still down, but not yet `failure_threshold` intervals after the gateway came back.
     await feed([backend], ['down'], 790)
-    expect(await releaseOrphanedSuppressions(harness.ctx.sql)).toEqual([])
+    expect(await releaseOrphanedSuppressions(harness.ctx)).toEqual([])
     await feed([backend], ['down'], 500)
-    expect(await releaseOrphanedSuppressions(harness.ctx.sql)).toEqual([backend])
+    expect(await releaseOrphanedSuppressions(harness.ctx)).toEqual([backend])
     await eventsSettled(harness.ctx)
     const incidents = await incidentsOf([gateway, backend])
     expect(incidents.map((i) => [i.monitorId, i.status]).sort()).toEqual(
@@ -179,7 +179,7 @@ describe('dependencies that silence the noise', () => {
       ].sort(),
     )
     expect((await dependencies(backend)).suppressedBy).toBeNull()
-    expect(await releaseOrphanedSuppressions(harness.ctx.sql)).toEqual([])
+    expect(await releaseOrphanedSuppressions(harness.ctx)).toEqual([])
   })
 
   it('a dependent reaching its threshold a check before its parent is held, then counted under the parent incident', async () => {
@@ -193,7 +193,7 @@ describe('dependencies that silence the noise', () => {
     await feed([backend], ['down'], 195)
     expect(await incidentsOf([gateway, backend])).toEqual([])
     expect((await dependencies(backend)).suppressedBy).toEqual({ monitorId: gateway, incidentId: null })
-    expect(await releaseOrphanedSuppressions(harness.ctx.sql)).toEqual([])
+    expect(await releaseOrphanedSuppressions(harness.ctx)).toEqual([])
 
     await feed([gateway], ['down'], 194)
     const [incident, ...others] = await incidentsOf([gateway, backend])
@@ -219,12 +219,12 @@ describe('dependencies that silence the noise', () => {
     // backend has been checked for the gateway's failure_threshold intervals since it was held.
     await feed([gateway], ['up', 'down'], 890)
     await feed([backend], ['down'], 700)
-    expect(await releaseOrphanedSuppressions(harness.ctx.sql)).toEqual([backend])
+    expect(await releaseOrphanedSuppressions(harness.ctx)).toEqual([backend])
     await eventsSettled(harness.ctx)
     const incidents = await incidentsOf([gateway, backend])
     expect(incidents.map((i) => [i.monitorId, i.status])).toEqual([[backend, 'open']])
     expect((await dependencies(backend)).suppressedBy).toBeNull()
-    expect(await releaseOrphanedSuppressions(harness.ctx.sql)).toEqual([])
+    expect(await releaseOrphanedSuppressions(harness.ctx)).toEqual([])
   })
 
   it('a chain of dependencies counts every failure under the root incident', async () => {
@@ -242,6 +242,32 @@ describe('dependencies that silence the noise', () => {
     expect(await dependencies(page)).toMatchObject({ suppressedBy: { monitorId: site, incidentId: incident!.id } })
     const detail = (await call('GET', `/api/incidents/${incident!.id}`)).body.data as Incident
     expect(detail.dependentsAffected.count).toBe(2)
+  })
+
+  it('a cached answer of the dependencies route shows a suppression, its incident and its end as soon as the reactions wrote them', async () => {
+    const gateway = await service('cached-gateway')
+    const backend = await service('cached-backend')
+    await call('PUT', `/api/monitors/${backend}/dependencies`, { dependsOn: [gateway] })
+    await feed([gateway, backend], ['up'], 300)
+    const read = async () => {
+      const response = await app.inject({
+        method: 'GET',
+        url: `/api/monitors/${backend}/dependencies`,
+        headers: { authorization: 'Bearer user:alice' },
+      })
+      return { cache: response.headers['x-cache'], suppressedBy: response.json().data.suppressedBy }
+    }
+    await read()
+    expect(await read()).toEqual({ cache: 'hit', suppressedBy: null })
+
+    // `feed` stores states without the ingest's invalidation: only the reactions' writes can stale the entry.
+    await feed([backend, gateway], ['down', 'down'], 200)
+    const [incident] = await incidentsOf([gateway])
+    expect(await read()).toEqual({ cache: 'miss', suppressedBy: { monitorId: gateway, incidentId: incident!.id } })
+    expect((await read()).cache).toBe('hit')
+
+    await feed([gateway, backend], ['up'], 100)
+    expect(await read()).toEqual({ cache: 'miss', suppressedBy: null })
   })
 
   it("a domain's and a heartbeat's detail show what they depend on, their dependents and what suppresses them", async () => {

@@ -1,5 +1,7 @@
-import { type CheckResult, errorKind, newId, type Sql } from '@guard/shared'
+import { type CheckResult, errorKind, newId } from '@guard/shared'
+import type { CollectorContext } from '../../context.ts'
 import { type DetectedTransition, stageMonitorEvents } from '../events/monitor-events.ts'
+import { invalidateIngestedReads } from '../read-cache/invalidate.ts'
 
 interface Orphan {
   monitor_id: string
@@ -24,10 +26,11 @@ interface LocationRow {
  *
  * A failure held behind a parent that was only failing waits while that parent is still below its
  * threshold, for at most the parent's `failure_threshold` intervals (of the dependent's checks)
- * after it was held; a parent that never went down lets it go then.
+ * after it was held; a parent that never went down lets it go then. The released monitors' cached
+ * pages are invalidated once that commits: they no longer show the suppression.
  */
-export async function releaseOrphanedSuppressions(sql: Sql): Promise<string[]> {
-  return sql.transaction(async (tx) => {
+export async function releaseOrphanedSuppressions(ctx: CollectorContext): Promise<string[]> {
+  const released = await ctx.sql.transaction(async (tx) => {
     const { rows } = await tx.query<Orphan>(
       `SELECT f.monitor_id, f.organization_id, (extract(epoch FROM s.last_check_at) * 1000)::float8 AS last_check_ms,
               m.failure_threshold
@@ -86,12 +89,17 @@ export async function releaseOrphanedSuppressions(sql: Sql): Promise<string[]> {
         result,
       })
     }
-    const released = rows.map((row) => row.monitor_id)
     await tx.query(
       'UPDATE monitoring.suppressed_failures SET ended_at = now() WHERE monitor_id = ANY($1) AND ended_at IS NULL',
-      [released],
+      [rows.map((row) => row.monitor_id)],
     )
     await stageMonitorEvents(tx, transitions, [])
-    return released
+    return rows
   })
+  await invalidateIngestedReads({
+    ctx,
+    organizationIds: released.map((row) => row.organization_id),
+    monitorIds: released.map((row) => row.monitor_id),
+  })
+  return released.map((row) => row.monitor_id)
 }

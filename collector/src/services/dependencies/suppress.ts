@@ -116,21 +116,26 @@ export async function suppressFailure(
   return true
 }
 
-/** The dependent is up again: its suppressed failure ends (its own checks decide, never its parent's). */
-export async function endSuppression(tx: Sql, monitorId: string, at: Date): Promise<void> {
-  await tx.query('UPDATE monitoring.suppressed_failures SET ended_at = $2 WHERE monitor_id = $1 AND ended_at IS NULL', [
-    monitorId,
-    at,
-  ])
+/**
+ * The dependent is up again: its suppressed failure ends (its own checks decide, never its parent's).
+ * Says whether one was open.
+ */
+export async function endSuppression(tx: Sql, monitorId: string, at: Date): Promise<boolean> {
+  const { rows } = await tx.query(
+    'UPDATE monitoring.suppressed_failures SET ended_at = $2 WHERE monitor_id = $1 AND ended_at IS NULL RETURNING id',
+    [monitorId, at],
+  )
+  return rows.length > 0
 }
 
 /**
  * A parent's incident opened (or reopened) after its dependents' failures were recorded (their
  * events were handled first, or the parent was still below its threshold): links them, and the
  * failures suppressed behind them, to it, and words their reasons as if the incident had been there.
+ * Returns the dependents linked.
  */
-export async function linkSuppressedTo(tx: Sql, parentId: string, incidentId: string): Promise<void> {
-  await tx.query(
+export async function linkSuppressedTo(tx: Sql, parentId: string, incidentId: string): Promise<string[]> {
+  const { rows } = await tx.query<{ monitor_id: string }>(
     `WITH RECURSIVE chain (id) AS (
        SELECT $1::text
        UNION
@@ -141,7 +146,9 @@ export async function linkSuppressedTo(tx: Sql, parentId: string, incidentId: st
         SET parent_incident_id = $2, reason = p.name || CASE WHEN f.parent_id = $1 THEN $3 ELSE $4 END
        FROM monitoring.monitors p
       WHERE p.id = f.parent_id
-        AND f.ended_at IS NULL AND f.parent_incident_id IS NULL AND f.parent_id IN (SELECT id FROM chain)`,
+        AND f.ended_at IS NULL AND f.parent_incident_id IS NULL AND f.parent_id IN (SELECT id FROM chain)
+     RETURNING f.monitor_id`,
     [parentId, incidentId, DOWN, DOWN_BEHIND],
   )
+  return rows.map((row) => row.monitor_id)
 }

@@ -3,6 +3,7 @@ import type { CollectorContext } from '../../context.ts'
 import type { EventHandlers, HandlerScope } from '../../ingest/consume-events.ts'
 import { endSuppression, linkSuppressedTo, suppressFailure } from '../dependencies/suppress.ts'
 import { isUnderMaintenance } from '../maintenance-windows/find.ts'
+import { invalidateIngestedReads } from '../read-cache/invalidate.ts'
 import { addIncidentUpdate, type FailureReason, stageIncidentEvent } from './events.ts'
 import { INCIDENT_COLUMNS, type IncidentRow } from './find.ts'
 
@@ -49,6 +50,21 @@ interface Trigger {
   reason?: FailureReason
 }
 
+/**
+ * Suppressions are written here, after the ingest invalidated the reads of the results that caused
+ * them: the pages of the monitors whose `suppressedBy` changed are invalidated again once the
+ * transaction commits, so no cached read shows them as they were.
+ */
+function invalidateSuppressed(
+  ctx: CollectorContext,
+  scope: HandlerScope,
+  organizationId: string,
+  monitorIds: string[],
+) {
+  if (monitorIds.length === 0) return
+  scope.afterCommit.push(() => invalidateIngestedReads({ ctx, organizationIds: [organizationId], monitorIds }))
+}
+
 async function latestIncident(tx: Sql, monitorId: string, cause: IncidentCause) {
   const { rows } = await tx.query<IncidentRow>(
     `SELECT ${INCIDENT_COLUMNS} FROM monitoring.incidents WHERE monitor_id = $1 AND cause = $2
@@ -69,7 +85,10 @@ async function latestIncident(tx: Sql, monitorId: string, cause: IncidentCause) 
 async function openOrUpdate(ctx: CollectorContext, scope: HandlerScope, trigger: Trigger): Promise<void> {
   const { tx } = scope
   if (await isUnderMaintenance(tx, trigger.organizationId, trigger.monitorId, trigger.at.getTime())) return
-  if (trigger.cause === 'down' && trigger.monitorKind !== 'device' && (await suppressFailure(tx, trigger))) return
+  if (trigger.cause === 'down' && trigger.monitorKind !== 'device' && (await suppressFailure(tx, trigger))) {
+    invalidateSuppressed(ctx, scope, trigger.organizationId, [trigger.monitorId])
+    return
+  }
   const latest = await latestIncident(tx, trigger.monitorId, trigger.cause)
   const stage = async (type: 'incident.opened' | 'incident.updated', row: IncidentRow, reopened = false) => {
     await addIncidentUpdate(tx, row, {
@@ -114,7 +133,7 @@ async function openOrUpdate(ctx: CollectorContext, scope: HandlerScope, trigger:
     )
     const row = rows[0]!
     trigger.message = `Down again ${duration(trigger.at.getTime() - new Date(latest.resolved_at).getTime())} after recovering (flapping, reopened ${row.flap_count}×): ${trigger.message}`
-    await linkSuppressedTo(tx, trigger.monitorId, row.id)
+    invalidateSuppressed(ctx, scope, trigger.organizationId, await linkSuppressedTo(tx, trigger.monitorId, row.id))
     await stage('incident.updated', row, true)
     return
   }
@@ -138,7 +157,9 @@ async function openOrUpdate(ctx: CollectorContext, scope: HandlerScope, trigger:
       trigger.at,
     ],
   )
-  if (trigger.cause === 'down') await linkSuppressedTo(tx, trigger.monitorId, rows[0]!.id)
+  if (trigger.cause === 'down') {
+    invalidateSuppressed(ctx, scope, trigger.organizationId, await linkSuppressedTo(tx, trigger.monitorId, rows[0]!.id))
+  }
   await stage('incident.opened', rows[0]!)
 }
 
@@ -186,7 +207,9 @@ export function incidentEngineHandlers(ctx: CollectorContext): EventHandlers {
         reason: { errorKind: event.data.errorKind, statusCode: event.data.statusCode },
       }),
     'monitor.up': async (event, scope) => {
-      await endSuppression(scope.tx, event.data.monitorId, new Date(event.occurredAt))
+      if (await endSuppression(scope.tx, event.data.monitorId, new Date(event.occurredAt))) {
+        invalidateSuppressed(ctx, scope, event.organizationId, [event.data.monitorId])
+      }
       await resolveAutomatically(scope, {
         monitorId: event.data.monitorId,
         cause: 'down',

@@ -108,11 +108,13 @@ async function loadMachines(tx: Sql, ids: string[]): Promise<Map<string, Loaded>
  * `newer`, when given, receives the ids of results newer than everything committed for their
  * location before this batch (a location with a committed row only): no earlier transaction saw
  * them, which the ingest uses to skip asking ClickHouse about them (ingest/consume-results.ts).
+ * `stateChanged`, when given, receives the organizations of the monitors whose state the batch
+ * changed (or gave a first one): only their reads derived from states need invalidating.
  */
 export async function applyResultsToState(
   sql: Sql,
   results: CheckResult[],
-  options: { newer?: Set<string> } = {},
+  options: { newer?: Set<string>; stateChanged?: Set<string> } = {},
 ): Promise<string[]> {
   if (results.length === 0) return []
   const ids = [...new Set(results.map((result) => result.monitorId))].sort()
@@ -131,6 +133,7 @@ export async function applyResultsToState(
     for (const [id, { machine }] of machines) {
       for (const [location, state] of machine.locations) committed.set(`${id}\u0000${location}`, state.lastResultAt)
     }
+    const statusBefore = new Map([...machines].map(([id, { machine }]) => [id, machine.state?.status]))
     const transitions: DetectedTransition[] = []
     /** Per monitor, the locations a result changed. */
     const changed = new Map<string, Set<string>>()
@@ -147,6 +150,9 @@ export async function applyResultsToState(
         changed.set(result.monitorId, locations.add(result.location))
       }
       if (transition) transitions.push(detectedTransition(transition, result, entry))
+    }
+    for (const [id, { machine, organizationId }] of machines) {
+      if (machine.state?.status !== statusBefore.get(id)) options.stateChanged?.add(organizationId)
     }
     await writeChanged(tx, machines, changed)
     const certificates = [...machines].flatMap(([monitorId, { machine, organizationId }]) =>

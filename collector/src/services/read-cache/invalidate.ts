@@ -8,8 +8,14 @@ export const READ_INVALIDATION_SUBJECT = 'collector.reads.invalidate'
 export const ingestScope = (organizationId: string) => `ingest:${organizationId}`
 /** What ingested results of one monitor change: the reads of that monitor's pages. */
 export const monitorScope = (monitorId: string) => `monitor:${monitorId}`
+/**
+ * What ingested results change only when they change a monitor's state (up, down, first result):
+ * reads derived from states alone (groups), which most batches leave as they were.
+ */
+export const stateScope = (organizationId: string) => `states:${organizationId}`
 /** Scopes only ingest moves: an entry stale in these alone may be served while it is recomputed. */
-export const isIngestScope = (scope: string) => scope.startsWith('ingest:') || scope.startsWith('monitor:')
+export const isIngestScope = (scope: string) =>
+  scope.startsWith('ingest:') || scope.startsWith('monitor:') || scope.startsWith('states:')
 
 /**
  * Marks what `organizationIds` read as stale here at once, and on every other replica as soon as
@@ -28,20 +34,25 @@ export async function invalidateReads({
 
 /**
  * After ingested results are summarized: stales the organization-wide reads of `organizationIds` and
- * the pages of `monitorIds` only, here and on every replica; other monitors' pages stay cached.
+ * the pages of `monitorIds` only, here and on every replica; other monitors' pages stay cached. The
+ * reads derived from states alone are staled only for `stateChanged` (organizations with a monitor
+ * whose state the results changed).
  */
 export async function invalidateIngestedReads({
   ctx,
   organizationIds,
   monitorIds,
+  stateChanged = [],
 }: {
   ctx: CollectorContext
   organizationIds: Iterable<string>
   monitorIds: Iterable<string>
+  stateChanged?: Iterable<string>
 }): Promise<void> {
   await announce(ctx, [
     ...new Set([...organizationIds].map(ingestScope)),
     ...new Set([...monitorIds].map(monitorScope)),
+    ...new Set([...stateChanged].map(stateScope)),
   ])
 }
 
