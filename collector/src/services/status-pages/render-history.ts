@@ -44,7 +44,7 @@ ${body}
 
 /** One UTC month of a page's incidents, with links to the nearest months that have any. */
 export function renderHistoryHtml(
-  history: IncidentHistory,
+  history: Omit<IncidentHistory, 'answer'> & { answer: Pick<IncidentHistory['answer'], 'page'> },
   assetBase: string,
   pagePath: string,
   text: PageText,

@@ -7,7 +7,11 @@ import { escapeHtml } from '../render-html.ts'
  * components to follow (their ids are the public ones badges use). Posts to the page's own origin
  * and path (`pagePath`: `/status/{slug}`, or `` on its custom host).
  */
-export function renderSubscribeForm(answer: PublicPageAnswer, pagePath: string, text: PageText): string {
+export function renderSubscribeForm(
+  answer: Pick<PublicPageAnswer, 'page' | 'componentIds'>,
+  pagePath: string,
+  text: PageText,
+): string {
   const path = escapeHtml(pagePath)
   const components = answer.page.components
     .map(
