@@ -31,7 +31,7 @@ export interface PageText {
   dateTime(iso: string, timeZone: string): string
   /** `2026-11` as the month's name and year. */
   month(month: string): string
-  /** A percentage given as 0–100, with the locale's digits and sign (`99.95 %`, `٩٩٫٩٥٪`). */
+  /** A percentage given as 0–100, with the locale's separators and sign (`99.95%`, `99,95 %`). */
   percent(value: number): string
   list(items: string[]): string
 }
