@@ -201,7 +201,7 @@ describe('status pages', () => {
     expect(feed.statusCode).toBe(200)
     expect(feed.headers['content-type']).toMatch(/^application\/atom\+xml/)
     expect(feed.body).toContain('<feed xmlns="http://www.w3.org/2005/Atom">')
-    expect(feed.body).toMatch(/<entry>[\s\S]*Checkout slow \(investigating\)[\s\S]*<\/entry>/)
+    expect(feed.body).toMatch(/<entry>[\s\S]*Checkout slow \(Investigating\)[\s\S]*<\/entry>/)
     expect(feed.body).toContain('<id>http://localhost:80/status/acme#incident-')
     const again = await app.inject({
       method: 'GET',
