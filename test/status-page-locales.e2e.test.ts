@@ -30,7 +30,7 @@ describe.skipIf(!CHROMIUM)('a status page in Arabic (right to left) and German i
     await app.listen({ port: 0, host: '127.0.0.1' })
     base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`
     browser = await launchChromium()
-  }, 60_000)
+  }, 180_000)
 
   afterAll(async () => {
     await browser?.close()
