@@ -1,17 +1,15 @@
 import { mkdir } from 'node:fs/promises'
-import { createRequire } from 'node:module'
 import type { AddressInfo } from 'node:net'
 import { DEFAULT_ORGANIZATION } from '@guard/shared'
-import { serviceAvailable } from '@guard/shared/testing'
-import { type Browser, chromium, type Page } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildCollectorApp } from '../collector/src/app.ts'
 import { incidentKey } from '../collector/src/services/status-pages/public-incidents.ts'
 import { collectorForTest } from '../collector/src/test-support.ts'
+import { CHROMIUM, launchChromium } from './support/console-browser.ts'
+import { axeViolations, inLightAndDark } from './support/status-page-browser.ts'
 
-const CHROMIUM = serviceAvailable('chromium', ['/usr/bin/chromium', '/usr/bin/chromium-browser'])
 const ARTIFACTS = new URL('./artifacts/status-page-history/', import.meta.url)
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
 const ORG = DEFAULT_ORGANIZATION.id
 
 describe.skipIf(!CHROMIUM)('the incident history and incident pages in headless Chromium', () => {
@@ -50,10 +48,7 @@ describe.skipIf(!CHROMIUM)('the incident history and incident pages in headless 
     )
     await app.listen({ port: 0, host: '127.0.0.1' })
     base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-    })
+    browser = await launchChromium()
   }, 60_000)
 
   afterAll(async () => {
@@ -62,40 +57,21 @@ describe.skipIf(!CHROMIUM)('the incident history and incident pages in headless 
     await harness?.close()
   })
 
-  const serious = async (page: Page) => {
-    await page.addScriptTag({ path: AXE })
-    const result = await page.evaluate(async () => {
-      // biome-ignore lint/suspicious/noExplicitAny: axe and document are browser globals the Node types lack
-      const browserGlobals = globalThis as any
-      return (await browserGlobals.axe.run(browserGlobals.document)) as {
-        violations: Array<{ id: string; impact: string }>
-      }
-    })
-    return result.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-  }
-
   it('pages the history by month and opens an incident at its own address, accessibly in light and dark', async () => {
-    for (const colorScheme of ['light', 'dark'] as const) {
-      // The pages' CSP allows only their own scripts; axe is injected by the test.
-      const context = await browser.newContext({
-        viewport: { width: 1000, height: 1200 },
-        colorScheme,
-        bypassCSP: true,
-      })
-      const page = await context.newPage()
+    await inLightAndDark(browser, async (page, colorScheme) => {
       expect((await page.goto(`${base}/status/acme/history`))?.status()).toBe(200)
       expect(await page.locator('#month').textContent()).toBe(
         new Intl.DateTimeFormat('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date()),
       )
       expect(await page.locator('.incident h3').allTextContents()).toEqual(['Checkout errors'])
       await page.screenshot({ path: new URL(`history-${colorScheme}.png`, ARTIFACTS).pathname, fullPage: true })
-      expect(await serious(page)).toEqual([])
+      expect(await axeViolations(page)).toEqual([])
 
       await page.getByRole('link', { name: /^Older:/ }).click()
       await page.waitForURL(/month=/)
       expect(page.url()).not.toContain(`month=${month}`)
       expect(await page.locator('.incident h3').allTextContents()).toEqual(['Outage: Shop'])
-      expect(await serious(page)).toEqual([])
+      expect(await axeViolations(page)).toEqual([])
 
       await page.goto(`${base}/status/acme/history`)
       await page.getByRole('link', { name: 'Checkout errors' }).click()
@@ -107,9 +83,8 @@ describe.skipIf(!CHROMIUM)('the incident history and incident pages in headless 
         'Incident reported: Checkout errors',
       ])
       await page.screenshot({ path: new URL(`incident-${colorScheme}.png`, ARTIFACTS).pathname, fullPage: true })
-      expect(await serious(page)).toEqual([])
-      await context.close()
-    }
+      expect(await axeViolations(page)).toEqual([])
+    })
     expect((await fetch(`${base}/status/acme/incidents/${incidentKey('older-one')}`)).status).toBe(200)
   }, 90_000)
 })

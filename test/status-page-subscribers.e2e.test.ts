@@ -1,8 +1,6 @@
-import { createRequire } from 'node:module'
 import { createServer } from 'node:net'
 import { DEFAULT_ORGANIZATION } from '@guard/shared'
-import { serviceAvailable } from '@guard/shared/testing'
-import { type Browser, chromium, type Page } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildCollectorApp } from '../collector/src/app.ts'
 import {
@@ -14,9 +12,9 @@ import {
   startSmtpSink,
   waitUntil,
 } from '../collector/src/test-support.ts'
+import { CHROMIUM, launchChromium } from './support/console-browser.ts'
+import { axeViolations } from './support/status-page-browser.ts'
 
-const CHROMIUM = serviceAvailable('chromium', ['/usr/bin/chromium', '/usr/bin/chromium-browser'])
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
 const ORG = DEFAULT_ORGANIZATION.id
 
 /** A port free right now: the collector's public URL (the links of its mails) must be known before it starts. */
@@ -61,10 +59,7 @@ describe.skipIf(!CHROMIUM)('status page subscribers in headless Chromium', () =>
     await post(`/api/status-pages/${page.id}/domains`, { domainId: shop })
     await post(`/api/status-pages/${page.id}/domains`, { domainId: api })
     await app.listen({ port, host: '127.0.0.1' })
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-    })
+    browser = await launchChromium()
   }, 60_000)
 
   afterAll(async () => {
@@ -74,18 +69,6 @@ describe.skipIf(!CHROMIUM)('status page subscribers in headless Chromium', () =>
     await harness?.close()
     await smtp?.close()
   })
-
-  const serious = async (page: Page) => {
-    await page.addScriptTag({ path: AXE })
-    const result = await page.evaluate(async () => {
-      // biome-ignore lint/suspicious/noExplicitAny: axe and document are browser globals the Node types lack
-      const browserGlobals = globalThis as any
-      return (await browserGlobals.axe.run(browserGlobals.document)) as {
-        violations: Array<{ id: string; impact: string }>
-      }
-    })
-    return result.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-  }
 
   /** Subscribes through the page's form, optionally ticking components, and follows the mailed link. */
   async function subscribeInBrowser(email: string, components: string[] = []) {
@@ -112,7 +95,7 @@ describe.skipIf(!CHROMIUM)('status page subscribers in headless Chromium', () =>
     const context = await browser.newContext({ bypassCSP: true })
     const page = await context.newPage()
     await page.goto(`${base}/status/acme`)
-    expect(await serious(page)).toEqual([])
+    expect(await axeViolations(page)).toEqual([])
     await context.close()
 
     const incident = await post('/api/incidents', { title: 'Checkout errors', affectedDomains: [shop] })

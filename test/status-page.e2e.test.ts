@@ -1,9 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises'
-import { createRequire } from 'node:module'
 import type { AddressInfo } from 'node:net'
 import { DEFAULT_ORGANIZATION, newId } from '@guard/shared'
-import { serviceAvailable } from '@guard/shared/testing'
-import { type Browser, chromium, type Page } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildCollectorApp } from '../collector/src/app.ts'
 import { resultFor } from '../collector/src/routes/test-helpers.ts'
@@ -16,10 +14,10 @@ import {
   refreshSummariesOf,
   userCaller,
 } from '../collector/src/test-support.ts'
+import { CHROMIUM, launchChromium } from './support/console-browser.ts'
+import { axeViolations } from './support/status-page-browser.ts'
 
-const CHROMIUM = serviceAvailable('chromium', ['/usr/bin/chromium', '/usr/bin/chromium-browser'])
 const ARTIFACTS = new URL('./artifacts/status-page/', import.meta.url)
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
 const ORG = DEFAULT_ORGANIZATION.id
 
 describe.skipIf(!CHROMIUM)('the public status page in headless Chromium', () => {
@@ -61,10 +59,7 @@ describe.skipIf(!CHROMIUM)('the public status page in headless Chromium', () => 
     secrets.push(shop, api, stranger.id, page.id, ORG, 'shop-internal-name', 'stranger-monitor')
     await app.listen({ port: 0, host: '127.0.0.1' })
     base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-    })
+    browser = await launchChromium()
   }, 60_000)
 
   afterAll(async () => {
@@ -72,18 +67,6 @@ describe.skipIf(!CHROMIUM)('the public status page in headless Chromium', () => 
     await app?.close()
     await harness?.close()
   })
-
-  const serious = async (page: Page) => {
-    await page.addScriptTag({ path: AXE })
-    const result = await page.evaluate(async () => {
-      // biome-ignore lint/suspicious/noExplicitAny: axe and document are browser globals the Node types lack
-      const browserGlobals = globalThis as any
-      return (await browserGlobals.axe.run(browserGlobals.document)) as {
-        violations: Array<{ id: string; impact: string }>
-      }
-    })
-    return result.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-  }
 
   it('shows both components, 90 uptime bars and one latency series per location, accessibly', async () => {
     for (const [name, viewport, colorScheme] of [
@@ -109,7 +92,7 @@ describe.skipIf(!CHROMIUM)('the public status page in headless Chromium', () => 
       )
       expect(overflow).toBeLessThanOrEqual(0)
       await page.screenshot({ path: new URL(`${name}.png`, ARTIFACTS).pathname, fullPage: true })
-      expect(await serious(page)).toEqual([])
+      expect(await axeViolations(page)).toEqual([])
       await context.close()
     }
   }, 60_000)
@@ -161,7 +144,7 @@ describe.skipIf(!CHROMIUM)('the public status page in headless Chromium', () => 
       expect(await page.locator('nav .links a').allTextContents()).toEqual(['Home', 'Support'])
       expect(await page.locator('img.logo').getAttribute('alt')).toBe(`Acme ${theme} logo`)
       await page.screenshot({ path: new URL(`themed-${theme}.png`, ARTIFACTS).pathname, fullPage: true })
-      expect(await serious(page)).toEqual([])
+      expect(await axeViolations(page)).toEqual([])
       await context.close()
     }
   }, 60_000)
@@ -172,7 +155,7 @@ describe.skipIf(!CHROMIUM)('the public status page in headless Chromium', () => 
     await page.goto(`${base}/status/acme`)
     expect(await page.locator('.component h3').allTextContents()).toEqual(['Shop', 'API'])
     expect(await page.locator('.bar').count()).toBe(180)
-    expect(await page.locator('.bar.ok').last().getAttribute('title')).toMatch(/^\d{4}-\d\d-\d\d: 100% up/)
+    expect(await page.locator('.bar.ok').last().getAttribute('title')).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}: 100% up/)
     expect(await page.locator('.component').nth(1).locator('.locations').textContent()).toContain('nyc: Down')
     expect(await page.locator('.chart canvas').count()).toBe(0)
     await page.screenshot({ path: new URL('no-javascript.png', ARTIFACTS).pathname, fullPage: true })
@@ -217,13 +200,13 @@ describe.skipIf(!CHROMIUM)('the public status page in headless Chromium', () => 
     const [job, site] = [page.locator('.component').nth(0), page.locator('.component').nth(1)]
     expect(await job.locator('h3').textContent()).toBe('Nightly backup')
     expect(await job.locator('.runs').textContent()).toMatch(
-      /^Last reported: \d{4}-\d\d-\d\d \d\d:\d\d UTC · next expected: \d{4}-\d\d-\d\d \d\d:\d\d UTC$/,
+      /^Last reported: [A-Z][a-z]{2} \d{1,2}, \d{4}, \d\d:\d\d UTC · next expected: [A-Z][a-z]{2} \d{1,2}, \d{4}, \d\d:\d\d UTC$/,
     )
     expect(await job.locator('.chart, .locations').count()).toBe(0)
-    expect(await job.locator('.bar.ok').last().getAttribute('title')).toMatch(/: 100% up \(0 of 1 runs failed\)$/)
+    expect(await job.locator('.bar.ok').last().getAttribute('title')).toMatch(/: 100% up \(0 of 1 run failed\)$/)
     expect(await site.locator('.chart').getAttribute('data-hours')).toBe('24')
     await page.screenshot({ path: new URL('heartbeat.png', ARTIFACTS).pathname, fullPage: true })
-    expect(await serious(page)).toEqual([])
+    expect(await axeViolations(page)).toEqual([])
     await context.close()
   }, 60_000)
 

@@ -10,6 +10,8 @@ import { type PageAccess, readPageAccess } from '../services/status-pages/access
 import { renderAccessGate } from '../services/status-pages/access/render-gate.ts'
 import { allowListMatches } from '../services/status-pages/access/schemas.ts'
 import { slugForHost } from '../services/status-pages/custom-domains.ts'
+import { viewLocale } from '../services/status-pages/i18n/locales.ts'
+import { pageText } from '../services/status-pages/i18n/page-text.ts'
 
 const customHosts = new WeakMap<IncomingMessage, string>()
 export const STATUS_ASSET_BASE = '/status-assets'
@@ -115,6 +117,7 @@ export function statusPageAccess(ctx: CollectorContext, auth: ConsoleAuth) {
           kind: access.mode,
           assetBase: STATUS_ASSET_BASE,
           action: `${path}/${access.mode === 'password' ? 'access' : 'sign-in'}`,
+          text: pageText(viewLocale(access.locale, (request.query as { lang?: unknown }).lang)),
         }),
       )
   }

@@ -36,6 +36,8 @@ import {
 } from '../services/status-pages/access/schemas.ts'
 import { updateStatusPageAccess } from '../services/status-pages/access/update-access.ts'
 import { updateStatusPageDomain } from '../services/status-pages/access/update-domain.ts'
+import type { Locale } from '../services/status-pages/i18n/locales.ts'
+import { pageText } from '../services/status-pages/i18n/page-text.ts'
 import { slugString } from '../services/status-pages/schemas.ts'
 import { envelope, errorResponses, errorSchema, idParams, ok, rateLimitedSchema } from './common.ts'
 import { minuteLimiter } from './minute-limiter.ts'
@@ -147,14 +149,21 @@ export async function statusPageGateRoutes(
   const attempts = minuteLimiter(ctx.env.GUARD_STATUS_PAGE_PASSWORD_ATTEMPTS)
   const lifetime = ctx.env.GUARD_CONSOLE_SESSION_HOURS * 3600
 
-  const gate = (reply: FastifyReply, status: number, kind: GateKind, action: string, error?: string) =>
+  const gate = (
+    reply: FastifyReply,
+    status: number,
+    kind: GateKind,
+    action: string,
+    locale: Locale,
+    error?: 'gate.throttled' | 'gate.wrongPassword',
+  ) =>
     reply
       .status(status)
       .header('Content-Security-Policy', GATE_POLICY)
       .header('X-Content-Type-Options', 'nosniff')
       .header('Referrer-Policy', 'no-referrer')
       .type('text/html; charset=utf-8')
-      .send(renderAccessGate({ kind, assetBase: STATUS_ASSET_BASE, action, error }))
+      .send(renderAccessGate({ kind, assetBase: STATUS_ASSET_BASE, action, error, text: pageText(locale) }))
 
   const openPage = (
     request: FastifyRequest,
@@ -220,10 +229,10 @@ export async function statusPageGateRoutes(
         const decision = attempts(`${access.id}|${request.ip}`)
         if (!decision.allowed) {
           reply.header('Retry-After', decision.retryAfter)
-          return gate(reply, 429, 'password', `${path}/access`, 'Too many attempts. Wait a minute, then try again.')
+          return gate(reply, 429, 'password', `${path}/access`, access.locale, 'gate.throttled')
         }
         if (!(await verifyPassword(request.body.password, access.passwordHash))) {
-          return gate(reply, 401, 'password', `${path}/access`, 'That password is not right.')
+          return gate(reply, 401, 'password', `${path}/access`, access.locale, 'gate.wrongPassword')
         }
         return openPage(request, reply, pageCookieName(key, access), pageCookieValue(key, access, lifetime), path)
       },
@@ -279,7 +288,7 @@ export async function statusPageGateRoutes(
         const self = `/status/${access.slug}/sign-in${request.query.handoff ? `?handoff=${request.query.handoff}` : ''}`
         const { signedIn, member } = await signedInMember(auth, request, access)
         if (!signedIn) return reply.redirect(`/auth/login?returnTo=${encodeURIComponent(self)}`, 303)
-        if (!member) return gate(reply, 403, 'not-member', self)
+        if (!member) return gate(reply, 403, 'not-member', self, access.locale)
         if (request.query.handoff && access.customDomain) {
           const grant = encodeURIComponent(signInGrant(key, access))
           return reply.redirect(`${request.query.handoff}://${access.customDomain}/access?grant=${grant}`, 303)

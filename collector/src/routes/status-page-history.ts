@@ -4,6 +4,8 @@ import { z } from 'zod'
 import type { CollectorContext } from '../context.ts'
 import { pagePathOf } from '../plugins/status-page-access.ts'
 import { historyMonth, readIncidentHistory } from '../services/status-pages/history.ts'
+import { langQuery, viewLocale } from '../services/status-pages/i18n/locales.ts'
+import { pageText } from '../services/status-pages/i18n/page-text.ts'
 import { incidentKeyString, readPublicIncident } from '../services/status-pages/incident-page.ts'
 import { renderHistoryHtml, renderIncidentPageHtml } from '../services/status-pages/render-history.ts'
 import { logoOrigin } from '../services/status-pages/render-html.ts'
@@ -20,6 +22,7 @@ import {
 } from './status-pages.ts'
 
 const monthQuery = z.object({ month: historyMonth.optional() })
+const historyQuery = monthQuery.extend(langQuery.shape)
 const keyParams = z.object({ slug: z.string().min(1).max(64), key: incidentKeyString })
 const publicErrors = { 400: errorSchema, 404: errorSchema, 429: rateLimitedSchema }
 const historyView = z.object({
@@ -43,14 +46,16 @@ export function statusPageHistoryRoutes(fastify: FastifyInstance, ctx: Collector
         description:
           "A public page's incidents that started in one UTC month (`month`, default the current one), newest first.",
         params: slugParams,
-        querystring: monthQuery,
+        querystring: historyQuery,
         produces: ['text/html'],
         response: { 200: z.string(), 304: z.null(), ...publicErrors },
       },
     },
     async (request, reply) => {
-      const history = await readIncidentHistory({ ctx, input: { slug: request.params.slug, ...request.query } })
-      const html = renderHistoryHtml(history, ASSET_BASE, pagePathOf(request, request.params.slug))
+      const { lang, month } = request.query
+      const history = await readIncidentHistory({ ctx, input: { slug: request.params.slug, month } })
+      const text = pageText(viewLocale(history.answer.page.locale, lang))
+      const html = renderHistoryHtml(history, ASSET_BASE, pagePathOf(request, request.params.slug), text)
       reply.header('Content-Security-Policy', contentSecurityPolicy(logoOrigin(history.answer.page)))
       return sendPublic(request, reply, {
         etag: tagOf('y', html),
@@ -68,13 +73,16 @@ export function statusPageHistoryRoutes(fastify: FastifyInstance, ctx: Collector
       schema: {
         description: 'One incident of a public page with its public timeline; `key` is its `key` in the public answer.',
         params: keyParams,
+        querystring: langQuery,
         produces: ['text/html'],
         response: { 200: z.string(), 304: z.null(), ...publicErrors },
       },
     },
     async (request, reply) => {
       const { answer, incident } = await readPublicIncident({ ctx, input: request.params })
-      const html = renderIncidentPageHtml(answer.page, incident, ASSET_BASE, pagePathOf(request, request.params.slug))
+      const text = pageText(viewLocale(answer.page.locale, request.query.lang))
+      const path = pagePathOf(request, request.params.slug)
+      const html = renderIncidentPageHtml(answer.page, incident, ASSET_BASE, path, text)
       reply.header('Content-Security-Policy', contentSecurityPolicy(logoOrigin(answer.page)))
       return sendPublic(request, reply, {
         etag: tagOf('i', html),

@@ -4,7 +4,9 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import type { CollectorContext } from '../context.ts'
 import { callerOf } from '../plugins/authenticate.ts'
-import { escapeHtml } from '../services/status-pages/render-html.ts'
+import { readPageAccess } from '../services/status-pages/access/read-access.ts'
+import { type MessageId, type PageText, pageText } from '../services/status-pages/i18n/page-text.ts'
+import { escapeHtml, htmlStart } from '../services/status-pages/render-html.ts'
 import { slugString } from '../services/status-pages/schemas.ts'
 import { confirmSubscription, isConfirmable } from '../services/status-pages/subscribers/confirm.ts'
 import { importSubscribers } from '../services/status-pages/subscribers/import.ts'
@@ -21,7 +23,6 @@ import {
 import { getSubscriberSettings, updateSubscriberSettings } from '../services/status-pages/subscribers/settings.ts'
 import { subscribeToStatusPage } from '../services/status-pages/subscribers/subscribe.ts'
 import { unsubscribeSubscriber } from '../services/status-pages/subscribers/unsubscribe.ts'
-import { WORDING } from '../services/status-pages/subscribers/wording.ts'
 import { deleted, envelope, errorResponses, errorSchema, idParams, ok, rateLimitedSchema } from './common.ts'
 import { responseFormat, sendCsv, wantsCsv } from './csv.ts'
 import { minuteLimiter } from './minute-limiter.ts'
@@ -135,13 +136,14 @@ export function statusPageSubscriberRoutes(app: GuardFastify, ctx: CollectorCont
   )
 }
 
-const page = (title: string, body: string) =>
-  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(title)}</title><style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem}button{font:inherit;padding:.5rem 1rem}</style></head><body><main><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`
+const page = (text: PageText, title: string, body: string) =>
+  `<!doctype html>${htmlStart(text, null)}<head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(title)}</title><style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem}button{font:inherit;padding:.5rem 1rem}</style></head><body><main><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`
 
 const LINK_POLICY =
   "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 
-function sendPage(reply: FastifyReply, status: number, title: string, body: string) {
+/** A page of the subscriber flow in the status page's language: its title, then paragraphs or a form. */
+function sendPage(reply: FastifyReply, status: number, text: PageText, title: MessageId, body: string) {
   return reply
     .status(status)
     .headers({
@@ -151,14 +153,17 @@ function sendPage(reply: FastifyReply, status: number, title: string, body: stri
       'Referrer-Policy': 'no-referrer',
     })
     .type('text/html; charset=utf-8')
-    .send(page(title, body))
+    .send(page(text, text.text(title), body))
 }
 
-const invalidLink = (reply: FastifyReply) =>
-  sendPage(reply, 404, WORDING.linkInvalid, `<p>${escapeHtml(WORDING.linkInvalidText)}</p>`)
+const paragraph = (text: PageText, id: MessageId) => `<p>${text.html(id)}</p>`
+
+const invalidLink = (reply: FastifyReply, text: PageText) =>
+  sendPage(reply, 404, text, 'link.invalid', paragraph(text, 'link.invalidText'))
 
 /** A form posting back to the same address (its token stays in the query): GET never acts, since mail scanners fetch links. */
-const buttonForm = (label: string) => `<form method="post"><button type="submit">${escapeHtml(label)}</button></form>`
+const buttonForm = (text: PageText, label: MessageId) =>
+  `<form method="post"><button type="submit">${text.html(label)}</button></form>`
 
 /** A form body: `email`, repeated `componentIds`; a one-click unsubscribe sends `List-Unsubscribe=One-Click`. */
 function parseForm(body: Buffer) {
@@ -174,6 +179,8 @@ const htmlResponses = { 200: z.string(), 400: errorSchema, 404: z.string(), 429:
  * `public` class, since each accepted request may send a mail.
  */
 export function publicSubscriberRoutes(fastify: FastifyInstance, ctx: CollectorContext): void {
+  /** The page's language; an unknown or unpublished slug (an invalid link) reads English. */
+  const textOf = async (slug: string) => pageText((await readPageAccess(ctx, slug))?.locale ?? 'en')
   const limit = minuteLimiter(ctx.env.GUARD_SUBSCRIBE_MAX_PER_MINUTE)
   const limitSubscribe = async (request: FastifyRequest, reply: FastifyReply) => {
     const decision = limit(request.ip)
@@ -232,11 +239,13 @@ export function publicSubscriberRoutes(fastify: FastifyInstance, ctx: CollectorC
       },
       async (request, reply) => {
         await subscribeToStatusPage({ ctx, input: { slug: request.params.slug, subscription: request.body } })
+        const text = await textOf(request.params.slug)
         return sendPage(
           reply,
           200,
-          WORDING.formTitle,
-          `<p>${escapeHtml(WORDING.checkInbox)}</p><p><a href="/status/${request.params.slug}">${escapeHtml(WORDING.viewPage)}</a></p>`,
+          text,
+          'subscribe.title',
+          `${paragraph(text, 'subscribe.checkInbox')}<p><a href="/status/${escapeHtml(request.params.slug)}">${text.html('mail.viewPage')}</a></p>`,
         )
       },
     )
@@ -258,8 +267,9 @@ export function publicSubscriberRoutes(fastify: FastifyInstance, ctx: CollectorC
       },
       async (request, reply) => {
         const input = { slug: request.params.slug, token: request.query.token }
-        if (!(await isConfirmable({ ctx, input }))) return invalidLink(reply)
-        return sendPage(reply, 200, WORDING.confirmQuestion, buttonForm(WORDING.confirmButton))
+        const text = await textOf(request.params.slug)
+        if (!(await isConfirmable({ ctx, input }))) return invalidLink(reply, text)
+        return sendPage(reply, 200, text, 'confirm.question', buttonForm(text, 'confirm.button'))
       },
     )
     app.post(
@@ -267,15 +277,18 @@ export function publicSubscriberRoutes(fastify: FastifyInstance, ctx: CollectorC
       { schema: linkSchema('Confirms a subscription; the token works once.') },
       async (request, reply) => {
         const input = { slug: request.params.slug, token: request.query.token }
-        if (!(await confirmSubscription({ ctx, input }))) return invalidLink(reply)
-        return sendPage(reply, 200, WORDING.confirmed, `<p>${escapeHtml(WORDING.confirmedText)}</p>`)
+        const text = await textOf(request.params.slug)
+        if (!(await confirmSubscription({ ctx, input }))) return invalidLink(reply, text)
+        return sendPage(reply, 200, text, 'confirm.done', paragraph(text, 'confirm.doneText'))
       },
     )
     app.get(
       '/status/:slug/unsubscribe',
       { schema: linkSchema('The unsubscribe link of a subscriber message: shows a button (GET changes nothing).') },
-      async (_request, reply) =>
-        sendPage(reply, 200, WORDING.unsubscribeQuestion, buttonForm(WORDING.unsubscribeButton)),
+      async (request, reply) => {
+        const text = await textOf(request.params.slug)
+        return sendPage(reply, 200, text, 'unsubscribe.question', buttonForm(text, 'unsubscribe.button'))
+      },
     )
     app.post(
       '/status/:slug/unsubscribe',
@@ -286,8 +299,9 @@ export function publicSubscriberRoutes(fastify: FastifyInstance, ctx: CollectorC
       },
       async (request, reply) => {
         const input = { slug: request.params.slug, token: request.query.token }
-        if (!(await unsubscribeSubscriber({ ctx, input }))) return invalidLink(reply)
-        return sendPage(reply, 200, WORDING.unsubscribed, `<p>${escapeHtml(WORDING.unsubscribedText)}</p>`)
+        const text = await textOf(request.params.slug)
+        if (!(await unsubscribeSubscriber({ ctx, input }))) return invalidLink(reply, text)
+        return sendPage(reply, 200, text, 'unsubscribe.done', paragraph(text, 'unsubscribe.doneText'))
       },
     )
   })

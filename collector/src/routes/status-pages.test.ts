@@ -196,12 +196,12 @@ describe('status pages', () => {
     ).json().data.id
     const feed = await app.inject({ method: 'GET', url: '/status/acme/feed.atom', remoteAddress: fresh() })
     expect(feed.body).toContain('<title>Acme status incidents</title>')
-    expect(feed.body).toContain('<![CDATA[Payments &lt;b&gt;&amp; ]]&gt; retries (open)]]>')
+    expect(feed.body).toContain('<![CDATA[Payments &lt;b&gt;&amp; ]]&gt; retries (Open)]]>')
     expect(feed.body).not.toContain('<b>')
     expect(feed.statusCode).toBe(200)
     expect(feed.headers['content-type']).toMatch(/^application\/atom\+xml/)
     expect(feed.body).toContain('<feed xmlns="http://www.w3.org/2005/Atom">')
-    expect(feed.body).toMatch(/<entry>[\s\S]*Checkout slow \(investigating\)[\s\S]*<\/entry>/)
+    expect(feed.body).toMatch(/<entry>[\s\S]*Checkout slow \(Investigating\)[\s\S]*<\/entry>/)
     expect(feed.body).toContain('<id>http://localhost:80/status/acme#incident-')
     const again = await app.inject({
       method: 'GET',
@@ -310,14 +310,14 @@ describe('status pages', () => {
     await post(`/api/status-pages/${created.id}/domains`, { domainId: shop, displayName: 'Shop' })
     const incident = (await post('/api/incidents', { title: 'Berlin time', affectedDomains: [shop] })).json().data.id
     const html = await app.inject({ method: 'GET', url: '/status/looks', remoteAddress: fresh() })
-    expect(html.body).toContain('<html lang="en" data-theme="dark">')
+    expect(html.body).toContain('<html lang="en" dir="ltr" data-theme="dark">')
     expect(html.body).toContain('style="--accent: #0a66c2"')
     expect(html.body).toContain('<img class="logo" src="https://cdn.example/logo.png" alt="Looks logo"')
     expect(html.body).toContain(
       '<a href="https://help.example/?a=1&amp;b=&quot;2&quot;" rel="noopener noreferrer nofollow">Support &lt;24/7&gt;</a>',
     )
     expect(html.body).toMatch(
-      /started <time datetime="[^"]+">\d{4}-\d\d-\d\d \d\d:\d\d (CET|CEST|GMT\+1|GMT\+2)<\/time>/,
+      /started <time datetime="[^"]+">[A-Z][a-z]{2} \d{1,2}, \d{4}, \d\d:\d\d (CET|CEST|GMT\+1|GMT\+2)<\/time>/,
     )
     expect(html.headers['content-security-policy']).toContain("img-src 'self' data: https://cdn.example;")
     const updated = await app.inject({
@@ -334,8 +334,47 @@ describe('status pages', () => {
     })
     const plain = await app.inject({ method: 'GET', url: '/status/looks', remoteAddress: fresh() })
     expect(plain.body).not.toContain('class="logo"')
-    expect(plain.body).toContain('<html lang="en">')
+    expect(plain.body).toContain('<html lang="en" dir="ltr">')
     await app.inject({ method: 'PUT', url: `/api/incidents/${incident}`, headers, payload: { status: 'resolved' } })
+  })
+
+  it("speaks the page's language, shows one view in another with ?lang=, and refuses an unknown locale", async () => {
+    const created = (
+      await post('/api/status-pages', { name: 'Sprachen', slug: 'sprachen', isPublic: true, locale: 'de' })
+    ).json().data
+    expect(created.locale).toBe('de')
+    await post(`/api/status-pages/${created.id}/domains`, { domainId: shop, displayName: 'Shop' })
+    const german = await app.inject({ method: 'GET', url: '/status/sprachen', remoteAddress: fresh() })
+    expect(german.body).toContain('<html lang="de" dir="ltr">')
+    expect(german.body).toContain('<h2 id="components">Komponenten</h2>')
+    const arabic = await app.inject({ method: 'GET', url: '/status/sprachen?lang=ar', remoteAddress: fresh() })
+    expect(arabic.body).toContain('<html lang="ar" dir="rtl">')
+    expect(arabic.headers.etag).not.toBe(german.headers.etag)
+    const feed = await app.inject({ method: 'GET', url: '/status/sprachen/feed.atom', remoteAddress: fresh() })
+    expect(feed.body).toContain('<title>Störungen von Sprachen</title>')
+    const unknown = await app.inject({ method: 'GET', url: '/status/sprachen?lang=xx', remoteAddress: fresh() })
+    expect(unknown.statusCode).toBe(400)
+    const refused = await app.inject({
+      method: 'PUT',
+      url: `/api/status-pages/${created.id}`,
+      headers,
+      payload: { locale: 'klingon' },
+    })
+    expect(refused.statusCode).toBe(400)
+    expect(refused.body).toContain('locale')
+    const french = await app.inject({
+      method: 'PUT',
+      url: `/api/status-pages/${created.id}`,
+      headers,
+      payload: { locale: 'fr' },
+    })
+    expect(french.json().data.locale).toBe('fr')
+    const public_ = await app.inject({
+      method: 'GET',
+      url: '/api/status-pages/sprachen/public',
+      remoteAddress: fresh(),
+    })
+    expect(public_.json().data.locale).toBe('fr')
   })
 
   it('shows a recurring maintenance window by its next occurrence', async () => {
@@ -393,7 +432,8 @@ describe('status pages', () => {
     expect(component.uptime90d).toBeGreaterThan(97)
     expect(component.uptime90d).toBeLessThan(100)
     const html = await app.inject({ method: 'GET', url: '/status/devices-page', remoteAddress: fresh() })
-    expect(html.body).toContain(`${yesterday}: online 75% of the day`)
+    const day = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(yesterday))
+    expect(html.body).toContain(`${day}: online 75% of the day`)
   })
 
   it('shows a heartbeat by its days, when it last reported and when it is next expected, with no latency chart', async () => {
@@ -450,7 +490,10 @@ describe('status pages', () => {
     const html = (await app.inject({ method: 'GET', url: '/status/jobs-page', remoteAddress: fresh() })).body
     expect(html).toContain(`<p class="runs">Last reported: <time datetime="${new Date(pingedAt).toISOString()}">`)
     expect(html).toContain(`next expected: <time datetime="${new Date(pingedAt + 3_600_000).toISOString()}">`)
-    expect(html).toContain(`${job.daily.at(-1).date}: 100% up (0 of 1 runs failed)`)
+    const today = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeZone: 'UTC' }).format(
+      new Date(`${job.daily.at(-1).date}T00:00:00Z`),
+    )
+    expect(html).toContain(`${today}: 100% up (0 of 1 run failed)`)
     // The heartbeat (component 0) draws no chart; the domain (component 1) does, over the page's 24 hours.
     expect(html).not.toContain('data-component="0"')
     expect(html).toContain('data-component="1"')
@@ -608,7 +651,7 @@ describe('status pages', () => {
       const answer = await readPublicStatusPage(cached, 'acme')
       await get('/status/acme', {})
       await compressBody(answer.json)
-      await compressBody(answer.rendered.get('html')!)
+      await compressBody(answer.rendered.get('html:en')!)
       const br = await get('/api/status-pages/acme/public', { 'accept-encoding': 'gzip;q=0.5, br' })
       expect(br.headers['content-encoding']).toBe('br')
       expect(br.headers.etag).toBe(`${plain.headers.etag?.toString().slice(0, -1)}-br"`)

@@ -16,6 +16,8 @@ import { deleteStatusPage } from '../services/status-pages/delete.ts'
 import { renderIncidentFeed } from '../services/status-pages/feed.ts'
 import { readIncidentFeedPage, readIncidentFeedPageInput } from '../services/status-pages/feed-page.ts'
 import { getStatusPage } from '../services/status-pages/get.ts'
+import { langQuery, viewLocale } from '../services/status-pages/i18n/locales.ts'
+import { pageText } from '../services/status-pages/i18n/page-text.ts'
 import { listStatusPages } from '../services/status-pages/list.ts'
 import { orderStatusPageComponents } from '../services/status-pages/order-components.ts'
 import { type PublicPageAnswer, readPublicStatusPage } from '../services/status-pages/read-public.ts'
@@ -286,8 +288,10 @@ export function statusPageHtmlRoutes(fastify: FastifyInstance, ctx: CollectorCon
     {
       onSend: publicHeaders,
       schema: {
-        description: 'The public status page as HTML, readable without JavaScript; 404 for private or unknown pages.',
+        description:
+          "The public status page as HTML, readable without JavaScript, in the page's language (or `lang`'s); 404 for private or unknown pages.",
         params: slugParams,
+        querystring: langQuery,
         produces: ['text/html'],
         response: { 200: z.string(), 304: z.null(), 400: errorSchema, 404: errorSchema, 429: rateLimitedSchema },
       },
@@ -297,13 +301,14 @@ export function statusPageHtmlRoutes(fastify: FastifyInstance, ctx: CollectorCon
       reply.header('Content-Security-Policy', contentSecurityPolicy(logoOrigin(answer.page)))
       // On its custom domain the page's links start at the root: another rendering, another validator.
       const path = pagePathOf(request, request.params.slug)
+      const text = pageText(viewLocale(answer.page.locale, request.query.lang))
       return sendPublic(request, reply, {
-        etag: `"h${path === '' ? 'd' : ''}${answer.etag.slice(1)}`,
+        etag: `"h${path === '' ? 'd' : ''}${text.locale}${answer.etag.slice(1)}`,
         cache: PUBLIC_CACHE,
         type: 'text/html; charset=utf-8',
         encoded: () =>
-          renderedOnce(answer, path === '' ? 'html:domain' : 'html', () =>
-            renderStatusPageHtml(answer.page, ASSET_BASE, path, renderSubscribeForm(answer, path)),
+          renderedOnce(answer, `${path === '' ? 'html:domain' : 'html'}:${text.locale}`, () =>
+            renderStatusPageHtml(answer.page, ASSET_BASE, path, renderSubscribeForm(answer, path, text), text),
           ),
       })
     },
@@ -371,18 +376,20 @@ export function statusPageHtmlRoutes(fastify: FastifyInstance, ctx: CollectorCon
         description:
           "Atom feed of the page's whole incident history, newest first, 25 entries a page (`page`, RFC 5005 first/previous/next/last links), with their public updates; links use the page's custom domain when asked there, else GUARD_PUBLIC_URL when set, else the request host.",
         params: slugParams,
-        querystring: readIncidentFeedPageInput.pick({ page: true }),
+        querystring: readIncidentFeedPageInput.pick({ page: true }).extend(langQuery.shape),
         produces: ['application/atom+xml'],
         response: { 200: z.string(), 304: z.null(), 400: errorSchema, 404: errorSchema, 429: rateLimitedSchema },
       },
     },
     async (request, reply) => {
-      const feedPage = await readIncidentFeedPage({ ctx, input: { slug: request.params.slug, ...request.query } })
+      const { lang, ...query } = request.query
+      const feedPage = await readIncidentFeedPage({ ctx, input: { slug: request.params.slug, ...query } })
       const custom = customHostOf(request)
       const base = custom
         ? `${request.protocol}://${custom}`
         : (ctx.env.GUARD_PUBLIC_URL ?? `${request.protocol}://${request.host}`)
-      const body = renderIncidentFeed(feedPage, base, pagePathOf(request, request.params.slug))
+      const text = pageText(viewLocale(feedPage.answer.page.locale, lang))
+      const body = renderIncidentFeed(feedPage, base, pagePathOf(request, request.params.slug), text)
       return sendPublic(request, reply, {
         etag: tagOf('f', body.replace(/<updated>[^<]*<\/updated>/, '')),
         cache: PUBLIC_CACHE,

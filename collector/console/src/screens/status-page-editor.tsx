@@ -10,7 +10,7 @@ import type { Device } from '../types.ts'
 import { useAction } from '../use-action.ts'
 import { StatusPageAccess } from './status-page-access.tsx'
 import { StatusPageSubscribers } from './status-page-subscribers.tsx'
-import type { StatusPage } from './status-pages.tsx'
+import { LOCALES, type Locale, type StatusPage } from './status-pages.tsx'
 import './screens.css'
 
 type Kind = 'domain' | 'service' | 'heartbeat' | 'device'
@@ -76,6 +76,7 @@ export default function StatusPageEditor() {
     description: '',
     isPublic: false,
     automaticIncidents: 'publish' as StatusPage['automaticIncidents'],
+    locale: 'en' as Locale,
   })
   const [version, setVersion] = useState(0)
   const [confirmDelete, setConfirmDelete] = useState(false)
@@ -84,8 +85,8 @@ export default function StatusPageEditor() {
   useEffect(() => {
     if (!loaded.data) return
     setPage(loaded.data)
-    const { name, slug, description, isPublic, automaticIncidents } = loaded.data
-    setDraft({ name, slug, description, isPublic, automaticIncidents })
+    const { name, slug, description, isPublic, automaticIncidents, locale } = loaded.data
+    setDraft({ name, slug, description, isPublic, automaticIncidents, locale })
   }, [loaded.data])
 
   const changed = (next: Detail) => {
@@ -222,6 +223,25 @@ export default function StatusPageEditor() {
                   </select>
                 )}
               </Field>
+              <Field
+                label="Language"
+                hint="Of the public page, its history and incident pages, subscriber e-mails and feed. The preview shows the choice before saving; visitors may add ?lang= to a page's address."
+              >
+                {(id, describedBy) => (
+                  <select
+                    id={id}
+                    aria-describedby={describedBy}
+                    value={draft.locale}
+                    onChange={(e) => setDraft({ ...draft, locale: e.currentTarget.value as Locale })}
+                  >
+                    {Object.entries(LOCALES).map(([code, name]) => (
+                      <option key={code} value={code} lang={code}>
+                        {name}
+                      </option>
+                    ))}
+                  </select>
+                )}
+              </Field>
             </Form>
           </section>
 
@@ -289,7 +309,7 @@ export default function StatusPageEditor() {
               key={version}
               class="preview-frame"
               title={`Public page ${page.name}`}
-              src={`/status/${page.slug}?v=${version}`}
+              src={`/status/${page.slug}?lang=${draft.locale}&v=${version}`}
             />
           ) : (
             <DraftPreview draft={draft} components={page.components} stateOf={stateOf} />

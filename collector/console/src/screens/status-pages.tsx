@@ -18,10 +18,25 @@ export interface StatusPage {
   isPublic: boolean
   /** publish: automatic incidents show at once; draft: once published from the incident's page. */
   automaticIncidents: 'publish' | 'draft'
+  /** The language visitors and subscribers read the page in. */
+  locale: Locale
   componentCount: number
   createdAt: string
   updatedAt: string
 }
+
+/** The status page catalog's locales (collector services/status-pages/i18n), each named in itself. */
+export const LOCALES = {
+  en: 'English',
+  de: 'Deutsch',
+  fr: 'Français',
+  es: 'Español',
+  nl: 'Nederlands',
+  pt: 'Português',
+  ja: '日本語',
+  ar: 'العربية',
+} as const
+export type Locale = keyof typeof LOCALES
 
 /** A slug from a name: lowercase letters and digits joined by single hyphens, as the API wants. */
 export const slugOf = (name: string) =>

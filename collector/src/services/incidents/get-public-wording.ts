@@ -1,5 +1,6 @@
 import type { Sql } from '@guard/shared'
 import type { Caller, CollectorContext } from '../../context.ts'
+import { pageText } from '../status-pages/i18n/page-text.ts'
 import { type PublicUpdateRow, publicUpdateMessage } from '../status-pages/public-incidents.ts'
 import { findIncident, type IncidentRow } from './find.ts'
 import type { PublicWordingView } from './public-wording-schemas.ts'
@@ -44,7 +45,8 @@ export async function readPublicWording(sql: Sql, incident: IncidentRow): Promis
       createdAt: update.created_at.toISOString(),
       message: update.message,
       publicMessage: update.public_message,
-      shown: publicUpdateMessage(incident.cause, update),
+      // The console speaks English: the operator reads the wording a page in English would show.
+      shown: publicUpdateMessage(incident.cause, update, pageText('en')),
     })),
   }
 }

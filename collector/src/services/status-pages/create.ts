@@ -19,8 +19,8 @@ export async function createStatusPage(
       await tx.query(
         `INSERT INTO monitoring.status_pages
          (id, organization_id, name, slug, description, is_public, theme, accent_color, logo_url, links, timezone,
-          automatic_incidents)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+          automatic_incidents, locale)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
         [
           id,
           organizationId,
@@ -34,6 +34,7 @@ export async function createStatusPage(
           JSON.stringify(input.links),
           input.timezone,
           input.automaticIncidents,
+          input.locale,
         ],
       )
       await recordChange(tx, { organizationId, kind: 'status-page', action: 'created', id, name: input.name })

@@ -1,7 +1,8 @@
 import { Feed } from 'feed'
 import type { IncidentFeedPage } from './feed-page.ts'
+import type { PageText } from './i18n/page-text.ts'
 import type { PublicIncident } from './public-incidents.ts'
-import { escapeHtml } from './render-html.ts'
+import { escapeHtml, incidentFacts } from './render-html.ts'
 
 /** Newest moment the incident changed: its last public update, resolution or start. */
 const changedAt = (incident: PublicIncident) =>
@@ -10,14 +11,13 @@ const changedAt = (incident: PublicIncident) =>
     .sort()
     .at(-1) as string
 
-function content(incident: PublicIncident): string {
-  const facts = `<p>${escapeHtml(incident.status)} · ${escapeHtml(incident.severity)} · started ${incident.startedAt}${
-    incident.resolvedAt ? ` · resolved ${incident.resolvedAt}` : ''
-  }${incident.components.length ? ` · ${incident.components.map(escapeHtml).join(', ')}` : ''}</p>`
+/** Times in the feed stay ISO 8601 in UTC: a reader shows them in its own zone, not the page's. */
+function content(incident: PublicIncident, text: PageText): string {
+  const facts = `<p>${incidentFacts(incident, text, escapeHtml)}</p>`
   const updates = incident.updates
     .map(
       (update) =>
-        `<li><strong>${escapeHtml(update.status)}</strong> (${update.createdAt}): ${escapeHtml(update.message)}</li>`,
+        `<li><strong>${escapeHtml(text.text('incident.status', { status: update.status }))}</strong> (${update.createdAt}): ${escapeHtml(update.message)}</li>`,
     )
     .join('')
   return updates ? `${facts}<ul>${updates}</ul>` : facts
@@ -32,7 +32,8 @@ function content(incident: PublicIncident): string {
 export function renderIncidentFeed(
   feedPage: IncidentFeedPage,
   baseUrl: string,
-  pagePath = `/status/${feedPage.answer.page.slug}`,
+  pagePath: string,
+  text: PageText,
 ): string {
   const { page } = feedPage.answer
   const pageUrl = `${baseUrl}${pagePath}`
@@ -41,7 +42,7 @@ export function renderIncidentFeed(
   const updated = feedPage.incidents.map(changedAt).sort().at(-1) ?? page.generatedAt
   const feed = new Feed({
     // The feed's own title and subtitle are plain text the library escapes; entry titles are HTML.
-    title: `${page.name} incidents`,
+    title: text.text('page.feedTitle', { name: page.name }),
     description: page.description,
     id: pageUrl,
     link: pageUrl,
@@ -52,12 +53,12 @@ export function renderIncidentFeed(
   })
   for (const incident of feedPage.incidents) {
     feed.addItem({
-      title: `${escapeHtml(incident.title)}${incident.resolvedAt ? ' (resolved)' : ` (${escapeHtml(incident.status)})`}`,
+      title: `${escapeHtml(incident.title)} (${escapeHtml(text.text('incident.status', { status: incident.resolvedAt ? 'resolved' : incident.status }))})`,
       id: `${pageUrl}#incident-${incident.key}`,
       link: `${pageUrl}/incidents/${incident.key}`,
       date: new Date(changedAt(incident)),
       published: new Date(incident.startedAt),
-      content: content(incident),
+      content: content(incident, text),
     })
   }
   const paging = [

@@ -1,5 +1,6 @@
 import { GuardError, notFound, type Sql } from '@guard/shared'
 import type { Caller } from '../../context.ts'
+import type { Locale } from './i18n/locales.ts'
 import type { ComponentKind, StatusPageComponent, StatusPageDetail, StatusPageView } from './schemas.ts'
 
 export interface StatusPageRow {
@@ -14,6 +15,7 @@ export interface StatusPageRow {
   logo_url: string | null
   links: Array<{ label: string; url: string }>
   timezone: string
+  locale: Locale
   automatic_incidents: 'publish' | 'draft'
   component_count: number
   created_at: Date
@@ -87,6 +89,7 @@ export const toStatusPageView = (row: StatusPageRow): StatusPageView => ({
   logoUrl: row.logo_url,
   links: row.links,
   timezone: row.timezone,
+  locale: row.locale,
   automaticIncidents: row.automatic_incidents,
   componentCount: row.component_count,
   createdAt: row.created_at.toISOString(),

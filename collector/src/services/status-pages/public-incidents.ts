@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto'
 import type { ErrorKind, IncidentCause, Sql } from '@guard/shared'
-import { publicReason } from './public-reason.ts'
+import type { Locale } from './i18n/locales.ts'
+import { type MessageId, type PageText, pageText } from './i18n/page-text.ts'
+import { publicReason, reasonText } from './public-reason.ts'
 import type { PublicStatusPage, StatusPageComponent } from './schemas.ts'
 
 export type PublicIncident = PublicStatusPage['incidents']['active'][number]
@@ -11,6 +13,8 @@ export interface IncidentSource {
   organizationId: string
   components: StatusPageComponent[]
   automaticIncidents: AutomaticIncidents
+  /** The page's language: derived wording is in it. */
+  locale: Locale
 }
 
 /** Which of the page's incidents: current (active or resolved lately), started in a range, one by key, or a slice of all. */
@@ -21,37 +25,35 @@ export type IncidentSelection =
   | { offset: number; limit: number }
 
 /** Visitor-facing wording of automatic incidents, derived from their cause: the stored text is internal. */
-const TEXT = {
+const WORDING = {
   title: {
-    down: 'Outage',
-    certificate: 'Certificate expiring',
-    registration: 'Domain registration expiring',
-    'device-offline': 'Offline',
-    'device-health': 'Degraded',
-    slo: 'Degraded',
-    manual: 'Incident',
-  } satisfies Record<IncidentCause, string>,
-  noComponent: 'Service disruption',
-  detected: (reason: string) => `Detected: ${reason}`,
+    down: 'auto.down',
+    certificate: 'auto.certificate',
+    registration: 'auto.registration',
+    'device-offline': 'auto.deviceOffline',
+    'device-health': 'auto.degraded',
+    slo: 'auto.degraded',
+    manual: 'auto.manual',
+  },
   trouble: {
-    down: '',
-    certificate: 'The TLS certificate expires soon.',
-    registration: 'The domain registration expires soon.',
-    'device-offline': 'Not reporting.',
-    'device-health': 'Running with degraded health.',
-    slo: 'Failing more often than its objective allows.',
-    manual: 'Investigating.',
-  } satisfies Record<IncidentCause, string>,
+    down: null,
+    certificate: 'trouble.certificate',
+    registration: 'trouble.registration',
+    'device-offline': 'trouble.deviceOffline',
+    'device-health': 'trouble.deviceHealth',
+    slo: 'trouble.slo',
+    manual: 'trouble.manual',
+  },
   recovered: {
-    down: 'Recovered: working normally again.',
-    certificate: 'The certificate was renewed.',
-    registration: 'The domain registration was renewed.',
-    'device-offline': 'Reporting again.',
-    'device-health': 'Healthy again.',
-    slo: 'Back within its objective.',
-    manual: 'Resolved.',
-  } satisfies Record<IncidentCause, string>,
-}
+    down: 'recovered.down',
+    certificate: 'recovered.certificate',
+    registration: 'recovered.registration',
+    'device-offline': 'recovered.deviceOffline',
+    'device-health': 'recovered.deviceHealth',
+    slo: 'recovered.slo',
+    manual: 'recovered.manual',
+  },
+} satisfies Record<string, Record<IncidentCause, MessageId | null>>
 
 /**
  * The permanent public address of an incident: a hash of its id, so the page carries no ids and an
@@ -87,23 +89,27 @@ interface UpdateRow extends PublicUpdateRow {
   created_at: Date
 }
 
-const asCause = (cause: string): IncidentCause => (cause in TEXT.title ? (cause as IncidentCause) : 'manual')
+const asCause = (cause: string): IncidentCause => (cause in WORDING.title ? (cause as IncidentCause) : 'manual')
 
 /** An automatic incident's public title: what happened, to the page's own names for its components. */
-function publicTitle(row: IncidentRow, names: string[]): string {
+function publicTitle(row: IncidentRow, names: string[], text: PageText): string {
   if (row.public_title) return row.public_title
   if (row.cause === 'manual') return row.title
-  return names.length ? `${TEXT.title[asCause(row.cause)]}: ${names.join(', ')}` : TEXT.noComponent
+  const title = text.text(WORDING.title[asCause(row.cause)])
+  return names.length
+    ? text.text('auto.titleOf', { title, components: text.list(names) })
+    : text.text('auto.noComponent')
 }
 
 /** An update as visitors read it: the operator's public wording, else what it says when written by a person, else derived. */
-export function publicUpdateMessage(cause: string, update: PublicUpdateRow): string {
+export function publicUpdateMessage(cause: string, update: PublicUpdateRow, text: PageText): string {
   if (update.public_message) return update.public_message
   if (!update.automatic) return update.message
   const kind = asCause(cause)
-  if (update.status === 'resolved') return TEXT.recovered[kind]
-  if (kind === 'down') return TEXT.detected(publicReason(update.error_kind, update.status_code))
-  return TEXT.trouble[kind]
+  if (update.status === 'resolved') return text.text(WORDING.recovered[kind])
+  const trouble = WORDING.trouble[kind]
+  if (trouble) return text.text(trouble)
+  return text.text('auto.detected', { reason: reasonText(publicReason(update.error_kind, update.status_code), text) })
 }
 
 function where(selection: IncidentSelection, next: number): { sql: string; values: unknown[]; limit: string } {
@@ -162,13 +168,14 @@ export async function readPublicIncidents(
     [rows.map((row) => row.id), source.organizationId],
   )
   const names = new Map(source.components.map((component) => [component.subjectId, component.displayName]))
+  const text = pageText(source.locale)
   return rows.map((row): PublicIncident => {
     const touched = [
       ...new Set([row.monitor_id, ...row.affected].flatMap((id) => (id && names.has(id) ? [names.get(id)!] : []))),
     ]
     return {
       key: incidentKey(row.id),
-      title: publicTitle(row, touched),
+      title: publicTitle(row, touched, text),
       status: row.status,
       severity: row.severity,
       impact: row.impact,
@@ -179,7 +186,7 @@ export async function readPublicIncidents(
         .filter((update) => update.incident_id === row.id)
         .map((update) => ({
           status: update.status,
-          message: publicUpdateMessage(row.cause, update),
+          message: publicUpdateMessage(row.cause, update, text),
           createdAt: update.created_at.toISOString(),
         })),
     }

@@ -11,14 +11,15 @@ import { round2 } from '../results/window.ts'
 import { readDailyUptime } from '../summaries/read.ts'
 import { readComponents } from './find.ts'
 import { readHeartbeatTimes } from './heartbeat-times.ts'
+import type { Locale } from './i18n/locales.ts'
 import { type IncidentSource, readPublicIncidents } from './public-incidents.ts'
+import { RECENT_INCIDENT_DAYS } from './render-html.ts'
 import { type PublicStatusPage, publicStatusPage, type StatusPageComponent } from './schemas.ts'
 
 const publicStatusPageEnvelope = z.object({ success: z.literal(true), data: publicStatusPage })
 
 type Status = PublicStatusPage['components'][number]['status']
 const DAYS = 90
-const RECENT_INCIDENT_DAYS = 14
 
 interface PageRow {
   id: string
@@ -31,6 +32,7 @@ interface PageRow {
   logo_url: string | null
   links: PublicStatusPage['links']
   timezone: string
+  locale: Locale
   automatic_incidents: IncidentSource['automaticIncidents']
 }
 
@@ -120,7 +122,7 @@ async function buildPublicPage(
 ): Promise<PublicPageAnswer> {
   const { rows } = await ctx.sql.query<PageRow>(
     `SELECT id, organization_id, name, slug, description, theme, accent_color, logo_url, links, timezone,
-            automatic_incidents
+            locale, automatic_incidents
        FROM monitoring.status_pages WHERE slug = $1 AND is_public`,
     [slug],
   )
@@ -129,7 +131,12 @@ async function buildPublicPage(
   // Taken before the rest is read: a write racing this read leaves the entry stale, never hides it.
   readingFor(page.organization_id, generationsOf(ctx, page.organization_id))
   const components = await readComponents(ctx.sql, page)
-  const source = { organizationId: page.organization_id, components, automaticIncidents: page.automatic_incidents }
+  const source = {
+    organizationId: page.organization_id,
+    components,
+    automaticIncidents: page.automatic_incidents,
+    locale: page.locale,
+  }
   const monitors = components.filter((component) => component.kind !== 'device' && component.kind !== 'group')
   const monitorIds = monitors.map((component) => component.subjectId)
   const deviceIds = components.filter((component) => component.kind === 'device').map((c) => c.subjectId)
@@ -210,6 +217,7 @@ async function buildPublicPage(
     logoUrl: page.logo_url,
     links: page.links,
     timezone: page.timezone,
+    locale: page.locale,
     status: overall(publicComponents.map((component) => component.status)),
     components: publicComponents,
     incidents: {

@@ -1,52 +1,40 @@
 import type { IncidentHistory } from './history.ts'
+import type { PageText } from './i18n/page-text.ts'
 import type { PublicIncident } from './public-incidents.ts'
-import { escapeHtml, header, incident } from './render-html.ts'
+import { escapeHtml, header, htmlStart, incident } from './render-html.ts'
 import type { PublicStatusPage } from './schemas.ts'
 
-/** Every visitor-facing string of the history and incident pages. */
-const TEXT = {
-  historyTitle: (name: string) => `${name} incident history`,
-  incidentTitle: (title: string, name: string) => `${title} · ${name} status`,
-  history: 'Incident history',
-  incident: 'Incident',
-  months: 'Months',
-  older: (month: string) => `Older: ${month}`,
-  newer: (month: string) => `Newer: ${month}`,
-  none: (month: string) => `No incidents in ${month}.`,
-  current: 'Current status',
-  feed: 'Incident feed (Atom)',
-  utc: 'Months are UTC months.',
-}
-
-const monthLabel = (month: string) =>
-  new Intl.DateTimeFormat('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
-    new Date(`${month}-01T00:00:00Z`),
-  )
-
-const pageLinks = (path: string) =>
-  `<nav aria-label="${TEXT.history}"><ul class="links"><li><a href="${path || '/'}">${TEXT.current}</a></li><li><a href="${path}/history">${TEXT.history}</a></li><li><a href="${path}/feed.atom">${TEXT.feed}</a></li></ul></nav>`
+const pageLinks = (path: string, text: PageText) =>
+  `<nav aria-label="${text.html('link.history')}"><ul class="links"><li><a href="${path || '/'}">${text.html('link.current')}</a></li><li><a href="${path}/history">${text.html('link.history')}</a></li><li><a href="${path}/feed.atom">${text.html('link.feed')}</a></li></ul></nav>`
 
 /**
  * The shell the history and incident pages share with the status page: its look, no scripts.
  * `pagePath` is where the page lives: `/status/{slug}`, or `` on its custom host.
  */
-function document(page: PublicStatusPage, pagePath: string, title: string, assetBase: string, body: string): string {
+function document(
+  page: PublicStatusPage,
+  pagePath: string,
+  title: string,
+  assetBase: string,
+  body: string,
+  text: PageText,
+): string {
   const path = escapeHtml(pagePath)
   const scheme = page.theme === 'auto' ? 'light dark' : page.theme
   return `<!doctype html>
-<html lang="en"${page.theme === 'auto' ? '' : ` data-theme="${page.theme}"`}>
+${htmlStart(text, page.theme)}
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="${scheme}">
 <title>${escapeHtml(title)}</title>
 <link rel="stylesheet" href="${assetBase}/status-page.css">
-<link rel="alternate" type="application/atom+xml" title="${escapeHtml(page.name)} incidents" href="${path}/feed.atom">
+<link rel="alternate" type="application/atom+xml" title="${text.html('page.feedTitle', { name: page.name })}" href="${path}/feed.atom">
 </head>
 <body>
 <main>
-${header(page)}
-${pageLinks(path)}
+${header(page, text)}
+${pageLinks(path, text)}
 ${body}
 </main>
 </body>
@@ -56,29 +44,31 @@ ${body}
 
 /** One UTC month of a page's incidents, with links to the nearest months that have any. */
 export function renderHistoryHtml(
-  history: IncidentHistory,
+  history: Omit<IncidentHistory, 'answer'> & { answer: Pick<IncidentHistory['answer'], 'page'> },
   assetBase: string,
-  pagePath = `/status/${history.answer.page.slug}`,
+  pagePath: string,
+  text: PageText,
 ): string {
   const { page } = history.answer
-  const label = monthLabel(history.month)
-  const month = (target: string, text: string, rel: string) =>
-    `<li><a rel="${rel}" href="${escapeHtml(pagePath)}/history?month=${escapeHtml(target)}">${escapeHtml(text)}</a></li>`
+  const label = text.month(history.month)
+  const month = (target: string, id: 'history.newer' | 'history.older', rel: string) =>
+    `<li><a rel="${rel}" href="${escapeHtml(pagePath)}/history?month=${escapeHtml(target)}${text.locale === page.locale ? '' : `&amp;lang=${text.locale}`}">${text.html(id, { month: text.month(target) })}</a></li>`
   const pager = [
-    history.newer ? month(history.newer, TEXT.newer(monthLabel(history.newer)), 'next') : '',
-    history.older ? month(history.older, TEXT.older(monthLabel(history.older)), 'prev') : '',
+    history.newer ? month(history.newer, 'history.newer', 'next') : '',
+    history.older ? month(history.older, 'history.older', 'prev') : '',
   ].join('')
   const items = history.incidents.length
-    ? history.incidents.map((item) => incident(item, page.timezone, pagePath)).join('')
-    : `<p>${escapeHtml(TEXT.none(label))}</p>`
+    ? history.incidents.map((item) => incident(item, page.timezone, pagePath, text)).join('')
+    : `<p>${text.html('history.none', { month: label })}</p>`
   return document(
     page,
     pagePath,
-    TEXT.historyTitle(page.name),
+    text.text('history.title', { name: page.name }),
     assetBase,
     `<section aria-labelledby="month"><h2 id="month">${escapeHtml(label)}</h2>${items}</section>
-${pager ? `<nav aria-label="${TEXT.months}"><ul class="links">${pager}</ul></nav>` : ''}
-<footer><p>${TEXT.utc}</p></footer>`,
+${pager ? `<nav aria-label="${text.html('history.months')}"><ul class="links">${pager}</ul></nav>` : ''}
+<footer><p>${text.html('history.utc')}</p></footer>`,
+    text,
   )
 }
 
@@ -87,13 +77,15 @@ export function renderIncidentPageHtml(
   page: PublicStatusPage,
   item: PublicIncident,
   assetBase: string,
-  pagePath = `/status/${page.slug}`,
+  pagePath: string,
+  text: PageText,
 ): string {
   return document(
     page,
     pagePath,
-    TEXT.incidentTitle(item.title, page.name),
+    text.text('incident.pageTitle', { title: item.title, name: page.name }),
     assetBase,
-    `<section aria-labelledby="incident"><h2 id="incident">${TEXT.incident}</h2>${incident(item, page.timezone, null)}</section>`,
+    `<section aria-labelledby="incident"><h2 id="incident">${text.html('incident.heading')}</h2>${incident(item, page.timezone, null, text)}</section>`,
+    text,
   )
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { localeString } from './i18n/locales.ts'
 
 const RESERVED_SLUGS = ['api', 'admin', 'status', 'new', 'edit']
 
@@ -44,6 +45,7 @@ const appearance = {
   logoUrl: webUrl.nullable().meta({ description: 'shown above the page name; loaded by visitors, never by Guard' }),
   links: z.array(statusPageLink).max(10).meta({ description: 'shown in the page header, e.g. home page, support' }),
   timezone: timezoneString.meta({ description: 'IANA zone the HTML page shows times in' }),
+  locale: localeString,
   automaticIncidents: z.enum(['publish', 'draft']).meta({
     description:
       'publish: automatic incidents show at once; draft: only once published (PUT /api/incidents/{id}/public)',
@@ -61,6 +63,7 @@ export const createStatusPageInput = z
     logoUrl: appearance.logoUrl.default(null),
     links: appearance.links.default([]),
     timezone: appearance.timezone.default('UTC'),
+    locale: appearance.locale.default('en'),
     automaticIncidents: appearance.automaticIncidents.default('publish'),
   })
   .strict()
@@ -77,6 +80,7 @@ export const updateStatusPageInput = z
     logoUrl: appearance.logoUrl.optional(),
     links: appearance.links.optional(),
     timezone: appearance.timezone.optional(),
+    locale: appearance.locale.optional(),
     automaticIncidents: appearance.automaticIncidents.optional(),
   })
   .strict()
@@ -120,6 +124,7 @@ export const statusPageView = z.object({
   logoUrl: z.string().nullable(),
   links: z.array(z.object({ label: z.string(), url: z.string() })),
   timezone: z.string(),
+  locale: localeString,
   automaticIncidents: z.enum(['publish', 'draft']),
   componentCount: z.number().int(),
   createdAt: z.string(),
@@ -216,6 +221,7 @@ export const publicStatusPage = z.object({
   logoUrl: z.string().nullable(),
   links: z.array(z.object({ label: z.string(), url: z.string() })),
   timezone: z.string(),
+  locale: localeString,
   status: overallStatus,
   generatedAt: z.string(),
   components: z.array(publicComponent),

@@ -15,7 +15,8 @@ export async function updateStatusPage(
     ctx.sql.query(
       `UPDATE monitoring.status_pages
           SET name = $2, slug = $3, description = $4, is_public = $5, theme = $6, accent_color = $7,
-              logo_url = $8, links = $9, timezone = $10, automatic_incidents = $11, updated_at = now()
+              logo_url = $8, links = $9, timezone = $10, automatic_incidents = $11, locale = $12,
+              updated_at = now()
         WHERE id = $1`,
       [
         page.id,
@@ -29,6 +30,7 @@ export async function updateStatusPage(
         JSON.stringify(input.links ?? page.links),
         input.timezone ?? page.timezone,
         input.automaticIncidents ?? page.automatic_incidents,
+        input.locale ?? page.locale,
       ],
     ),
   )

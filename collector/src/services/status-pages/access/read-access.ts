@@ -1,4 +1,5 @@
 import type { CollectorContext } from '../../../context.ts'
+import type { Locale } from '../i18n/locales.ts'
 import type { AccessMode } from './schemas.ts'
 
 /** What deciding who may see a published page needs; read by slug, before the page itself. */
@@ -10,6 +11,8 @@ export interface PageAccess {
   passwordHash: string | null
   allowList: string[]
   customDomain: string | null
+  /** The page's language: its gate and subscriber pages speak it. */
+  locale: Locale
 }
 
 interface Row {
@@ -20,6 +23,7 @@ interface Row {
   password_hash: string | null
   ip_allow_list: string[]
   custom_domain: string | null
+  locale: Locale
 }
 
 interface Entry {
@@ -48,7 +52,7 @@ export async function readPageAccess(ctx: CollectorContext, slug: string): Promi
   // Taken before the read when the organization is known: a write racing the read leaves the entry stale.
   const before = hit ? ctx.reads.generations([hit.access.organizationId])[0] : undefined
   const { rows } = await ctx.sql.query<Row>(
-    `SELECT id, organization_id, slug, access_mode, password_hash, ip_allow_list, custom_domain
+    `SELECT id, organization_id, slug, access_mode, password_hash, ip_allow_list, custom_domain, locale
        FROM monitoring.status_pages WHERE slug = $1 AND is_public`,
     [slug],
   )
@@ -65,6 +69,7 @@ export async function readPageAccess(ctx: CollectorContext, slug: string): Promi
     passwordHash: row.password_hash,
     allowList: row.ip_allow_list,
     customDomain: row.custom_domain,
+    locale: row.locale,
   }
   if (ttl > 0) {
     cache.set(slug, {

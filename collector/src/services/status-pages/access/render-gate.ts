@@ -1,4 +1,5 @@
-import { escapeHtml } from '../render-html.ts'
+import type { PageText } from '../i18n/page-text.ts'
+import { escapeHtml, htmlStart } from '../render-html.ts'
 
 export type GateKind = 'password' | 'members' | 'not-member'
 
@@ -11,37 +12,40 @@ export function renderAccessGate(options: {
   assetBase: string
   /** Where the form posts or the sign-in link goes (the page's own paths, custom host or not). */
   action: string
-  error?: string | undefined
+  /** The page's language. */
+  text: PageText
+  error?: 'gate.throttled' | 'gate.wrongPassword' | undefined
 }): string {
+  const { text } = options
   const error = options.error
-    ? `<p class="gate-error" role="alert" id="gate-error">${escapeHtml(options.error)}</p>`
+    ? `<p class="gate-error" role="alert" id="gate-error">${text.html(options.error)}</p>`
     : ''
   const body =
     options.kind === 'password'
-      ? `<p>This status page is private. Enter its password to see it.</p>
+      ? `<p>${text.html('gate.password')}</p>
 ${error}
 <form method="post" action="${escapeHtml(options.action)}">
-<label for="password">Password</label>
+<label for="password">${text.html('gate.passwordLabel')}</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required${options.error ? ' aria-invalid="true" aria-describedby="gate-error"' : ''}>
-<button type="submit">View the page</button>
+<button type="submit">${text.html('gate.submit')}</button>
 </form>`
       : options.kind === 'members'
-        ? `<p>This status page is visible to members of its organization.</p>
-<p><a href="${escapeHtml(options.action)}">Sign in with Guard</a></p>`
-        : `<p>You are signed in, but not as a member of the organization this status page belongs to.</p>`
+        ? `<p>${text.html('gate.members')}</p>
+<p><a href="${escapeHtml(options.action)}">${text.html('gate.signIn')}</a></p>`
+        : `<p>${text.html('gate.notMember')}</p>`
   return `<!doctype html>
-<html lang="en">
+${htmlStart(text, null)}
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
 <meta name="robots" content="noindex">
-<title>Private status page</title>
+<title>${text.html('gate.title')}</title>
 <link rel="stylesheet" href="${escapeHtml(options.assetBase)}/status-page.css">
 </head>
 <body>
 <main class="gate">
-<h1>Private status page</h1>
+<h1>${text.html('gate.title')}</h1>
 ${body}
 </main>
 </body>

@@ -1,8 +1,9 @@
 import type { CollectorContext } from '../../../context.ts'
 import { currentOrNextOccurrence } from '../../maintenance-windows/schemas.ts'
 import { readComponents } from '../find.ts'
+import type { Locale } from '../i18n/locales.ts'
+import { pageText } from '../i18n/page-text.ts'
 import { queueForSubscribers } from './queue.ts'
-import { WORDING } from './wording.ts'
 
 interface WindowRow {
   id: string
@@ -11,6 +12,8 @@ interface WindowRow {
   page_name: string
   slug: string
   notice_hours: number
+  locale: Locale
+  timezone: string
   title: string
   monitor_id: string | null
   starts_at: Date
@@ -29,7 +32,7 @@ export async function announceMaintenance({ ctx, input = {} }: { ctx: CollectorC
   const now = input.now ?? Date.now()
   const { rows } = await ctx.sql.query<WindowRow>(
     `SELECT w.id, p.id AS page_id, p.organization_id, p.name AS page_name, p.slug,
-            p.maintenance_notice_hours AS notice_hours, w.title, w.monitor_id, w.starts_at, w.ends_at, w.recurrence, w.until
+            p.maintenance_notice_hours AS notice_hours, p.locale, p.timezone, w.title, w.monitor_id, w.starts_at, w.ends_at, w.recurrence, w.until
        FROM monitoring.status_pages p
        JOIN monitoring.maintenance_windows w ON w.organization_id = p.organization_id
       WHERE p.is_public
@@ -53,6 +56,7 @@ export async function announceMaintenance({ ctx, input = {} }: { ctx: CollectorC
     if (!occurrence || occurrence.ongoing || occurrence.startsAt - now > row.notice_hours * 3_600_000) continue
     const startsAt = new Date(occurrence.startsAt).toISOString()
     const endsAt = new Date(occurrence.endsAt).toISOString()
+    const text = pageText(row.locale)
     const queued = await ctx.sql.transaction(async (tx) => {
       const { rows: claimed } = await tx.query(
         `INSERT INTO monitoring.status_page_maintenance_notices (page_id, window_id, starts_at) VALUES ($1, $2, $3)
@@ -75,12 +79,16 @@ export async function announceMaintenance({ ctx, input = {} }: { ctx: CollectorC
           pageName: row.page_name,
           slug: row.slug,
           title: row.title,
-          text: WORDING.maintenanceText(startsAt, endsAt),
+          text: text.text('mail.maintenance', {
+            start: text.dateTime(startsAt, row.timezone),
+            end: text.dateTime(endsAt, row.timezone),
+          }),
           status: 'scheduled',
           occurredAt: new Date(now).toISOString(),
           components: affected.map((component) => component.displayName),
           startsAt,
           endsAt,
+          locale: row.locale,
         },
       )
     })

@@ -1,17 +1,19 @@
 import { GuardError, notFound, type Sql } from '@guard/shared'
 import { readComponents } from '../find.ts'
+import type { Locale } from '../i18n/locales.ts'
 
 export interface PublicPageRow {
   id: string
   organization_id: string
   name: string
   slug: string
+  locale: Locale
 }
 
 /** A public page by slug; a private or unknown one is the same 404 as its public answer. */
 export async function findPublicPage(sql: Sql, slug: string): Promise<PublicPageRow> {
   const { rows } = await sql.query<PublicPageRow>(
-    'SELECT id, organization_id, name, slug FROM monitoring.status_pages WHERE slug = $1 AND is_public',
+    'SELECT id, organization_id, name, slug, locale FROM monitoring.status_pages WHERE slug = $1 AND is_public',
     [slug],
   )
   if (!rows[0]) throw notFound('Status page')

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { httpUrl } from '../../notifications/providers/provider.ts'
+import { localeString } from '../i18n/locales.ts'
 
 const componentIds = z
   .array(z.string().min(1).max(64))
@@ -68,6 +69,8 @@ export const subscriberMessage = z.object({
   endsAt: z.string().optional(),
   /** Only for `confirm`: the double opt-in token, sealed. */
   sealedToken: z.string().optional(),
+  /** The page's language when queued; messages queued before pages had one are English. */
+  locale: localeString.default('en'),
 })
 export type SubscriberMessage = z.infer<typeof subscriberMessage>
 

@@ -3,10 +3,10 @@ import type { CollectorContext } from '../../../context.ts'
 import { consoleBaseUrl } from '../../../env.ts'
 import { classifyHttp, type DeliveryResult, type ProviderIO } from '../../notifications/providers/provider.ts'
 import { signWebhook } from '../../notifications/providers/webhook/index.ts'
+import { type MessageId, pageText } from '../i18n/page-text.ts'
 import { escapeHtml } from '../render-html.ts'
 import { SUBSCRIBER_CHANNELS, type SubscriberMessage, subscriberMessage } from './schemas.ts'
 import { subscriberLink, unsubscribeToken } from './tokens.ts'
-import { WORDING } from './wording.ts'
 
 export interface SubscriberDelivery {
   id: string
@@ -18,23 +18,39 @@ export interface SubscriberDelivery {
 
 const failed = (error: string): DeliveryResult => ({ ok: false, statusCode: null, error, permanent: true })
 
-function mailOf(message: SubscriberMessage, links: { page: string; action: string; unsubscribe?: string }) {
-  const subject = `[${message.pageName}] ${WORDING.subject[message.type]}: ${message.title}`.slice(0, 250)
+const SUBJECT = {
+  'incident.opened': 'mail.opened',
+  'incident.updated': 'mail.updated',
+  'incident.resolved': 'mail.resolved',
+  'maintenance.scheduled': 'section.maintenance',
+  confirm: 'confirm.button',
+} satisfies Record<SubscriberMessage['type'], MessageId>
+
+/** A subscriber mail in the page's language (the locale the message was queued with). */
+export function mailOf(message: SubscriberMessage, links: { page: string; action: string; unsubscribe?: string }) {
+  const text = pageText(message.locale)
+  const subject = `[${message.pageName}] ${text.text(SUBJECT[message.type])}: ${message.title}`.slice(0, 250)
+  const affects = message.components.length
+    ? text.text('mail.affects', { components: text.list(message.components) })
+    : ''
+  const [label, href] =
+    message.type === 'confirm' ? [text.text('confirm.link'), links.action] : [text.text('mail.viewPage'), links.page]
+  const unsubscribe = text.text('unsubscribe.button')
   const lines = [
     message.title,
     '',
     ...(message.text ? [message.text, ''] : []),
-    ...(message.components.length ? [`${WORDING.affects}: ${message.components.join(', ')}`, ''] : []),
-    message.type === 'confirm' ? `${WORDING.confirmLink}: ${links.action}` : `${WORDING.viewPage}: ${links.page}`,
-    ...(links.unsubscribe ? ['', `${WORDING.unsubscribeLink}: ${links.unsubscribe}`] : []),
+    ...(affects ? [affects, ''] : []),
+    `${label}: ${href}`,
+    ...(links.unsubscribe ? ['', `${unsubscribe}: ${links.unsubscribe}`] : []),
     '',
   ]
-  const link = (href: string, label: string) => `<a href="${escapeHtml(href)}">${escapeHtml(label)}</a>`
-  const html = `<!doctype html><html><body style="font-family:sans-serif"><h2>${escapeHtml(message.title)}</h2>${
+  const link = (target: string, name: string) => `<a href="${escapeHtml(target)}">${escapeHtml(name)}</a>`
+  const html = `<!doctype html><html lang="${text.locale}" dir="${text.dir}"><body style="font-family:sans-serif"><h2>${escapeHtml(message.title)}</h2>${
     message.text ? `<p>${escapeHtml(message.text)}</p>` : ''
-  }${message.components.length ? `<p>${escapeHtml(WORDING.affects)}: ${escapeHtml(message.components.join(', '))}</p>` : ''}<p>${
-    message.type === 'confirm' ? link(links.action, WORDING.confirmLink) : link(links.page, WORDING.viewPage)
-  }</p>${links.unsubscribe ? `<p style="color:#666">${link(links.unsubscribe, WORDING.unsubscribeLink)}</p>` : ''}</body></html>`
+  }${affects ? `<p>${escapeHtml(affects)}</p>` : ''}<p>${link(href, label)}</p>${
+    links.unsubscribe ? `<p style="color:#666">${link(links.unsubscribe, unsubscribe)}</p>` : ''
+  }</body></html>`
   return { subject, text: lines.join('\n'), html }
 }
 

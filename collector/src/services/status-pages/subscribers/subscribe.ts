@@ -3,11 +3,11 @@ import type { CollectorContext } from '../../../context.ts'
 import { consoleBaseUrl } from '../../../env.ts'
 import { newWebhookSecret } from '../../notifications/providers/webhook/index.ts'
 import { vetReceiverUrl } from '../../notifications/settings.ts'
+import { pageText } from '../i18n/page-text.ts'
 import { checkComponentIds, findPublicPage } from './find-page.ts'
 import { queueConfirmation } from './queue.ts'
 import { type SubscribeInput, subscribeInput } from './schemas.ts'
 import { newConfirmSecret, subscriberLink, unsubscribeToken } from './tokens.ts'
-import { WORDING } from './wording.ts'
 
 /** Unconfirmed subscriptions are personal data nobody agreed to keep: deleted after this. */
 export const UNCONFIRMED_HOURS = 48
@@ -31,6 +31,7 @@ export async function subscribeToStatusPage({
   const page = await findPublicPage(ctx.sql, input.slug)
   const componentIds = await checkComponentIds(ctx.sql, page, subscription.componentIds)
   const base = consoleBaseUrl(ctx.env)
+  const text = pageText(page.locale)
   if ('webhookUrl' in subscription) {
     await vetReceiverUrl(ctx, 'webhookUrl', subscription.webhookUrl)
     const id = newId()
@@ -42,7 +43,7 @@ export async function subscribeToStatusPage({
       [id, page.id, page.organization_id, subscription.webhookUrl, encryptSecret(ctx.sealKey, secret), componentIds],
     )
     return {
-      message: WORDING.webhookSubscribed,
+      message: text.text('subscribe.webhook'),
       webhook: {
         secret,
         unsubscribeUrl: subscriberLink(base, page.slug, 'unsubscribe', unsubscribeToken(ctx.sealKey, id)),
@@ -77,16 +78,17 @@ export async function subscribeToStatusPage({
         type: 'confirm',
         pageName: page.name,
         slug: page.slug,
-        title: WORDING.confirmTitle(page.name),
-        text: WORDING.confirmText,
+        title: text.text('confirm.mailTitle', { name: page.name }),
+        text: text.text('confirm.mailText'),
         status: 'pending',
         occurredAt: new Date().toISOString(),
         components: [],
         sealedToken: encryptSecret(ctx.sealKey, `${id}.${secret}`),
+        locale: page.locale,
       },
     )
     return true
   })
   if (queued) ctx.wake.dispatchEvent(new Event('deliveries'))
-  return { message: WORDING.checkInbox }
+  return { message: text.text('subscribe.checkInbox') }
 }

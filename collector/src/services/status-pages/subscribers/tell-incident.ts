@@ -2,6 +2,7 @@ import type { EventOf } from '@guard/shared'
 import type { CollectorContext } from '../../../context.ts'
 import type { EventHandlers, HandlerScope } from '../../../ingest/consume-events.ts'
 import { readComponents } from '../find.ts'
+import type { Locale } from '../i18n/locales.ts'
 import { type AutomaticIncidents, incidentKey, readPublicIncidents } from '../public-incidents.ts'
 import { queueForSubscribers } from './queue.ts'
 
@@ -29,8 +30,9 @@ async function tellSubscribers(ctx: CollectorContext, event: IncidentEvent, scop
     name: string
     slug: string
     automatic_incidents: AutomaticIncidents
+    locale: Locale
   }>(
-    `SELECT p.id, p.organization_id, p.name, p.slug, p.automatic_incidents FROM monitoring.status_pages p
+    `SELECT p.id, p.organization_id, p.name, p.slug, p.automatic_incidents, p.locale FROM monitoring.status_pages p
       WHERE p.organization_id = $1 AND p.is_public
         AND ($2::boolean IS FALSE OR p.automatic_incidents = 'draft')
         AND EXISTS (SELECT 1 FROM monitoring.status_page_subscribers s WHERE s.page_id = p.id AND s.confirmed_at IS NOT NULL)`,
@@ -54,7 +56,12 @@ async function tellSubscribers(ctx: CollectorContext, event: IncidentEvent, scop
   for (const page of pages) {
     const components = (await readComponents(tx, page)).filter((component) => subjects.has(component.subjectId))
     if (components.length === 0) continue
-    const source = { organizationId: page.organization_id, components, automaticIncidents: page.automatic_incidents }
+    const source = {
+      organizationId: page.organization_id,
+      components,
+      automaticIncidents: page.automatic_incidents,
+      locale: page.locale,
+    }
     const [incident] = await readPublicIncidents(tx, source, { key: incidentKey(event.data.incidentId) })
     if (!incident) continue
     queued += await queueForSubscribers(
@@ -72,6 +79,7 @@ async function tellSubscribers(ctx: CollectorContext, event: IncidentEvent, scop
         status: incident.status,
         occurredAt: event.occurredAt,
         components: incident.components,
+        locale: page.locale,
       },
     )
   }
