@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { gunzipSync } from 'node:zlib'
 import { DEFAULT_ORGANIZATION } from '@guard/shared'
 import { freePort, serviceAvailable } from '@guard/shared/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -98,9 +99,14 @@ describe('GET /metrics/monitors', () => {
     })
     expect(response.statusCode).toBe(200)
     expect(response.headers['content-type']).toContain('application/openmetrics-text')
+    expect(response.headers.vary).toContain('Accept-Encoding')
     const text = response.body
-    const shop = `monitor_id="${domain}",monitor="Shop \\"main\\"",kind="domain",tag_critical="true",tag_env="prod",tag_team_name="web"`
-    const database = `monitor_id="${service}",monitor="Database",kind="service"`
+    const shop = `monitor_id="${domain}"`
+    const database = `monitor_id="${service}"`
+    expect(text).toContain(
+      `guard_monitor_info{${shop},monitor="Shop \\"main\\"",kind="domain",tag_critical="true",tag_env="prod",tag_team_name="web"} 1\n`,
+    )
+    expect(text).toContain(`guard_monitor_info{${database},monitor="Database",kind="service"} 1\n`)
     expect(text).toContain(`guard_monitor_up{${shop}} 1\n`)
     expect(text).toContain(`guard_monitor_up{${database}} 0\n`)
     expect(text).toContain(`guard_monitor_location_up{${shop},location="iad"} 1\n`)
@@ -113,6 +119,32 @@ describe('GET /metrics/monitors', () => {
     expect(expiry('guard_monitor_domain_expiry_seconds') / 86_400).toBeCloseTo(90, 0)
     expect(text.endsWith('# EOF\n')).toBe(true)
     expect(text).not.toContain('Stranger')
+  })
+
+  it('answers a scraper that accepts gzip with the same text gzipped', async () => {
+    const headers = { authorization: `Bearer ${metricsKey}` }
+    const plain = await app.inject({ method: 'GET', url: '/metrics/monitors', headers })
+    const zipped = await app.inject({
+      method: 'GET',
+      url: '/metrics/monitors',
+      headers: { ...headers, 'accept-encoding': 'gzip' },
+    })
+    expect(zipped.headers['content-encoding']).toBe('gzip')
+    expect(gunzipSync(zipped.rawPayload).toString('utf8')).toBe(plain.body)
+  })
+
+  it('shows a monitor renamed within the cache time on the next scrape', async () => {
+    const headers = { authorization: `Bearer ${metricsKey}` }
+    await app.inject({ method: 'GET', url: '/metrics/monitors', headers })
+    const renamed = await app.inject({
+      method: 'PATCH',
+      url: `/api/services/${service}`,
+      headers: { authorization: `Bearer ${harness.apiKey}` },
+      payload: { name: 'Database primary' },
+    })
+    expect(renamed.statusCode).toBe(200)
+    const text = (await app.inject({ method: 'GET', url: '/metrics/monitors', headers })).body
+    expect(text).toContain(`guard_monitor_info{monitor_id="${service}",monitor="Database primary",kind="service"} 1\n`)
   })
 
   it('refuses a key without metrics:read', async () => {
@@ -173,7 +205,14 @@ describe('GET /metrics/monitors', () => {
         'Prometheus to store a scrape',
         20_000,
       )
-      const [shop] = await query(`guard_monitor_up{tag_env="prod"}`)
+      await waitUntil(
+        async () => (await query('guard_monitor_info')).length === 2,
+        'Prometheus to store the info series',
+        20_000,
+      )
+      const [shop] = await query(
+        'guard_monitor_up * on(monitor_id) group_left(monitor, tag_team_name) guard_monitor_info{tag_env="prod"}',
+      )
       expect(shop?.metric).toMatchObject({ monitor_id: domain, monitor: 'Shop "main"', tag_team_name: 'web' })
       expect(shop?.value[1]).toBe('1')
       const [health] = await query('up{job="guard"}')

@@ -29,13 +29,19 @@ export function metricsRoutes(app: GuardFastify, ctx: CollectorContext, registry
       config: metricsRead,
       schema: {
         description:
-          'OpenMetrics text of what Guard measures in the caller’s organization: monitor state per location, response time and uptime over 24 hours, certificate and domain expiry, incidents, devices and SLOs, labelled with the monitors’ tags. Read from the monitor state, at most 5 seconds old.',
+          'OpenMetrics text of what Guard measures in the caller’s organization: monitor state per location, response time and uptime over 24 hours, certificate and domain expiry, incidents, devices and SLOs. A monitor’s name, kind, group and tags are labels of its `guard_monitor_info` series only; the other series carry `monitor_id` (and `location`) to join on. Read from the monitor state, at most GUARD_MONITOR_METRICS_CACHE_MS (5 seconds) old; gzipped when the scraper accepts it.',
         response: { 200: z.string(), ...errorResponses },
       },
     },
     async (request, reply) => {
-      reply.type(OPENMETRICS_CONTENT_TYPE)
-      return readMonitorMetrics({ ctx, caller: callerOf(request) })
+      const { encoding, bytes } = await readMonitorMetrics({
+        ctx,
+        caller: callerOf(request),
+        input: { acceptEncoding: request.headers['accept-encoding'] },
+      })
+      reply.type(OPENMETRICS_CONTENT_TYPE).header('Vary', 'Accept-Encoding')
+      if (encoding) reply.header('Content-Encoding', encoding)
+      return reply.send(bytes)
     },
   )
 }
