@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { gunzipSync } from 'node:zlib'
@@ -137,10 +137,10 @@ describe('GET /metrics/monitors', () => {
     const headers = { authorization: `Bearer ${metricsKey}` }
     await app.inject({ method: 'GET', url: '/metrics/monitors', headers })
     const renamed = await app.inject({
-      method: 'PATCH',
+      method: 'PUT',
       url: `/api/services/${service}`,
       headers: { authorization: `Bearer ${harness.apiKey}` },
-      payload: { name: 'Database primary' },
+      payload: { name: 'Database primary', protocol: 'tcp' },
     })
     expect(renamed.statusCode).toBe(200)
     const text = (await app.inject({ method: 'GET', url: '/metrics/monitors', headers })).body
@@ -163,7 +163,7 @@ describe('GET /metrics/monitors', () => {
 
   const prometheus = serviceAvailable('prometheus', ['/usr/bin/prometheus', '/usr/local/bin/prometheus'])
 
-  it.skipIf(!prometheus)('is scraped and stored by a real Prometheus', { timeout: 30_000 }, async () => {
+  it.skipIf(!prometheus)('is scraped by a real Prometheus, which joins the info series and runs every dashboard query', { timeout: 30_000 }, async () => {
     const address = await app.listen({ host: '127.0.0.1', port: 0 })
     const directory = await mkdtemp(join(tmpdir(), 'guard-prometheus-'))
     const webPort = await freePort()
@@ -215,6 +215,18 @@ describe('GET /metrics/monitors', () => {
       )
       expect(shop?.metric).toMatchObject({ monitor_id: domain, monitor: 'Shop "main"', tag_team_name: 'web' })
       expect(shop?.value[1]).toBe('1')
+      const dashboard = JSON.parse(
+        await readFile(new URL('../../../deploy/grafana/guard-monitors.json', import.meta.url), 'utf8'),
+      ) as { panels: Array<{ targets?: Array<{ expr: string }> }> }
+      for (const { expr } of dashboard.panels.flatMap((panel) => panel.targets ?? [])) {
+        const response = await fetch(
+          `http://127.0.0.1:${webPort}/api/v1/query?query=${encodeURIComponent(expr.replaceAll('$env', '.*'))}`,
+        )
+        expect({ expr, status: ((await response.json()) as { status: string }).status }).toEqual({
+          expr,
+          status: 'success',
+        })
+      }
       const [health] = await query('up{job="guard"}')
       expect(health?.value[1]).toBe('1')
     } finally {
