@@ -163,75 +163,79 @@ describe('GET /metrics/monitors', () => {
 
   const prometheus = serviceAvailable('prometheus', ['/usr/bin/prometheus', '/usr/local/bin/prometheus'])
 
-  it.skipIf(!prometheus)('is scraped by a real Prometheus, which joins the info series and runs every dashboard query', { timeout: 30_000 }, async () => {
-    const address = await app.listen({ host: '127.0.0.1', port: 0 })
-    const directory = await mkdtemp(join(tmpdir(), 'guard-prometheus-'))
-    const webPort = await freePort()
-    await writeFile(
-      join(directory, 'prometheus.yml'),
-      [
-        'global: { scrape_interval: 1s, scrape_timeout: 1s }',
-        'scrape_configs:',
-        '  - job_name: guard',
-        '    metrics_path: /metrics/monitors',
-        `    authorization: { credentials: ${metricsKey} }`,
-        `    static_configs: [{ targets: ['${new URL(address).host}'] }]`,
-      ].join('\n'),
-    )
-    let child: ChildProcess | undefined
-    try {
-      child = spawn(
-        prometheus!,
+  it.skipIf(!prometheus)(
+    'is scraped by a real Prometheus, which joins the info series and runs every dashboard query',
+    { timeout: 30_000 },
+    async () => {
+      const address = await app.listen({ host: '127.0.0.1', port: 0 })
+      const directory = await mkdtemp(join(tmpdir(), 'guard-prometheus-'))
+      const webPort = await freePort()
+      await writeFile(
+        join(directory, 'prometheus.yml'),
         [
-          `--config.file=${join(directory, 'prometheus.yml')}`,
-          `--storage.tsdb.path=${join(directory, 'data')}`,
-          `--web.listen-address=127.0.0.1:${webPort}`,
-        ],
-        { stdio: 'ignore' },
+          'global: { scrape_interval: 1s, scrape_timeout: 1s }',
+          'scrape_configs:',
+          '  - job_name: guard',
+          '    metrics_path: /metrics/monitors',
+          `    authorization: { credentials: ${metricsKey} }`,
+          `    static_configs: [{ targets: ['${new URL(address).host}'] }]`,
+        ].join('\n'),
       )
-      const query = async (expression: string) => {
-        const response = await fetch(
-          `http://127.0.0.1:${webPort}/api/v1/query?query=${encodeURIComponent(expression)}`,
-        ).catch(() => undefined)
-        if (!response?.ok) return []
-        return (
-          (await response.json()) as {
-            data: { result: Array<{ metric: Record<string, string>; value: [number, string] }> }
-          }
-        ).data.result
-      }
-      await waitUntil(
-        async () => (await query('guard_monitor_up')).length === 2,
-        'Prometheus to store a scrape',
-        20_000,
-      )
-      await waitUntil(
-        async () => (await query('guard_monitor_info')).length === 2,
-        'Prometheus to store the info series',
-        20_000,
-      )
-      const [shop] = await query(
-        'guard_monitor_up * on(monitor_id) group_left(monitor, tag_team_name) guard_monitor_info{tag_env="prod"}',
-      )
-      expect(shop?.metric).toMatchObject({ monitor_id: domain, monitor: 'Shop "main"', tag_team_name: 'web' })
-      expect(shop?.value[1]).toBe('1')
-      const dashboard = JSON.parse(
-        await readFile(new URL('../../../deploy/grafana/guard-monitors.json', import.meta.url), 'utf8'),
-      ) as { panels: Array<{ targets?: Array<{ expr: string }> }> }
-      for (const { expr } of dashboard.panels.flatMap((panel) => panel.targets ?? [])) {
-        const response = await fetch(
-          `http://127.0.0.1:${webPort}/api/v1/query?query=${encodeURIComponent(expr.replaceAll('$env', '.*'))}`,
+      let child: ChildProcess | undefined
+      try {
+        child = spawn(
+          prometheus!,
+          [
+            `--config.file=${join(directory, 'prometheus.yml')}`,
+            `--storage.tsdb.path=${join(directory, 'data')}`,
+            `--web.listen-address=127.0.0.1:${webPort}`,
+          ],
+          { stdio: 'ignore' },
         )
-        expect({ expr, status: ((await response.json()) as { status: string }).status }).toEqual({
-          expr,
-          status: 'success',
-        })
+        const query = async (expression: string) => {
+          const response = await fetch(
+            `http://127.0.0.1:${webPort}/api/v1/query?query=${encodeURIComponent(expression)}`,
+          ).catch(() => undefined)
+          if (!response?.ok) return []
+          return (
+            (await response.json()) as {
+              data: { result: Array<{ metric: Record<string, string>; value: [number, string] }> }
+            }
+          ).data.result
+        }
+        await waitUntil(
+          async () => (await query('guard_monitor_up')).length === 2,
+          'Prometheus to store a scrape',
+          20_000,
+        )
+        await waitUntil(
+          async () => (await query('guard_monitor_info')).length === 2,
+          'Prometheus to store the info series',
+          20_000,
+        )
+        const [shop] = await query(
+          'guard_monitor_up * on(monitor_id) group_left(monitor, tag_team_name) guard_monitor_info{tag_env="prod"}',
+        )
+        expect(shop?.metric).toMatchObject({ monitor_id: domain, monitor: 'Shop "main"', tag_team_name: 'web' })
+        expect(shop?.value[1]).toBe('1')
+        const dashboard = JSON.parse(
+          await readFile(new URL('../../../deploy/grafana/guard-monitors.json', import.meta.url), 'utf8'),
+        ) as { panels: Array<{ targets?: Array<{ expr: string }> }> }
+        for (const { expr } of dashboard.panels.flatMap((panel) => panel.targets ?? [])) {
+          const response = await fetch(
+            `http://127.0.0.1:${webPort}/api/v1/query?query=${encodeURIComponent(expr.replaceAll('$env', '.*'))}`,
+          )
+          expect({ expr, status: ((await response.json()) as { status: string }).status }).toEqual({
+            expr,
+            status: 'success',
+          })
+        }
+        const [health] = await query('up{job="guard"}')
+        expect(health?.value[1]).toBe('1')
+      } finally {
+        child?.kill()
+        await rm(directory, { recursive: true, force: true })
       }
-      const [health] = await query('up{job="guard"}')
-      expect(health?.value[1]).toBe('1')
-    } finally {
-      child?.kill()
-      await rm(directory, { recursive: true, force: true })
-    }
-  })
+    },
+  )
 })

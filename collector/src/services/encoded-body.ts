@@ -55,7 +55,10 @@ export function bodyFor(
 }
 
 /** Resolves once the compressed copies (all, or those named) are made or failed: for warm-up and tests. */
-export async function compressBody(body: EncodedBody, encodings: readonly ContentEncoding[] = COMPRESSED): Promise<void> {
+export async function compressBody(
+  body: EncodedBody,
+  encodings: readonly ContentEncoding[] = COMPRESSED,
+): Promise<void> {
   await Promise.all(encodings.map((encoding) => copyOf(body, encoding).made))
 }
 

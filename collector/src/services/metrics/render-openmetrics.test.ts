@@ -24,7 +24,9 @@ describe('tag labels', () => {
   })
 })
 
-const monitor = (overrides: Partial<MetricsSnapshot['monitors'][number]> = {}): MetricsSnapshot['monitors'][number] => ({
+const monitor = (
+  overrides: Partial<MetricsSnapshot['monitors'][number]> = {},
+): MetricsSnapshot['monitors'][number] => ({
   organizationId: 'o',
   id: 'm1',
   name: 'Shop',
@@ -58,7 +60,9 @@ describe('OpenMetrics text', () => {
       0,
     )
     expect(text).toContain('# TYPE guard_monitor info\n')
-    expect(text).toContain('guard_monitor_info{monitor_id="m1",monitor="Shop",kind="domain",group="Checkout",tag_env="prod"} 1\n')
+    expect(text).toContain(
+      'guard_monitor_info{monitor_id="m1",monitor="Shop",kind="domain",group="Checkout",tag_env="prod"} 1\n',
+    )
     expect(text).toContain('guard_monitor_up{monitor_id="m1"} 1\n')
     expect(text).toContain('guard_monitor_location_up{monitor_id="m1",location="fra"} 1\n')
     expect(text).toContain('guard_monitor_response_seconds{monitor_id="m1",location="fra"} 0.123333\n')

@@ -52,17 +52,7 @@ export interface MetricsSnapshot {
   }>
 }
 
-type MonitorRow = [
-  string,
-  string,
-  string,
-  string,
-  string | null,
-  string[],
-  string | null,
-  string | null,
-  string | null,
-]
+type MonitorRow = [string, string, string, string, string | null, string[], string | null, string | null, string | null]
 type LocationRow = [string, string, string]
 type SummaryRow = [string, string, number, number, number]
 type IncidentRow = [string, number, number]
