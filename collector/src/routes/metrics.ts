@@ -1,8 +1,10 @@
 import type { GuardFastify } from '@guard/shared'
+import type { FastifyReply } from 'fastify'
 import type { Registry } from 'prom-client'
 import { z } from 'zod'
 import type { CollectorContext } from '../context.ts'
 import { callerOf } from '../plugins/authenticate.ts'
+import type { ContentEncoding } from '../services/encoded-body.ts'
 import { readMonitorMetrics } from '../services/metrics/read-monitor-metrics.ts'
 import { OPENMETRICS_CONTENT_TYPE } from '../services/metrics/render-openmetrics.ts'
 import { errorResponses } from './common.ts'
@@ -34,14 +36,22 @@ export function metricsRoutes(app: GuardFastify, ctx: CollectorContext, registry
       },
     },
     async (request, reply) => {
-      const { encoding, bytes } = await readMonitorMetrics({
+      const scrape = await readMonitorMetrics({
         ctx,
         caller: callerOf(request),
         input: { acceptEncoding: request.headers['accept-encoding'] },
       })
-      reply.type(OPENMETRICS_CONTENT_TYPE).header('Vary', 'Accept-Encoding')
-      if (encoding) reply.header('Content-Encoding', encoding)
-      return reply.send(bytes)
+      return sendScrape(reply, scrape)
     },
   )
+}
+
+/** The text's bytes as they are (the schema documents the text; a Buffer skips serialization). */
+function sendScrape(
+  reply: FastifyReply,
+  { encoding, bytes }: { encoding: ContentEncoding | undefined; bytes: Buffer },
+) {
+  reply.type(OPENMETRICS_CONTENT_TYPE).header('Vary', 'Accept-Encoding')
+  if (encoding) reply.header('Content-Encoding', encoding)
+  return reply.send(bytes)
 }
