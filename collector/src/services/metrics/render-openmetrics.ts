@@ -3,7 +3,7 @@ import type { MetricsSnapshot } from './select-monitor-metrics.ts'
 
 export const OPENMETRICS_CONTENT_TYPE = 'application/openmetrics-text; version=1.0.0; charset=utf-8'
 
-/** More tag labels would multiply the series' size for every monitor; the first keys (sorted) win. */
+/** More tag labels would lengthen every monitor's info series without bound; the first keys (sorted) win. */
 export const MAX_TAG_LABELS = 10
 const MAX_LABEL_NAME = 64
 
@@ -60,6 +60,7 @@ interface Family<T> {
 /** Entities rendered between two turns of the event loop: a few milliseconds of work. */
 const ENTITIES_PER_TURN = 1000
 
+/** Locations are a handful of names shared by every monitor: escaped once (the cap bounds an odd set). */
 const locationLabels = new Map<string, string>()
 const locationLabel = (location: string) => {
   let label = locationLabels.get(location)
