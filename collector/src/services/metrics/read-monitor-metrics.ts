@@ -24,7 +24,7 @@ const readMonitorMetricsInput = z.object({
  * the scraper accepts it. One organization's text (and its gzip copy, made once off the event loop)
  * serves its scrapes for GUARD_MONITOR_METRICS_CACHE_MS or until a write to the organization (a
  * monitor added, renamed, retagged), so several Prometheus replicas cost one read; concurrent scrapes
- * share the read in flight; a failed read is not kept. Ingested results do not end an entry early: at
+ * share the read in flight (also with the cache off); a failed read is not kept. Ingested results do not end an entry early: at
  * 10,000 monitors they arrive every second, and the TTL already bounds how old a figure is.
  */
 export async function readMonitorMetrics({
@@ -58,10 +58,16 @@ function bodyOf(ctx: CollectorContext, organizationId: string, now: number): Pro
   const body = selectMonitorMetrics(ctx.sql, organizationId)
     .then((snapshot) => renderOpenMetrics(snapshot, now))
     .then(encodeBody)
-  const entry = { expiresAt: now + ctx.env.GUARD_MONITOR_METRICS_CACHE_MS, generation, body }
+  // The TTL runs from when the text is ready: a read slower than the TTL would otherwise be stale on arrival.
+  const entry = { expiresAt: Number.POSITIVE_INFINITY, generation, body }
   cache.set(organizationId, entry)
-  body.catch(() => {
-    if (cache.get(organizationId) === entry) cache.delete(organizationId)
-  })
+  body.then(
+    () => {
+      entry.expiresAt = Date.now() + ctx.env.GUARD_MONITOR_METRICS_CACHE_MS
+    },
+    () => {
+      if (cache.get(organizationId) === entry) cache.delete(organizationId)
+    },
+  )
   return body
 }

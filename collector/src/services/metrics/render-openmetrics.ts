@@ -58,7 +58,7 @@ interface Family<T> {
 }
 
 /** Entities rendered between two turns of the event loop: a few milliseconds of work. */
-const ENTITIES_PER_TURN = 1000
+const ENTITIES_PER_TURN = 250
 
 /** Locations are a handful of names shared by every monitor: escaped once (the cap bounds an odd set). */
 const locationLabels = new Map<string, string>()
