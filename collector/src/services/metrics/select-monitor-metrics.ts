@@ -53,15 +53,17 @@ export interface MetricsSnapshot {
 }
 
 type MonitorRow = [string, string, string, string, string | null, string[], string | null, string | null, string | null]
-type LocationRow = [string, string, string]
-type SummaryRow = [string, string, number, number, number]
+/** A location's state and, when it has one, its 24-hour summary. */
+type LocationRow = [string, string, string, number | null, number | null, number | null]
 type IncidentRow = [string, number, number]
 type DeviceRow = [string, string, string, string | null, string[], boolean, string, number | null]
 type SloRow = [string, string, string, string | null, string | null, number, string | null]
 
 /**
  * One statement, one JSON value per table: each part is a flat scan of the organization's rows (by
- * the organization indexes), joined in memory, rather than a correlated subquery per monitor.
+ * the organization indexes), joined in memory, rather than a correlated subquery per monitor. A
+ * location's summary rides on its state row, which spares 30,000 JSON arrays at 10,000
+ * monitors.
  */
 const SNAPSHOT_SQL = (where: (alias: string) => string) => `
   SELECT
@@ -70,12 +72,10 @@ const SNAPSHOT_SQL = (where: (alias: string) => string) => `
        FROM monitoring.monitors m LEFT JOIN monitoring.monitor_state s ON s.monitor_id = m.id
                                   LEFT JOIN monitoring.monitor_groups g ON g.id = m.group_id
       WHERE ${where('m')}) AS monitors,
-    (SELECT json_agg(json_build_array(l.monitor_id, l.location, l.status))
+    (SELECT json_agg(json_build_array(l.monitor_id, l.location, l.status, u.checks, u.failures, u.rt_sum))
        FROM monitoring.monitor_location_state l JOIN monitoring.monitors m ON m.id = l.monitor_id
+            LEFT JOIN monitoring.monitor_summary u ON u.monitor_id = l.monitor_id AND u.location = l.location
       WHERE ${where('m')}) AS locations,
-    (SELECT json_agg(json_build_array(u.monitor_id, u.location, u.checks, u.failures, u.rt_sum))
-       FROM monitoring.monitor_summary u JOIN monitoring.monitors m ON m.id = u.monitor_id
-      WHERE ${where('m')}) AS summaries,
     (SELECT json_agg(json_build_array(monitor_id, open, total)) FROM (
        SELECT i.monitor_id, count(*) FILTER (WHERE i.resolved_at IS NULL) AS open, count(*) AS total
          FROM monitoring.incidents i WHERE ${where('i')} AND i.monitor_id IS NOT NULL GROUP BY i.monitor_id) c) AS incidents,
@@ -99,24 +99,20 @@ export async function selectMonitorMetrics(sql: Sql, organizationId: string | nu
   const { rows } = await sql.query<{
     monitors: MonitorRow[] | null
     locations: LocationRow[] | null
-    summaries: SummaryRow[] | null
     incidents: IncidentRow[] | null
     devices: DeviceRow[] | null
     slos: SloRow[] | null
   }>(organizationId === null ? EVERY_ORGANIZATION : ONE_ORGANIZATION, organizationId === null ? [] : [organizationId])
   const row = rows[0]
-  const summaries = new Map<string, SummaryRow>()
-  for (const summary of row?.summaries ?? []) summaries.set(`${summary[0]}\u0000${summary[1]}`, summary)
   const locations = new Map<string, MetricsSnapshot['monitors'][number]['locations']>()
-  for (const [monitorId, location, status] of row?.locations ?? []) {
-    const summary = summaries.get(`${monitorId}\u0000${location}`)
+  for (const [monitorId, location, status, checks, failures, responseMsSum] of row?.locations ?? []) {
     const list = locations.get(monitorId) ?? []
     list.push({
       location,
       up: status === 'up',
-      checks: Number(summary?.[2] ?? 0),
-      failures: Number(summary?.[3] ?? 0),
-      responseMsSum: Number(summary?.[4] ?? 0),
+      checks: Number(checks ?? 0),
+      failures: Number(failures ?? 0),
+      responseMsSum: Number(responseMsSum ?? 0),
     })
     locations.set(monitorId, list)
   }
