@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { gunzipSync } from 'node:zlib'
 import { DEFAULT_ORGANIZATION } from '@guard/shared'
 import { freePort, serviceAvailable } from '@guard/shared/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -98,9 +99,14 @@ describe('GET /metrics/monitors', () => {
     })
     expect(response.statusCode).toBe(200)
     expect(response.headers['content-type']).toContain('application/openmetrics-text')
+    expect(response.headers.vary).toContain('Accept-Encoding')
     const text = response.body
-    const shop = `monitor_id="${domain}",monitor="Shop \\"main\\"",kind="domain",tag_critical="true",tag_env="prod",tag_team_name="web"`
-    const database = `monitor_id="${service}",monitor="Database",kind="service"`
+    const shop = `monitor_id="${domain}"`
+    const database = `monitor_id="${service}"`
+    expect(text).toContain(
+      `guard_monitor_info{${shop},monitor="Shop \\"main\\"",kind="domain",tag_critical="true",tag_env="prod",tag_team_name="web"} 1\n`,
+    )
+    expect(text).toContain(`guard_monitor_info{${database},monitor="Database",kind="service"} 1\n`)
     expect(text).toContain(`guard_monitor_up{${shop}} 1\n`)
     expect(text).toContain(`guard_monitor_up{${database}} 0\n`)
     expect(text).toContain(`guard_monitor_location_up{${shop},location="iad"} 1\n`)
@@ -113,6 +119,32 @@ describe('GET /metrics/monitors', () => {
     expect(expiry('guard_monitor_domain_expiry_seconds') / 86_400).toBeCloseTo(90, 0)
     expect(text.endsWith('# EOF\n')).toBe(true)
     expect(text).not.toContain('Stranger')
+  })
+
+  it('answers a scraper that accepts gzip with the same text gzipped', async () => {
+    const headers = { authorization: `Bearer ${metricsKey}` }
+    const plain = await app.inject({ method: 'GET', url: '/metrics/monitors', headers })
+    const zipped = await app.inject({
+      method: 'GET',
+      url: '/metrics/monitors',
+      headers: { ...headers, 'accept-encoding': 'gzip' },
+    })
+    expect(zipped.headers['content-encoding']).toBe('gzip')
+    expect(gunzipSync(zipped.rawPayload).toString('utf8')).toBe(plain.body)
+  })
+
+  it('shows a monitor renamed within the cache time on the next scrape', async () => {
+    const headers = { authorization: `Bearer ${metricsKey}` }
+    await app.inject({ method: 'GET', url: '/metrics/monitors', headers })
+    const renamed = await app.inject({
+      method: 'PUT',
+      url: `/api/services/${service}`,
+      headers: { authorization: `Bearer ${harness.apiKey}` },
+      payload: { name: 'Database primary', protocol: 'tcp' },
+    })
+    expect(renamed.statusCode).toBe(200)
+    const text = (await app.inject({ method: 'GET', url: '/metrics/monitors', headers })).body
+    expect(text).toContain(`guard_monitor_info{monitor_id="${service}",monitor="Database primary",kind="service"} 1\n`)
   })
 
   it('refuses a key without metrics:read', async () => {
@@ -131,56 +163,79 @@ describe('GET /metrics/monitors', () => {
 
   const prometheus = serviceAvailable('prometheus', ['/usr/bin/prometheus', '/usr/local/bin/prometheus'])
 
-  it.skipIf(!prometheus)('is scraped and stored by a real Prometheus', { timeout: 30_000 }, async () => {
-    const address = await app.listen({ host: '127.0.0.1', port: 0 })
-    const directory = await mkdtemp(join(tmpdir(), 'guard-prometheus-'))
-    const webPort = await freePort()
-    await writeFile(
-      join(directory, 'prometheus.yml'),
-      [
-        'global: { scrape_interval: 1s, scrape_timeout: 1s }',
-        'scrape_configs:',
-        '  - job_name: guard',
-        '    metrics_path: /metrics/monitors',
-        `    authorization: { credentials: ${metricsKey} }`,
-        `    static_configs: [{ targets: ['${new URL(address).host}'] }]`,
-      ].join('\n'),
-    )
-    let child: ChildProcess | undefined
-    try {
-      child = spawn(
-        prometheus!,
+  it.skipIf(!prometheus)(
+    'is scraped by a real Prometheus, which joins the info series and runs every dashboard query',
+    { timeout: 30_000 },
+    async () => {
+      const address = await app.listen({ host: '127.0.0.1', port: 0 })
+      const directory = await mkdtemp(join(tmpdir(), 'guard-prometheus-'))
+      const webPort = await freePort()
+      await writeFile(
+        join(directory, 'prometheus.yml'),
         [
-          `--config.file=${join(directory, 'prometheus.yml')}`,
-          `--storage.tsdb.path=${join(directory, 'data')}`,
-          `--web.listen-address=127.0.0.1:${webPort}`,
-        ],
-        { stdio: 'ignore' },
+          'global: { scrape_interval: 1s, scrape_timeout: 1s }',
+          'scrape_configs:',
+          '  - job_name: guard',
+          '    metrics_path: /metrics/monitors',
+          `    authorization: { credentials: ${metricsKey} }`,
+          `    static_configs: [{ targets: ['${new URL(address).host}'] }]`,
+        ].join('\n'),
       )
-      const query = async (expression: string) => {
-        const response = await fetch(
-          `http://127.0.0.1:${webPort}/api/v1/query?query=${encodeURIComponent(expression)}`,
-        ).catch(() => undefined)
-        if (!response?.ok) return []
-        return (
-          (await response.json()) as {
-            data: { result: Array<{ metric: Record<string, string>; value: [number, string] }> }
-          }
-        ).data.result
+      let child: ChildProcess | undefined
+      try {
+        child = spawn(
+          prometheus!,
+          [
+            `--config.file=${join(directory, 'prometheus.yml')}`,
+            `--storage.tsdb.path=${join(directory, 'data')}`,
+            `--web.listen-address=127.0.0.1:${webPort}`,
+          ],
+          { stdio: 'ignore' },
+        )
+        const query = async (expression: string) => {
+          const response = await fetch(
+            `http://127.0.0.1:${webPort}/api/v1/query?query=${encodeURIComponent(expression)}`,
+          ).catch(() => undefined)
+          if (!response?.ok) return []
+          return (
+            (await response.json()) as {
+              data: { result: Array<{ metric: Record<string, string>; value: [number, string] }> }
+            }
+          ).data.result
+        }
+        await waitUntil(
+          async () => (await query('guard_monitor_up')).length === 2,
+          'Prometheus to store a scrape',
+          20_000,
+        )
+        await waitUntil(
+          async () => (await query('guard_monitor_info')).length === 2,
+          'Prometheus to store the info series',
+          20_000,
+        )
+        const [shop] = await query(
+          'guard_monitor_up * on(monitor_id) group_left(monitor, tag_team_name) guard_monitor_info{tag_env="prod"}',
+        )
+        expect(shop?.metric).toMatchObject({ monitor_id: domain, monitor: 'Shop "main"', tag_team_name: 'web' })
+        expect(shop?.value[1]).toBe('1')
+        const dashboard = JSON.parse(
+          await readFile(new URL('../../../deploy/grafana/guard-monitors.json', import.meta.url), 'utf8'),
+        ) as { panels: Array<{ targets?: Array<{ expr: string }> }> }
+        for (const { expr } of dashboard.panels.flatMap((panel) => panel.targets ?? [])) {
+          const response = await fetch(
+            `http://127.0.0.1:${webPort}/api/v1/query?query=${encodeURIComponent(expr.replaceAll('$env', '.*'))}`,
+          )
+          expect({ expr, status: ((await response.json()) as { status: string }).status }).toEqual({
+            expr,
+            status: 'success',
+          })
+        }
+        const [health] = await query('up{job="guard"}')
+        expect(health?.value[1]).toBe('1')
+      } finally {
+        child?.kill()
+        await rm(directory, { recursive: true, force: true })
       }
-      await waitUntil(
-        async () => (await query('guard_monitor_up')).length === 2,
-        'Prometheus to store a scrape',
-        20_000,
-      )
-      const [shop] = await query(`guard_monitor_up{tag_env="prod"}`)
-      expect(shop?.metric).toMatchObject({ monitor_id: domain, monitor: 'Shop "main"', tag_team_name: 'web' })
-      expect(shop?.value[1]).toBe('1')
-      const [health] = await query('up{job="guard"}')
-      expect(health?.value[1]).toBe('1')
-    } finally {
-      child?.kill()
-      await rm(directory, { recursive: true, force: true })
-    }
-  })
+    },
+  )
 })

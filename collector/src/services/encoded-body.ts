@@ -54,9 +54,12 @@ export function bodyFor(
   return { encoding: undefined, bytes: body.identity }
 }
 
-/** Resolves once the compressed copies are made (or failed): for tests and warm-up. */
-export async function compressBody(body: EncodedBody): Promise<void> {
-  await Promise.all(COMPRESSED.map((encoding) => copyOf(body, encoding).made))
+/** Resolves once the compressed copies (all, or those named) are made or failed: for warm-up and tests. */
+export async function compressBody(
+  body: EncodedBody,
+  encodings: readonly ContentEncoding[] = COMPRESSED,
+): Promise<void> {
+  await Promise.all(encodings.map((encoding) => copyOf(body, encoding).made))
 }
 
 function copyOf(body: EncodedBody, encoding: ContentEncoding) {

@@ -46,7 +46,7 @@ describe('OTLP/HTTP metrics export', () => {
     expect(startOtlpMetricsExport({ ctx: { ...harness.ctx, env } })).toBeUndefined()
   })
 
-  it('pushes the monitors of every organization, with their organization, to the configured endpoint', {
+  it('pushes every organization’s monitors to the configured endpoint, their organization, name and tags on the info point only', {
     timeout: 30_000,
   }, async () => {
     const caller = userCaller('otlp-user', [DEFAULT_ORGANIZATION.id])
@@ -74,14 +74,19 @@ describe('OTLP/HTTP metrics export', () => {
       key: 'service.name',
       value: { stringValue: 'guard-collector' },
     })
-    const up = resource?.scopeMetrics
-      .flatMap((scope) => scope.metrics)
-      .find((metric) => metric.name === 'guard_monitor_up')
-    const point = up?.gauge?.dataPoints[0]
-    expect(point?.asInt ?? point?.asDouble).toBe(1)
-    expect(Object.fromEntries(point!.attributes.map(({ key, value }) => [key, value.stringValue]))).toMatchObject({
+    const metrics = resource?.scopeMetrics.flatMap((scope) => scope.metrics) ?? []
+    const pointOf = (name: string) => metrics.find((metric) => metric.name === name)?.gauge?.dataPoints[0]
+    const attributesOf = (point: ReturnType<typeof pointOf>) =>
+      Object.fromEntries((point?.attributes ?? []).map(({ key, value }) => [key, value.stringValue]))
+    const up = pointOf('guard_monitor_up')
+    expect(up?.asInt ?? up?.asDouble).toBe(1)
+    expect(attributesOf(up)).toEqual({ monitor_id: domain.id })
+    const info = pointOf('guard_monitor_info')
+    expect(info?.asInt ?? info?.asDouble).toBe(1)
+    expect(attributesOf(info)).toMatchObject({
       organization_id: DEFAULT_ORGANIZATION.id,
       monitor_id: domain.id,
+      kind: 'domain',
       tag_env: 'prod',
     })
   })

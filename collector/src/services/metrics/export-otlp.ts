@@ -10,8 +10,10 @@ const tagAttributes = (tags: readonly string[]): Attributes => Object.fromEntrie
 
 /**
  * Observes every instrument from one snapshot per collection. Names and attributes are those of
- * GET /metrics/monitors (an OTLP backend that converts to Prometheus names finds the same series),
- * plus `organization_id`: the export is the operator's and covers every organization.
+ * GET /metrics/monitors (an OTLP backend that converts to Prometheus names finds the same series):
+ * a monitor's (device's) name, kind, group, tags and organization are attributes of its
+ * `guard_monitor_info` (`guard_device_info`) point only, the others carry `monitor_id` (and
+ * `location`) to join on, so an export of every organization stays as small as a scrape.
  */
 function observeSnapshot(
   snapshot: MetricsSnapshot,
@@ -22,16 +24,18 @@ function observeSnapshot(
   const observe = (name: string, value: number, attributes: Attributes) =>
     result.observe(gauges[name]!, value, attributes)
   for (const monitor of snapshot.monitors) {
-    const labels = {
+    const key = { monitor_id: monitor.id }
+    observe('guard_monitor_info', 1, {
+      ...key,
       organization_id: monitor.organizationId,
-      monitor_id: monitor.id,
       monitor: monitor.name,
       kind: monitor.kind,
+      ...(monitor.group ? { group: monitor.group } : {}),
       ...tagAttributes(monitor.tags),
-    }
-    if (monitor.up !== null) observe('guard_monitor_up', monitor.up ? 1 : 0, labels)
+    })
+    if (monitor.up !== null) observe('guard_monitor_up', monitor.up ? 1 : 0, key)
     for (const location of monitor.locations) {
-      const at = { ...labels, location: location.location }
+      const at = { ...key, location: location.location }
       observe('guard_monitor_location_up', location.up ? 1 : 0, at)
       if (location.checks > 0) {
         observe('guard_monitor_response_seconds', location.responseMsSum / location.checks / 1000, at)
@@ -39,26 +43,27 @@ function observeSnapshot(
       }
     }
     if (monitor.certificateExpiresAt !== null) {
-      observe('guard_monitor_certificate_expiry_seconds', (monitor.certificateExpiresAt - now) / 1000, labels)
+      observe('guard_monitor_certificate_expiry_seconds', (monitor.certificateExpiresAt - now) / 1000, key)
     }
     if (monitor.domainExpiresAt !== null) {
-      observe('guard_monitor_domain_expiry_seconds', (monitor.domainExpiresAt - now) / 1000, labels)
+      observe('guard_monitor_domain_expiry_seconds', (monitor.domainExpiresAt - now) / 1000, key)
     }
-    observe('guard_monitor_incidents_open', monitor.openIncidents, labels)
-    observe('guard_monitor_incidents', monitor.incidents, labels)
+    observe('guard_monitor_incidents_open', monitor.openIncidents, key)
+    observe('guard_monitor_incidents', monitor.incidents, key)
   }
   const healthLevel: Record<string, number> = { healthy: 0, warning: 1, critical: 2 }
   for (const device of snapshot.devices) {
-    const labels = {
+    const key = { device_id: device.id }
+    observe('guard_device_info', 1, {
+      ...key,
       organization_id: device.organizationId,
-      device_id: device.id,
       device: device.name,
+      ...(device.group ? { group: device.group } : {}),
       ...tagAttributes(device.tags),
-    }
-    observe('guard_device_up', device.online ? 1 : 0, labels)
-    observe('guard_device_health', healthLevel[device.health] ?? 0, labels)
-    if (device.lastSeenAt !== null)
-      observe('guard_device_last_seen_timestamp_seconds', device.lastSeenAt / 1000, labels)
+    })
+    observe('guard_device_up', device.online ? 1 : 0, key)
+    observe('guard_device_health', healthLevel[device.health] ?? 0, key)
+    if (device.lastSeenAt !== null) observe('guard_device_last_seen_timestamp_seconds', device.lastSeenAt / 1000, key)
   }
   for (const slo of snapshot.slos) {
     const labels = {
@@ -73,6 +78,7 @@ function observeSnapshot(
 }
 
 const GAUGES = [
+  'guard_monitor_info',
   'guard_monitor_up',
   'guard_monitor_location_up',
   'guard_monitor_response_seconds',
@@ -80,6 +86,7 @@ const GAUGES = [
   'guard_monitor_certificate_expiry_seconds',
   'guard_monitor_domain_expiry_seconds',
   'guard_monitor_incidents_open',
+  'guard_device_info',
   'guard_device_up',
   'guard_device_health',
   'guard_device_last_seen_timestamp_seconds',

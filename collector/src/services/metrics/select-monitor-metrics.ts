@@ -12,6 +12,8 @@ export interface MetricsSnapshot {
     id: string
     name: string
     kind: string
+    /** Name of the monitor's group; null when it has none. */
+    group: string | null
     tags: string[]
     /** The quorum's outcome; null until the monitor has one. */
     up: boolean | null
@@ -32,6 +34,7 @@ export interface MetricsSnapshot {
     organizationId: string
     id: string
     name: string
+    group: string | null
     tags: string[]
     online: boolean
     health: string
@@ -49,35 +52,36 @@ export interface MetricsSnapshot {
   }>
 }
 
-type MonitorRow = [string, string, string, string, string[], string | null, string | null, string | null]
-type LocationRow = [string, string, string]
-type SummaryRow = [string, string, number, number, number]
+type MonitorRow = [string, string, string, string, string | null, string[], string | null, string | null, string | null]
+/** A location's state and, when it has one, its 24-hour summary. */
+type LocationRow = [string, string, string, number | null, number | null, number | null]
 type IncidentRow = [string, number, number]
-type DeviceRow = [string, string, string, string[], boolean, string, number | null]
+type DeviceRow = [string, string, string, string | null, string[], boolean, string, number | null]
 type SloRow = [string, string, string, string | null, string | null, number, string | null]
 
 /**
  * One statement, one JSON value per table: each part is a flat scan of the organization's rows (by
- * the organization indexes), joined in memory, rather than a correlated subquery per monitor.
+ * the organization indexes), joined in memory, rather than a correlated subquery per monitor. A
+ * location's summary rides on its state row, which spares 30,000 JSON arrays at 10,000
+ * monitors.
  */
 const SNAPSHOT_SQL = (where: (alias: string) => string) => `
   SELECT
-    (SELECT json_agg(json_build_array(m.organization_id, m.id, m.name, m.kind, m.tags, s.status,
+    (SELECT json_agg(json_build_array(m.organization_id, m.id, m.name, m.kind, g.name, m.tags, s.status,
                                       s.certificate ->> 'expiresAt', m.target ->> 'url'))
        FROM monitoring.monitors m LEFT JOIN monitoring.monitor_state s ON s.monitor_id = m.id
+                                  LEFT JOIN monitoring.monitor_groups g ON g.id = m.group_id
       WHERE ${where('m')}) AS monitors,
-    (SELECT json_agg(json_build_array(l.monitor_id, l.location, l.status))
+    (SELECT json_agg(json_build_array(l.monitor_id, l.location, l.status, u.checks, u.failures, u.rt_sum))
        FROM monitoring.monitor_location_state l JOIN monitoring.monitors m ON m.id = l.monitor_id
+            LEFT JOIN monitoring.monitor_summary u ON u.monitor_id = l.monitor_id AND u.location = l.location
       WHERE ${where('m')}) AS locations,
-    (SELECT json_agg(json_build_array(u.monitor_id, u.location, u.checks, u.failures, u.rt_sum))
-       FROM monitoring.monitor_summary u JOIN monitoring.monitors m ON m.id = u.monitor_id
-      WHERE ${where('m')}) AS summaries,
     (SELECT json_agg(json_build_array(monitor_id, open, total)) FROM (
        SELECT i.monitor_id, count(*) FILTER (WHERE i.resolved_at IS NULL) AS open, count(*) AS total
          FROM monitoring.incidents i WHERE ${where('i')} AND i.monitor_id IS NOT NULL GROUP BY i.monitor_id) c) AS incidents,
-    (SELECT json_agg(json_build_array(d.organization_id, d.id, d.name, d.tags, d.is_online, d.health_status,
+    (SELECT json_agg(json_build_array(d.organization_id, d.id, d.name, g.name, d.tags, d.is_online, d.health_status,
                                       (extract(epoch FROM d.last_seen) * 1000)::float8))
-       FROM monitoring.devices d WHERE ${where('d')}) AS devices,
+       FROM monitoring.devices d LEFT JOIN monitoring.monitor_groups g ON g.id = d.group_id WHERE ${where('d')}) AS devices,
     (SELECT json_agg(json_build_array(o.organization_id, o.id, o.name, o.monitor_id, o.group_id, o.objective,
                                       o.burning ->> 'burnRate'))
        FROM monitoring.slos o WHERE ${where('o')}) AS slos`
@@ -95,42 +99,39 @@ export async function selectMonitorMetrics(sql: Sql, organizationId: string | nu
   const { rows } = await sql.query<{
     monitors: MonitorRow[] | null
     locations: LocationRow[] | null
-    summaries: SummaryRow[] | null
     incidents: IncidentRow[] | null
     devices: DeviceRow[] | null
     slos: SloRow[] | null
   }>(organizationId === null ? EVERY_ORGANIZATION : ONE_ORGANIZATION, organizationId === null ? [] : [organizationId])
   const row = rows[0]
-  const summaries = new Map<string, SummaryRow>()
-  for (const summary of row?.summaries ?? []) summaries.set(`${summary[0]}\u0000${summary[1]}`, summary)
   const locations = new Map<string, MetricsSnapshot['monitors'][number]['locations']>()
-  for (const [monitorId, location, status] of row?.locations ?? []) {
-    const summary = summaries.get(`${monitorId}\u0000${location}`)
+  for (const [monitorId, location, status, checks, failures, responseMsSum] of row?.locations ?? []) {
     const list = locations.get(monitorId) ?? []
     list.push({
       location,
       up: status === 'up',
-      checks: Number(summary?.[2] ?? 0),
-      failures: Number(summary?.[3] ?? 0),
-      responseMsSum: Number(summary?.[4] ?? 0),
+      checks: Number(checks ?? 0),
+      failures: Number(failures ?? 0),
+      responseMsSum: Number(responseMsSum ?? 0),
     })
     locations.set(monitorId, list)
   }
   const incidents = new Map((row?.incidents ?? []).map(([id, open, total]) => [id, { open, total }]))
   const domains = new Map<string, string>()
   for (const monitor of row?.monitors ?? []) {
-    const domain = monitor[7] ? registrableDomainOfUrl(monitor[7]) : undefined
+    const domain = monitor[8] ? registrableDomainOfUrl(monitor[8]) : undefined
     if (domain) domains.set(monitor[1], domain)
   }
   const expiries = await registrationExpiries(sql, [...new Set(domains.values())])
   return {
-    monitors: (row?.monitors ?? []).map(([org, id, name, kind, tags, status, certificateExpiresAt]) => {
+    monitors: (row?.monitors ?? []).map(([org, id, name, kind, group, tags, status, certificateExpiresAt]) => {
       const domain = domains.get(id)
       return {
         organizationId: org,
         id,
         name,
         kind,
+        group,
         tags,
         up: status === null ? null : status === 'up',
         certificateExpiresAt: epochOf(certificateExpiresAt),
@@ -140,10 +141,11 @@ export async function selectMonitorMetrics(sql: Sql, organizationId: string | nu
         locations: locations.get(id) ?? [],
       }
     }),
-    devices: (row?.devices ?? []).map(([org, id, name, tags, online, health, lastSeen]) => ({
+    devices: (row?.devices ?? []).map(([org, id, name, group, tags, online, health, lastSeen]) => ({
       organizationId: org,
       id,
       name,
+      group,
       tags,
       online,
       health,
