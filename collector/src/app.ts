@@ -40,6 +40,7 @@ import { pingRoutes } from './routes/ping.ts'
 import { recentCheckRoutes } from './routes/recent-checks.ts'
 import { reportRoutes } from './routes/reports.ts'
 import { serviceRoutes } from './routes/services.ts'
+import { syntheticRoutes } from './routes/synthetics.ts'
 import { sloRoutes } from './routes/slos.ts'
 import { statusPageAccessRoutes, statusPageGateRoutes } from './routes/status-page-access.ts'
 import { statusPageHistoryRoutes } from './routes/status-page-history.ts'
@@ -138,6 +139,7 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
     const routes = secured.withTypeProvider<ZodTypeProvider>()
     domainRoutes(routes, ctx)
     serviceRoutes(routes, ctx)
+    syntheticRoutes(routes, ctx)
     heartbeatRoutes(routes, ctx)
     deviceRoutes(routes, ctx)
     monitorRoutes(routes, ctx)
