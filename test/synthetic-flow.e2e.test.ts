@@ -2,8 +2,8 @@ import { createLogger, type Stoppable } from '@guard/shared'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildCollectorApp } from '../collector/src/app.ts'
 import { collectorForTest } from '../collector/src/test-support.ts'
-import { FLOW_APP_PASSWORD, type FlowApp, startFlowApp } from '../probe/src/testing/flow-app.ts'
 import { answerRequests } from '../probe/src/requests.ts'
+import { FLOW_APP_PASSWORD, type FlowApp, startFlowApp } from '../probe/src/testing/flow-app.ts'
 
 /** A multi-step check created over the API, run now by a real probe against a local app. */
 describe('synthetic API checks run by a probe', () => {
@@ -15,7 +15,12 @@ describe('synthetic API checks run by a probe', () => {
   beforeAll(async () => {
     harness = await collectorForTest()
     app = await buildCollectorApp(harness.ctx)
-    probe = await answerRequests(harness.ctx.bus, 'fra', true, createLogger({ name: 'probe-test', level: 'silent', pretty: false }))
+    probe = await answerRequests(
+      harness.ctx.bus,
+      'fra',
+      true,
+      createLogger({ name: 'probe-test', level: 'silent', pretty: false }),
+    )
     target = await startFlowApp()
   })
   afterAll(async () => {
@@ -54,7 +59,13 @@ describe('synthetic API checks run by a probe', () => {
             expectedStatus: [201],
             extract: [{ name: 'id', from: 'json', path: '$.id' }],
           },
-          { name: 'read', method: 'GET', url: `${target.url}/items/{{id}}`, headers: auth, jsonPath: { path: '$.name', equals: 'e2e' } },
+          {
+            name: 'read',
+            method: 'GET',
+            url: `${target.url}/items/{{id}}`,
+            headers: auth,
+            jsonPath: { path: '$.name', equals: 'e2e' },
+          },
           { name: 'broken', method: 'GET', url: `${target.url}/broken` },
           { name: 'delete', method: 'DELETE', url: `${target.url}/items/{{id}}`, headers: auth, alwaysRun: true },
         ],
@@ -62,7 +73,12 @@ describe('synthetic API checks run by a probe', () => {
     })
     expect(created.statusCode).toBe(201)
     const { id } = created.json().data
-    const run = await app.inject({ method: 'POST', url: `/api/synthetics/${id}/run`, headers, payload: { location: 'fra' } })
+    const run = await app.inject({
+      method: 'POST',
+      url: `/api/synthetics/${id}/run`,
+      headers,
+      payload: { location: 'fra' },
+    })
     expect(run.statusCode).toBe(200)
     const data = run.json().data
     expect(data).toMatchObject({ location: 'fra', status: 'down', errorKind: 'status_mismatch' })

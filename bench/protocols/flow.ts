@@ -43,9 +43,22 @@ const flow: FlowTarget = {
       expectedStatus: [201],
       extract: [{ name: 'id', from: 'json', path: '$.id' }],
     },
-    { name: 'read', method: 'GET', url: `${url}/items/{{id}}`, headers: auth, jsonPath: { path: '$.name', equals: 'bench' } },
+    {
+      name: 'read',
+      method: 'GET',
+      url: `${url}/items/{{id}}`,
+      headers: auth,
+      jsonPath: { path: '$.name', equals: 'bench' },
+    },
     { name: 'read again', method: 'GET', url: `${url}/items/{{id}}`, headers: auth, conditions: ['[STATUS] == 200'] },
-    { name: 'delete', method: 'DELETE', url: `${url}/items/{{id}}`, headers: auth, expectedStatus: [204], alwaysRun: true },
+    {
+      name: 'delete',
+      method: 'DELETE',
+      url: `${url}/items/{{id}}`,
+      headers: auth,
+      expectedStatus: [204],
+      alwaysRun: true,
+    },
   ],
 }
 const single: HttpTarget = {
@@ -88,7 +101,10 @@ console.log(
       singleHttp: http,
       flow: flowRun,
       perStep: { cpuMs: round(flowRun.cpuMs / steps), wallMsP50: round(flowRun.wallMsP50 / steps) },
-      ratioPerStep: { cpu: round(flowRun.cpuMs / steps / http.cpuMs, 2), wall: round(flowRun.wallMsP50 / steps / http.wallMsP50, 2) },
+      ratioPerStep: {
+        cpu: round(flowRun.cpuMs / steps / http.cpuMs, 2),
+        wall: round(flowRun.wallMsP50 / steps / http.wallMsP50, 2),
+      },
       loadAverage: { start: startLoad, end: loadavg().map((load) => round(load, 2)) },
     },
     null,

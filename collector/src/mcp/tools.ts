@@ -1,6 +1,3 @@
-import { listSyntheticRuns } from '../services/synthetics/list-runs.ts'
-import { runSynthetic } from '../services/synthetics/run.ts'
-import { syntheticRunView } from '../services/synthetics/schemas.ts'
 import { GuardError } from '@guard/shared'
 import { RESOURCE_URI_META_KEY } from '@modelcontextprotocol/ext-apps/server'
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
@@ -38,6 +35,9 @@ import { updateService } from '../services/services/update.ts'
 import { getSlo } from '../services/slos/get.ts'
 import { listSlos } from '../services/slos/list.ts'
 import { sloStatus, sloView } from '../services/slos/schemas.ts'
+import { listSyntheticRuns } from '../services/synthetics/list-runs.ts'
+import { runSynthetic } from '../services/synthetics/run.ts'
+import { syntheticRunView } from '../services/synthetics/schemas.ts'
 import { tagsArgument } from '../services/tags/schemas.ts'
 import { lookupDns } from '../services/toolbox/lookup-dns.ts'
 import { scanPorts } from '../services/toolbox/scan-ports.ts'
@@ -103,7 +103,10 @@ function signedIn(tool: ToolContext) {
 }
 
 /** A write needs a signed-in caller whose role (and token) grant services:write, as on the REST API. */
-function writer(tool: ToolContext, permission: 'services:write' | 'incidents:write' | 'synthetics:write' | 'synthetics:read') {
+function writer(
+  tool: ToolContext,
+  permission: 'services:write' | 'incidents:write' | 'synthetics:write' | 'synthetics:read',
+) {
   const caller = signedIn(tool)
   if (!hasPermission(caller.permissions, permission)) {
     throw new GuardError('FORBIDDEN', `Missing permission ${permission}`)
@@ -425,7 +428,9 @@ export const guardTools = [
     scope: 'read',
     annotations: READ_ONLY,
     summary: ({ runs }) =>
-      runs.length === 0 ? 'No runs yet.' : `${runs.length} runs; the newest is ${runs[0]!.status} from ${runs[0]!.location}.`,
+      runs.length === 0
+        ? 'No runs yet.'
+        : `${runs.length} runs; the newest is ${runs[0]!.status} from ${runs[0]!.location}.`,
     run: async ({ id, limit }, tool) => ({
       runs: await listSyntheticRuns({
         ctx: tool.ctx,

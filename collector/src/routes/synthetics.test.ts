@@ -72,7 +72,10 @@ describe('synthetics API', () => {
   })
 
   it('refuses bad steps and an unknown secret reference with 400 naming the field', async () => {
-    const badUrl = await call('POST', '/api/synthetics', { name: 'x', steps: [{ name: 'a', method: 'GET', url: 'ftp://x' }] })
+    const badUrl = await call('POST', '/api/synthetics', {
+      name: 'x',
+      steps: [{ name: 'a', method: 'GET', url: 'ftp://x' }],
+    })
     expect(badUrl.statusCode).toBe(400)
     expect(badUrl.json().message).toMatch(/steps\.0\.url/)
     const missing = await call('POST', '/api/synthetics', { name: 'x', steps })
@@ -143,8 +146,9 @@ describe('synthetics API', () => {
   })
 
   it('a synthetic result is a result: state and stored runs from the ingest path, runs of a deleted check dropped', async () => {
-    const { id, organizationId } = (await call('POST', '/api/synthetics', { name: 'Ingested', steps: [steps[1]] })).json()
-      .data
+    const { id, organizationId } = (
+      await call('POST', '/api/synthetics', { name: 'Ingested', steps: [steps[1]] })
+    ).json().data
     const result = resultFor(id, organizationId, 'fra', 0, 'up', 30, {
       kind: 'flow',
       details: { steps: [{ name: 'read', outcome: 'passed', statusCode: 200, totalMs: 30 }] },

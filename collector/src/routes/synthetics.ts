@@ -80,7 +80,8 @@ export function syntheticRoutes(app: GuardFastify, ctx: CollectorContext): void 
     {
       config: write,
       schema: {
-        description: 'Changes the fields given; `steps` replace the stored ones, `secrets` are merged by name (null removes one).',
+        description:
+          'Changes the fields given; `steps` replace the stored ones, `secrets` are merged by name (null removes one).',
         params: idParams,
         body: updateSyntheticInput,
         response: { 200: envelope(syntheticView), ...errorResponses },
@@ -115,7 +116,13 @@ export function syntheticRoutes(app: GuardFastify, ctx: CollectorContext): void 
       },
     },
     async (request) =>
-      ok(await runSynthetic({ ctx, caller: callerOf(request), input: { ...(request.body ?? {}), id: request.params.id } })),
+      ok(
+        await runSynthetic({
+          ctx,
+          caller: callerOf(request),
+          input: { ...(request.body ?? {}), id: request.params.id },
+        }),
+      ),
   )
 
   app.get(

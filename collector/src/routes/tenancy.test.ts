@@ -95,7 +95,13 @@ const table: Array<{
     url: `/api/synthetics?organizationId=${ORG}`,
     body: { name: 's', steps: [{ name: 's', method: 'GET', url: 'https://x.example/' }] },
   },
-  { method: 'POST', path: '/api/synthetics', url: '/api/synthetics', body: { name: 's', steps: [{ name: 's', method: 'GET', url: 'https://x.example/' }] }, own: true },
+  {
+    method: 'POST',
+    path: '/api/synthetics',
+    url: '/api/synthetics',
+    body: { name: 's', steps: [{ name: 's', method: 'GET', url: 'https://x.example/' }] },
+    own: true,
+  },
   { method: 'GET', path: '/api/synthetics/{id}', url: '/api/synthetics/:synthetic' },
   { method: 'PUT', path: '/api/synthetics/{id}', url: '/api/synthetics/:synthetic', body: { name: 'hijacked' } },
   { method: 'DELETE', path: '/api/synthetics/{id}', url: '/api/synthetics/:synthetic' },
@@ -816,7 +822,10 @@ describe('tenancy: another organization never sees or changes our data', () => {
         method: 'POST',
         url: '/api/synthetics',
         headers,
-        payload: { name: 'Secret synthetic', steps: [{ name: 'home', method: 'GET', url: 'https://secret-flow.example/' }] },
+        payload: {
+          name: 'Secret synthetic',
+          steps: [{ name: 'home', method: 'GET', url: 'https://secret-flow.example/' }],
+        },
       })
     ).json().data.id
     const heartbeatMonitor = (

@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { compilableRegex } from './target-fields.ts'
 import { headerName, httpTargetObject, jsonPathParses } from './http-target.ts'
+import { compilableRegex } from './target-fields.ts'
 
 /**
  * Multi-step API checks (README "Synthetic checks"): ordered HTTP requests where later steps use

@@ -18,7 +18,6 @@ const port = targetPort
 
 export * from './http-target.ts'
 
-
 export const tcpTarget = z.object({ kind: z.literal('tcp'), host: hostname, port })
 
 export const dnsRecordType = z.enum(['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'NS', 'SOA', 'SRV', 'CAA', 'PTR'])

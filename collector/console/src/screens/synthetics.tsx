@@ -47,7 +47,15 @@ const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']
 const blankStep = (index: number): Step => ({ name: `step ${index + 1}`, method: 'GET', url: 'https://' })
 
 /** One step of the editor: the request, the expected status and one JSON extraction. */
-function StepEditor({ step, onChange, onRemove }: { step: Step; onChange: (step: Step) => void; onRemove: () => void }) {
+function StepEditor({
+  step,
+  onChange,
+  onRemove,
+}: {
+  step: Step
+  onChange: (step: Step) => void
+  onRemove: () => void
+}) {
   const extraction = step.extract?.[0]
   const set = (change: Partial<Step>) => onChange({ ...step, ...change })
   return (
@@ -96,7 +104,11 @@ function StepEditor({ step, onChange, onRemove }: { step: Step; onChange: (step:
           onInput={(e) => extraction && set({ extract: [{ ...extraction, path: e.currentTarget.value }] })}
         />
         <label>
-          <input type="checkbox" checked={step.alwaysRun ?? false} onChange={(e) => set({ alwaysRun: e.currentTarget.checked || undefined })} />{' '}
+          <input
+            type="checkbox"
+            checked={step.alwaysRun ?? false}
+            onChange={(e) => set({ alwaysRun: e.currentTarget.checked || undefined })}
+          />{' '}
           Always run (clean-up)
         </label>
       </div>
@@ -108,7 +120,15 @@ function StepEditor({ step, onChange, onRemove }: { step: Step; onChange: (step:
 function RunResult({ run }: { run: Run }) {
   const columns: Array<Column<StepRun>> = [
     { header: 'Step', cell: (step) => step.name },
-    { header: 'Outcome', cell: (step) => <StateDot state={step.outcome === 'passed' ? 'up' : step.outcome === 'failed' ? 'down' : 'unknown'} label={step.outcome} /> },
+    {
+      header: 'Outcome',
+      cell: (step) => (
+        <StateDot
+          state={step.outcome === 'passed' ? 'up' : step.outcome === 'failed' ? 'down' : 'unknown'}
+          label={step.outcome}
+        />
+      ),
+    },
     { header: 'Status', cell: (step) => step.statusCode ?? '' },
     { header: 'Time', align: 'right', cell: (step) => `${step.totalMs} ms` },
     { header: 'Error', cell: (step) => step.error ?? '' },
@@ -148,7 +168,9 @@ export default function Synthetics() {
       await api.post(`/api/synthetics?organizationId=${encodeURIComponent(current.id)}`, {
         name,
         steps,
-        ...(pairs.length > 0 ? { secrets: Object.fromEntries(pairs.map(([key, ...value]) => [key!.trim(), value.join('=')])) } : {}),
+        ...(pairs.length > 0
+          ? { secrets: Object.fromEntries(pairs.map(([key, ...value]) => [key!.trim(), value.join('=')])) }
+          : {}),
       })
       setName('')
       setSteps([blankStep(0)])
@@ -180,7 +202,12 @@ export default function Synthetics() {
       <h1>Synthetic checks</h1>
       <label>
         Run from location{' '}
-        <input aria-label="Location" value={location} size={8} onInput={(e) => setLocation(e.currentTarget.value || 'any')} />
+        <input
+          aria-label="Location"
+          value={location}
+          size={8}
+          onInput={(e) => setLocation(e.currentTarget.value || 'any')}
+        />
       </label>
       {list.loading && !list.data ? <Loading /> : null}
       {list.error ? <ErrorText error={list.error} retry={list.reload} /> : null}
@@ -198,7 +225,13 @@ export default function Synthetics() {
         }}
       >
         <h2>New multi-step API check</h2>
-        <input aria-label="Name" placeholder="Name" value={name} onInput={(e) => setName(e.currentTarget.value)} required />
+        <input
+          aria-label="Name"
+          placeholder="Name"
+          value={name}
+          onInput={(e) => setName(e.currentTarget.value)}
+          required
+        />
         {steps.map((step, index) => (
           <StepEditor
             key={index}

@@ -3,8 +3,8 @@ import type { Caller, CollectorContext } from '../../context.ts'
 import { organizationScope } from '../access/organization.ts'
 import { hasPermission } from '../access/permissions.ts'
 import { tagCondition } from '../tags/match.ts'
-import { MONITOR_KINDS, readPermission, type SubjectKind } from './kinds/index.ts'
 import { MAX_TAGS, tagSelector } from '../tags/schemas.ts'
+import { MONITOR_KINDS, readPermission, type SubjectKind } from './kinds/index.ts'
 
 export const SUBJECT_KINDS = MONITOR_KINDS
 

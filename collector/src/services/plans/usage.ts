@@ -36,7 +36,15 @@ export const usageView = z
       plan: 'free',
       planName: 'Free',
       limits: { monitors: 5, minIntervalSeconds: 300, locations: 1, statusPages: 1, retentionDays: 7 },
-      usage: { monitors: 3, domains: 2, services: 1, heartbeats: 0, synthetics: 0, minIntervalSeconds: 300, locations: 1 },
+      usage: {
+        monitors: 3,
+        domains: 2,
+        services: 1,
+        heartbeats: 0,
+        synthetics: 0,
+        minIntervalSeconds: 300,
+        locations: 1,
+      },
     },
   })
 

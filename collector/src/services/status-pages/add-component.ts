@@ -1,7 +1,7 @@
 import { GuardError, newId, notFound } from '@guard/shared'
 import type { Caller, CollectorContext } from '../../context.ts'
-import { findStatusPage, toStatusPageDetail } from './find.ts'
 import { monitorKinds } from '../monitors/kinds/index.ts'
+import { findStatusPage, toStatusPageDetail } from './find.ts'
 import { addComponentInputs, type ComponentKind, type StatusPageDetail } from './schemas.ts'
 
 const noun = (kind: ComponentKind) => (kind === 'group' ? 'Group' : monitorKinds[kind].title)

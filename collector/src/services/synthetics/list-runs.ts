@@ -2,10 +2,13 @@ import { flowStepRun } from '@guard/shared'
 import { z } from 'zod'
 import type { Caller, CollectorContext } from '../../context.ts'
 import { findMonitor } from '../monitors/find.ts'
-import { KEPT_RUNS } from './store-runs.ts'
 import type { SyntheticRunView } from './schemas.ts'
+import { KEPT_RUNS } from './store-runs.ts'
 
-export const listRunsInput = z.object({ id: z.string().min(1).max(64), limit: z.number().int().min(1).max(KEPT_RUNS).default(20) })
+export const listRunsInput = z.object({
+  id: z.string().min(1).max(64),
+  limit: z.number().int().min(1).max(KEPT_RUNS).default(20),
+})
 
 /** The check's last runs, newest first, each with its steps' outcomes and timings. */
 export async function listSyntheticRuns({

@@ -16,9 +16,11 @@ export const syntheticType = z.enum(['api'])
 
 const steps = z.array(flowStep).min(1).max(20)
 /** Write-only values the steps name as `{{secrets.NAME}}`; sealed at rest and for probes, never returned. */
-const secrets = z.record(flowSecretName, z.string().min(1).max(8192)).refine((value) => Object.keys(value).length <= 20, {
-  message: 'at most 20 secrets',
-})
+const secrets = z
+  .record(flowSecretName, z.string().min(1).max(8192))
+  .refine((value) => Object.keys(value).length <= 20, {
+    message: 'at most 20 secrets',
+  })
 
 /** The names `{{secrets.NAME}}` uses in the steps, so a missing secret is refused before any run. */
 function secretReferences(given: z.infer<typeof steps>): Set<string> {
@@ -43,7 +45,8 @@ export const createSyntheticInput = z
   .strict()
   .superRefine((input, ctx) => {
     for (const name of secretReferences(input.steps)) {
-      if (!input.secrets?.[name]) ctx.addIssue({ code: 'custom', path: ['secrets', name], message: 'is used and not given' })
+      if (!input.secrets?.[name])
+        ctx.addIssue({ code: 'custom', path: ['secrets', name], message: 'is used and not given' })
     }
   })
 export type CreateSyntheticInput = z.input<typeof createSyntheticInput>

@@ -134,7 +134,10 @@ describe('multi-step API checks', () => {
     const tarpit = await startTarpit()
     try {
       const outcome = await flowChecker.check(
-        { kind: 'flow', steps: [{ name: 'hang', method: 'GET', url: `http://127.0.0.1:${tarpit.port}/`, timeoutMs: 150 }] },
+        {
+          kind: 'flow',
+          steps: [{ name: 'hang', method: 'GET', url: `http://127.0.0.1:${tarpit.port}/`, timeoutMs: 150 }],
+        },
         testContext(2000),
       )
       expect(outcome.errorKind).toBe('timeout')

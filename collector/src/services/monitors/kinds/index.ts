@@ -1,8 +1,8 @@
 import { deviceKind } from './device.ts'
 import { domainKind } from './domain.ts'
 import { heartbeatKind } from './heartbeat.ts'
-import type { MonitorKindSpec } from './spec.ts'
 import { serviceKind } from './service.ts'
+import type { MonitorKindSpec } from './spec.ts'
 import { syntheticKind } from './synthetic.ts'
 
 export type { MonitorKindSpec } from './spec.ts'
