@@ -41,6 +41,7 @@ const REASONS = {
   assertion_failed: 'Unexpected query result',
   condition_failed: 'Unexpected response',
   host_key_changed: 'Host key changed',
+  extraction_failed: 'Unexpected response',
   unknown: 'Checks failing',
 } satisfies Record<ErrorKind, string>
 

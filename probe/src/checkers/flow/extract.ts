@@ -30,7 +30,7 @@ function extractOne(extraction: FlowExtraction, answer: Answer): string | undefi
       } catch {
         return undefined
       }
-      const found: unknown[] = JSONPath({ path: extraction.path, json: json as object, wrap: true })
+      const found = JSONPath({ path: extraction.path, json: json as object, wrap: true }) as unknown[]
       return found.length > 0 && found[0] !== undefined && found[0] !== null ? asText(found[0]) : undefined
     }
   }
