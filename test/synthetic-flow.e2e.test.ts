@@ -75,9 +75,8 @@ describe('synthetic API checks run by a probe', () => {
     const { id } = created.json().data
     const run = await app.inject({
       method: 'POST',
-      url: `/api/synthetics/${id}/run`,
+      url: `/api/synthetics/${id}/run?location=fra`,
       headers,
-      payload: { location: 'fra' },
     })
     expect(run.statusCode).toBe(200)
     const data = run.json().data

@@ -117,7 +117,7 @@ describe('synthetics API', () => {
       return encodeJson({ v: 1, result })
     })
     try {
-      const run = await call('POST', `/api/synthetics/${id}/run`, { location: 'fra' })
+      const run = await call('POST', `/api/synthetics/${id}/run?location=fra`)
       expect(run.statusCode).toBe(200)
       expect(run.json().data).toMatchObject({ location: 'fra', status: 'down', errorKind: 'status_mismatch' })
       expect(run.json().data.error).toMatch(/^step "read"/)

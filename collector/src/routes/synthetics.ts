@@ -23,6 +23,10 @@ import { deleted, envelope, errorResponses, errorSchema, idParams, ok } from './
 const read = { access: { permission: 'synthetics:read' as const } }
 const write = { access: { permission: 'synthetics:write' as const } }
 const organizationQuery = z.object({ organizationId: z.string().max(64).optional() })
+const runSyntheticQuery = z.object({
+  location: runSyntheticInput.shape.location,
+  store: z.stringbool().default(false),
+})
 
 /** Synthetic checks (README "Synthetic checks"): multi-step API flows run by probes. */
 export function syntheticRoutes(app: GuardFastify, ctx: CollectorContext): void {
@@ -109,9 +113,9 @@ export function syntheticRoutes(app: GuardFastify, ctx: CollectorContext): void 
       config: { ...write, bulk: true },
       schema: {
         description:
-          'Runs the check now on a probe of `location` (default any) and returns the run with its steps; it joins the last runs. With `store: true` the result is also recorded like a scheduled one. Counts as a bulk operation.',
+          'Runs the check now on a probe of `location` (default any) and returns the run with its steps; it joins the last runs. With `store=true` the result is also recorded like a scheduled one. Counts as a bulk operation.',
         params: idParams,
-        body: runSyntheticInput.optional(),
+        querystring: runSyntheticQuery,
         response: { 200: envelope(syntheticRunView), ...errorResponses, 503: errorSchema, 504: errorSchema },
       },
     },
@@ -120,7 +124,7 @@ export function syntheticRoutes(app: GuardFastify, ctx: CollectorContext): void 
         await runSynthetic({
           ctx,
           caller: callerOf(request),
-          input: { ...(request.body ?? {}), id: request.params.id },
+          input: { ...request.query, id: request.params.id },
         }),
       ),
   )

@@ -179,7 +179,7 @@ export default function Synthetics() {
     })
   const runNow = (id: string) =>
     runner.run(async () => {
-      const body = await api.post<Envelope<Run>>(`/api/synthetics/${id}/run`, { location })
+      const body = await api.post<Envelope<Run>>(`/api/synthetics/${id}/run?location=${encodeURIComponent(location)}`)
       setRun(body.data)
     })
 
