@@ -155,6 +155,16 @@ describe('synthetics API', () => {
     })
     await applyResultsToState(harness.ctx.sql, [result])
     await storeSyntheticRuns(harness.ctx.sql, [result])
+    // Two failed runs (the default threshold) make it down and stage a monitor.down event of its kind.
+    const failed = [1, 2].map((at) =>
+      resultFor(id, organizationId, 'fra', -at, 'down', 30, { kind: 'flow', error: 'step "read": HTTP 500' }),
+    )
+    await applyResultsToState(harness.ctx.sql, failed)
+    const state = await harness.ctx.sql.query<{ status: string }>(
+      'SELECT status FROM monitoring.monitor_state WHERE monitor_id = $1',
+      [id],
+    )
+    expect(state.rows[0]?.status).toBe('down')
     await storeSyntheticRuns(harness.ctx.sql, [result])
     expect((await call('GET', `/api/synthetics/${id}/runs`)).json().data).toHaveLength(1)
     await call('DELETE', `/api/synthetics/${id}`)
