@@ -51,7 +51,9 @@ export const flowStep = z.strictObject({
   keyword: http.keyword,
   keywordAbsent: http.keywordAbsent,
   regex: http.regex,
-  jsonPath: http.jsonPath,
+  // The HTTP target's `equals` is z.json(), a recursive schema OpenAPI generation cannot reference;
+  // any value parsed from a JSON body is JSON already.
+  jsonPath: z.object({ path: http.jsonPath.unwrap().shape.path, equals: z.unknown().optional() }).optional(),
   expectJson: http.expectJson,
   conditions: http.conditions,
   followRedirects: http.followRedirects,

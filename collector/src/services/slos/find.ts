@@ -1,5 +1,5 @@
 import { GuardError, notFound, type Sql } from '@guard/shared'
-import { monitorKinds, PROBE_KINDS, type SubjectKind } from '../monitors/kinds/index.ts'
+import { type MonitorRowKind, monitorKinds, PROBE_KINDS, type SubjectKind } from '../monitors/kinds/index.ts'
 import type { BurnAlert } from './arithmetic.ts'
 import type { SloView } from './schemas.ts'
 
@@ -10,7 +10,7 @@ export interface SloRow {
   monitor_id: string | null
   group_id: string | null
   subject_name: string | null
-  monitor_kind: SubjectKind | null
+  monitor_kind: MonitorRowKind | null
   objective: number
   window_type: 'rolling' | 'calendar-month'
   window_days: number | null

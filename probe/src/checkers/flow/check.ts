@@ -35,6 +35,7 @@ function stepTarget(step: FlowStep, run: Run): HttpTarget {
     url: url.toString(),
     headers,
     ...(step.body === undefined ? {} : { body: fill(step.body) }),
+    ...(step.jsonPath ? { jsonPath: step.jsonPath as HttpTarget['jsonPath'] } : {}),
   }
 }
 
