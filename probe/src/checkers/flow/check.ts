@@ -28,14 +28,14 @@ function stepTarget(step: FlowStep, run: Run): HttpTarget {
   const cookie = run.cookies.header(url.host)
   const hasCookie = Object.keys(headers).some((name) => name.toLowerCase() === 'cookie')
   if (cookie && !hasCookie) headers.Cookie = cookie
-  const { name: _name, extract: _extract, alwaysRun: _alwaysRun, timeoutMs: _timeoutMs, ...options } = step
+  const { name: _name, extract: _extract, alwaysRun: _alwaysRun, timeoutMs: _timeoutMs, jsonPath, ...options } = step
   return {
     ...options,
     kind: 'http',
     url: url.toString(),
     headers,
     ...(step.body === undefined ? {} : { body: fill(step.body) }),
-    ...(step.jsonPath ? { jsonPath: step.jsonPath as HttpTarget['jsonPath'] } : {}),
+    ...(jsonPath ? { jsonPath: jsonPath as HttpTarget['jsonPath'] } : {}),
   }
 }
 
