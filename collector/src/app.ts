@@ -45,6 +45,7 @@ import { statusPageAccessRoutes, statusPageGateRoutes } from './routes/status-pa
 import { statusPageHistoryRoutes } from './routes/status-page-history.ts'
 import { publicSubscriberRoutes, statusPageSubscriberRoutes } from './routes/status-page-subscribers.ts'
 import { publicStatusPageRoutes, statusPageHtmlRoutes, statusPageRoutes } from './routes/status-pages.ts'
+import { syntheticRoutes } from './routes/synthetics.ts'
 import { tagRoutes } from './routes/tags.ts'
 import { toolboxRoutes } from './routes/toolbox.ts'
 import { usageRoutes } from './routes/usage.ts'
@@ -138,6 +139,7 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
     const routes = secured.withTypeProvider<ZodTypeProvider>()
     domainRoutes(routes, ctx)
     serviceRoutes(routes, ctx)
+    syntheticRoutes(routes, ctx)
     heartbeatRoutes(routes, ctx)
     deviceRoutes(routes, ctx)
     monitorRoutes(routes, ctx)

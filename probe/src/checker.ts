@@ -13,6 +13,7 @@ export type CheckOutcome = Pick<
   | 'address'
   | 'answers'
   | 'packetLossPercent'
+  | 'details'
 >
 
 export interface CheckContext {

@@ -53,6 +53,7 @@ export const routes: RouteEntry[] = [
     component: lazy(() => import('./screens/heartbeat-detail.tsx')),
     nav: false,
   },
+  { path: '/synthetics', title: 'Synthetics', component: lazy(() => import('./screens/synthetics.tsx')), nav: true },
   { path: '/devices', title: 'Devices', component: lazy(() => import('./screens/devices.tsx')), nav: true },
   { path: '/devices/:id', title: 'Device', component: lazy(() => import('./screens/device-detail.tsx')), nav: false },
   { path: '/incidents', title: 'Incidents', component: lazy(() => import('./screens/incidents.tsx')), nav: true },

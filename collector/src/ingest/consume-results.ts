@@ -5,6 +5,7 @@ import { publishStagedEvents } from '../services/events/publish.ts'
 import { applyResultsToState } from '../services/monitor-state/apply-results.ts'
 import { invalidateIngestedReads } from '../services/read-cache/invalidate.ts'
 import { storeResults } from '../services/results/store.ts'
+import { storeSyntheticRuns } from '../services/synthetics/store-runs.ts'
 import { deadLetter, organizationNamed } from './dead-letter.ts'
 import { isolateDataErrors } from './isolate.ts'
 import { createIngestMetrics, type IngestMetrics } from './metrics.ts'
@@ -167,9 +168,12 @@ export async function consumeResults(
       return untilDone('relational', messages, async () => {
         const stateStarted = performance.now()
         unseen.clear()
-        const { outcomes, rejected } = await isolateDataErrors(results, (part) =>
-          applyResultsToState(ctx.sql, part, { newer: unseen, stateChanged }),
-        )
+        const { outcomes, rejected } = await isolateDataErrors(results, async (part) => {
+          const events = await applyResultsToState(ctx.sql, part, { newer: unseen, stateChanged })
+          // Multi-step results keep their steps as the check's last runs (idempotent, like the state).
+          await storeSyntheticRuns(ctx.sql, part)
+          return events
+        })
         phase('state', since(stateStarted))
         return { events: outcomes.flat(), rejected }
       })

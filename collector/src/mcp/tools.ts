@@ -35,6 +35,9 @@ import { updateService } from '../services/services/update.ts'
 import { getSlo } from '../services/slos/get.ts'
 import { listSlos } from '../services/slos/list.ts'
 import { sloStatus, sloView } from '../services/slos/schemas.ts'
+import { listSyntheticRuns } from '../services/synthetics/list-runs.ts'
+import { runSynthetic } from '../services/synthetics/run.ts'
+import { syntheticRunView } from '../services/synthetics/schemas.ts'
 import { tagsArgument } from '../services/tags/schemas.ts'
 import { lookupDns } from '../services/toolbox/lookup-dns.ts'
 import { scanPorts } from '../services/toolbox/scan-ports.ts'
@@ -100,7 +103,10 @@ function signedIn(tool: ToolContext) {
 }
 
 /** A write needs a signed-in caller whose role (and token) grant services:write, as on the REST API. */
-function writer(tool: ToolContext, permission: 'services:write' | 'incidents:write') {
+function writer(
+  tool: ToolContext,
+  permission: 'services:write' | 'incidents:write' | 'synthetics:write' | 'synthetics:read',
+) {
   const caller = signedIn(tool)
   if (!hasPermission(caller.permissions, permission)) {
     throw new GuardError('FORBIDDEN', `Missing permission ${permission}`)
@@ -387,6 +393,51 @@ export const guardTools = [
       await updateService({ ctx: tool.ctx, caller, input: input as Parameters<typeof updateService>[0]['input'] })
       return getService(tool.ctx, caller, input.id)
     },
+  }),
+  tool({
+    name: 'run_synthetic_check',
+    title: 'Run a synthetic check now',
+    description:
+      'Runs a multi-step API check now on a probe of the chosen location (default any), as POST /api/synthetics/{id}/run, and returns the run: status, the failing step by name, each step with its status code and timings. Secrets are never shown. Requires sign-in, the write scope and synthetics:write.',
+    input: {
+      id: z.string().min(1).max(64).describe('The synthetic check id (GET /api/synthetics lists them)'),
+      location: z.string().max(32).optional().describe('A probe location code such as fra; default any probe'),
+    },
+    output: syntheticRunView,
+    scope: 'write',
+    annotations: WRITE,
+    summary: (run) =>
+      `${run.status} from ${run.location} in ${run.responseTimeMs} ms${run.error ? `: ${run.error}` : ''} (${run.steps.length} steps).`,
+    run: ({ id, location }, tool) =>
+      runSynthetic({
+        ctx: tool.ctx,
+        caller: writer(tool, 'synthetics:write'),
+        input: { id, ...(location ? { location } : {}) },
+      }),
+  }),
+  tool({
+    name: 'get_synthetic_runs',
+    title: 'Last runs of a synthetic check',
+    description:
+      'The last runs of a multi-step API check, newest first, as GET /api/synthetics/{id}/runs: status, location, the failing step and each step with its timings. Requires sign-in and synthetics:read.',
+    input: {
+      id: z.string().min(1).max(64).describe('The synthetic check id'),
+      limit: z.number().int().min(1).max(100).optional().describe('How many runs; default 20'),
+    },
+    output: z.object({ runs: z.array(syntheticRunView) }),
+    scope: 'read',
+    annotations: READ_ONLY,
+    summary: ({ runs }) =>
+      runs.length === 0
+        ? 'No runs yet.'
+        : `${runs.length} runs; the newest is ${runs[0]!.status} from ${runs[0]!.location}.`,
+    run: async ({ id, limit }, tool) => ({
+      runs: await listSyntheticRuns({
+        ctx: tool.ctx,
+        caller: writer(tool, 'synthetics:read'),
+        input: { id, ...(limit ? { limit } : {}) },
+      }),
+    }),
   }),
   tool({
     name: 'acknowledge_incident',

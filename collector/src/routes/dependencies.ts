@@ -5,17 +5,19 @@ import type { Permission } from '../services/access/permissions.ts'
 import { getDependencies } from '../services/dependencies/get.ts'
 import { dependenciesView, setDependenciesInput } from '../services/dependencies/schemas.ts'
 import { setDependencies } from '../services/dependencies/set.ts'
+import { MONITOR_ROW_KINDS, readPermission, writePermission } from '../services/monitors/kinds/index.ts'
 import { envelope, errorResponses, idParams, ok } from './common.ts'
 
 /**
- * Any monitor kind: the service checks the permission of the monitor's own kind. Cached as the
- * monitor's pages: the incident engine and the release job invalidate them when they change its `suppressedBy`.
+ * Any monitor kind (devices have no dependencies): the service checks the permission of the
+ * monitor's own kind. Cached as the monitor's pages: the incident engine and the release job
+ * invalidate them when they change its `suppressedBy`.
  */
 const read = {
-  access: { anyOf: ['domains:read', 'services:read', 'heartbeats:read'] satisfies Permission[] },
+  access: { anyOf: MONITOR_ROW_KINDS.map(readPermission) satisfies Permission[] },
   readCache: 'monitor' as const,
 }
-const write = { access: { anyOf: ['domains:write', 'services:write', 'heartbeats:write'] satisfies Permission[] } }
+const write = { access: { anyOf: MONITOR_ROW_KINDS.map(writePermission) satisfies Permission[] } }
 
 export function dependencyRoutes(app: GuardFastify, ctx: CollectorContext): void {
   app.get(

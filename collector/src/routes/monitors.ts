@@ -3,6 +3,7 @@ import { z } from 'zod'
 import type { CollectorContext } from '../context.ts'
 import { callerOf } from '../plugins/authenticate.ts'
 import { hasPermission } from '../services/access/permissions.ts'
+import { MONITOR_KINDS, readPermission } from '../services/monitors/kinds/index.ts'
 import { monitorMatch, SUBJECT_KINDS, searchMonitors } from '../services/monitors/search.ts'
 import { testMonitor, testMonitorInput, testMonitorResult } from '../services/monitors/test.ts'
 import { listLocations, locationView } from '../services/probes/list-locations.ts'
@@ -32,10 +33,10 @@ export function monitorRoutes(app: GuardFastify, ctx: CollectorContext): void {
   app.get(
     '/api/monitors',
     {
-      config: { access: { anyOf: ['domains:read', 'services:read', 'heartbeats:read', 'devices:read'] } },
+      config: { access: { anyOf: MONITOR_KINDS.map(readPermission) } },
       schema: {
         description:
-          'Domains, services, heartbeats and devices of every kind the caller may read, in one list by name: `search` matches names (and domain URLs), `kind`, `tag` and `id` narrow it (repeat any), the first `limit` (50, at most 200) by name. What pickers use to reach any monitor of thousands.',
+          'Monitors and devices of every kind the caller may read, in one list by name: `search` matches names (and domain URLs), `kind`, `tag` and `id` narrow it (repeat any), the first `limit` (50, at most 200) by name. What pickers use to reach any monitor of thousands.',
         querystring: z.object({
           search: z.string().max(200).optional(),
           kind: z

@@ -136,6 +136,7 @@ describe('membership roles in the collector', () => {
       'chat:write',
       'domains:write',
       'services:write',
+      'synthetics:write',
       'devices:write',
       'groups:write',
       'incidents:write',

@@ -24,11 +24,8 @@ import { type PublicPageAnswer, readPublicStatusPage } from '../services/status-
 import { removeStatusPageComponent } from '../services/status-pages/remove-component.ts'
 import { logoOrigin, renderStatusPageHtml } from '../services/status-pages/render-html.ts'
 import {
-  addDeviceInput,
-  addDomainInput,
-  addGroupInput,
-  addHeartbeatInput,
-  addServiceInput,
+  addComponentInputs,
+  COMPONENT_KINDS,
   createStatusPageInput,
   orderComponentsInput,
   publicStatusPage,
@@ -100,13 +97,8 @@ export function statusPageRoutes(app: GuardFastify, ctx: CollectorContext): void
     },
   )
 
-  for (const [kind, body] of [
-    ['domain', addDomainInput],
-    ['service', addServiceInput],
-    ['heartbeat', addHeartbeatInput],
-    ['device', addDeviceInput],
-    ['group', addGroupInput],
-  ] as const) {
+  for (const kind of COMPONENT_KINDS) {
+    const body = addComponentInputs[kind]
     app.post(
       `/api/status-pages/:id/${kind}s`,
       {

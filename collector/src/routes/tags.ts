@@ -3,6 +3,7 @@ import { z } from 'zod'
 import type { CollectorContext } from '../context.ts'
 import { callerOf } from '../plugins/authenticate.ts'
 import type { Permission } from '../services/access/permissions.ts'
+import { MONITOR_KINDS, readPermission, writePermission } from '../services/monitors/kinds/index.ts'
 import { bulkInput, bulkMonitors, bulkResult } from '../services/tags/bulk.ts'
 import { listTags } from '../services/tags/list.ts'
 import { setTagColorInput, tagView } from '../services/tags/schemas.ts'
@@ -11,10 +12,10 @@ import { envelope, errorResponses, ok } from './common.ts'
 
 const organizationQuery = z.object({ organizationId: z.string().max(64).optional() })
 const anyRead = {
-  access: { anyOf: ['domains:read', 'services:read', 'heartbeats:read', 'devices:read'] satisfies Permission[] },
+  access: { anyOf: MONITOR_KINDS.map(readPermission) satisfies Permission[] },
 }
 const anyWrite = {
-  access: { anyOf: ['domains:write', 'services:write', 'heartbeats:write', 'devices:write'] satisfies Permission[] },
+  access: { anyOf: MONITOR_KINDS.map(writePermission) satisfies Permission[] },
 }
 
 export function tagRoutes(app: GuardFastify, ctx: CollectorContext): void {

@@ -88,6 +88,25 @@ const table: Array<{
   { method: 'POST', path: '/api/services/{id}/check', url: '/api/services/:service/check' },
   { method: 'GET', path: '/api/services/{id}/history', url: '/api/services/:service/history' },
   { method: 'GET', path: '/api/services/{id}/latency', url: '/api/services/:service/latency' },
+  { method: 'GET', path: '/api/synthetics', url: `/api/synthetics?organizationId=${ORG}` },
+  {
+    method: 'POST',
+    path: '/api/synthetics',
+    url: `/api/synthetics?organizationId=${ORG}`,
+    body: { name: 's', steps: [{ name: 's', method: 'GET', url: 'https://x.example/' }] },
+  },
+  {
+    method: 'POST',
+    path: '/api/synthetics',
+    url: '/api/synthetics',
+    body: { name: 's', steps: [{ name: 's', method: 'GET', url: 'https://x.example/' }] },
+    own: true,
+  },
+  { method: 'GET', path: '/api/synthetics/{id}', url: '/api/synthetics/:synthetic' },
+  { method: 'PUT', path: '/api/synthetics/{id}', url: '/api/synthetics/:synthetic', body: { name: 'hijacked' } },
+  { method: 'DELETE', path: '/api/synthetics/{id}', url: '/api/synthetics/:synthetic' },
+  { method: 'POST', path: '/api/synthetics/{id}/run', url: '/api/synthetics/:synthetic/run' },
+  { method: 'GET', path: '/api/synthetics/{id}/runs', url: '/api/synthetics/:synthetic/runs' },
   { method: 'GET', path: '/api/heartbeats', url: `/api/heartbeats?organizationId=${ORG}` },
   {
     method: 'POST',
@@ -483,6 +502,12 @@ const table: Array<{
   },
   {
     method: 'POST',
+    path: '/api/status-pages/{id}/synthetics',
+    url: '/api/status-pages/:page/synthetics',
+    body: { syntheticId: ':synthetic' },
+  },
+  {
+    method: 'POST',
     path: '/api/status-pages/{id}/groups',
     url: '/api/status-pages/:page/groups',
     body: { groupId: ':group' },
@@ -708,6 +733,14 @@ const table: Array<{
     },
     own: true,
   },
+  // Our synthetic check's runs, and running it, through MCP are tool errors, as through the API (404).
+  ...['run_synthetic_check', 'get_synthetic_runs'].map((name) => ({
+    method: 'POST' as const,
+    path: '/mcp',
+    url: '/mcp',
+    body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: { id: ':synthetic' } } },
+    own: true as const,
+  })),
   // Creating a service in our organization through MCP is refused like through the API.
   {
     method: 'POST',
@@ -743,6 +776,7 @@ describe('tenancy: another organization never sees or changes our data', () => {
     domain: string
     service: string
     heartbeat: string
+    synthetic: string
     key: string
     incident: string
     window: string
@@ -781,6 +815,17 @@ describe('tenancy: another organization never sees or changes our data', () => {
         url: '/api/services',
         headers,
         payload: { name: 'Secret service', protocol: 'tcp', protocolConfig: { host: 'secret-host.example', port: 22 } },
+      })
+    ).json().data.id
+    const synthetic = (
+      await app.inject({
+        method: 'POST',
+        url: '/api/synthetics',
+        headers,
+        payload: {
+          name: 'Secret synthetic',
+          steps: [{ name: 'home', method: 'GET', url: 'https://secret-flow.example/' }],
+        },
       })
     ).json().data.id
     const heartbeatMonitor = (
@@ -965,6 +1010,7 @@ describe('tenancy: another organization never sees or changes our data', () => {
       domain,
       service,
       heartbeat: heartbeatMonitor.id,
+      synthetic,
       key: key.id,
       incident,
       window,
@@ -1053,6 +1099,7 @@ describe('tenancy: another organization never sees or changes our data', () => {
           .replace(':domain', ours.domain)
           .replace(':service', ours.service)
           .replace(':heartbeat', ours.heartbeat)
+          .replace(':synthetic', ours.synthetic)
           .replace(':key', ours.key)
           .replace(':incident', ours.incident)
           .replace(':window', ours.window)

@@ -1,6 +1,7 @@
 import type { MonitorTarget } from '@guard/shared'
 import type { CheckContext, Checker, CheckOutcome, TargetCheck } from '../checker.ts'
 import { dnsChecker } from './dns/check.ts'
+import { flowChecker } from './flow/check.ts'
 import { grpcChecker } from './grpc/check.ts'
 import { httpChecker } from './http/check.ts'
 import { icmpChecker } from './icmp/check.ts'
@@ -27,6 +28,7 @@ const checkers: { [K in Kind]: Checker<K> } = {
   dns: dnsChecker,
   tls: tlsChecker,
   icmp: icmpChecker,
+  flow: flowChecker,
   udp: udpChecker,
   grpc: grpcChecker,
   websocket: websocketChecker,

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { parseWellFormedJson } from '../text/well-formed.ts'
+import { resultDetails } from './flow.ts'
 import { protocolKinds } from './protocols/index.ts'
 
 /** What a probe publishes on `results.<location>` for every check it runs. */
@@ -80,6 +81,8 @@ export const errorKind = z.enum([
   'condition_failed',
   /** SSH: the host key's fingerprint is not the pinned one. */
   'host_key_changed',
+  /** Multi-step checks: a step's extraction found nothing, or a `{{variable}}` was never set. */
+  'extraction_failed',
   'unknown',
 ])
 export type ErrorKind = z.infer<typeof errorKind>
@@ -92,7 +95,7 @@ export const checkResultV1 = z.object({
   organizationId: z.string().min(1),
   location: z.string().regex(/^[a-z0-9-]{2,32}$/),
   /** `heartbeat`: not a probe's check but a heartbeat monitor's ping or missed deadline (location `heartbeat`). */
-  kind: z.enum(['http', 'tcp', 'dns', 'tls', 'icmp', ...protocolKinds, 'heartbeat']),
+  kind: z.enum(['http', 'tcp', 'dns', 'tls', 'icmp', 'flow', ...protocolKinds, 'heartbeat']),
   status: checkStatus,
   startedAt: z.iso.datetime(),
   responseTimeMs: millis,
@@ -112,6 +115,8 @@ export const checkResultV1 = z.object({
    * nothing about the target, so the state machine leaves this location as it was (README "Dependencies").
    */
   probeDegraded: z.literal(true).optional(),
+  /** Multi-step checks: each step's outcome and timings (never a secret nor a response body). */
+  details: resultDetails.optional(),
 })
 
 export type CheckResult = z.infer<typeof checkResultV1>

@@ -11,7 +11,8 @@ import { eventEnvelope, eventId } from './event-envelope.ts'
  */
 const isoTime = z.iso.datetime()
 const id = eventId
-export const monitorKind = z.enum(['domain', 'service', 'heartbeat'])
+/** Every kind of monitor row (collector/src/services/monitors/kinds); devices have events of their own. */
+export const monitorKind = z.enum(['domain', 'service', 'heartbeat', 'synthetic'])
 export const incidentSeverity = z.enum(['low', 'medium', 'high', 'critical'])
 export const incidentStatus = z.enum(['open', 'acknowledged', 'investigating', 'identified', 'monitoring', 'resolved'])
 export const incidentCause = z.enum([
@@ -126,7 +127,7 @@ export const incidentEventData = z.object({
   severity: incidentSeverity,
   cause: incidentCause,
   monitorId: id.optional(),
-  monitorKind: z.enum(['domain', 'service', 'heartbeat', 'device']).optional(),
+  monitorKind: z.enum([...monitorKind.options, 'device']).optional(),
   detectedAt: isoTime,
   resolvedAt: isoTime.optional(),
   /** What happened, in a sentence (the incident update's message). */

@@ -6,6 +6,8 @@ export const RESOURCES = [
   'domains',
   'services',
   'heartbeats',
+  /** Synthetic checks: multi-step API flows (and, later, browser journeys). */
+  'synthetics',
   'devices',
   /** Groups of monitors and devices; their members' own permissions are not needed to group them. */
   'groups',

@@ -1,14 +1,10 @@
 import type { Sql } from '@guard/shared'
 import { truncateText } from '@guard/shared'
 
-export type ChangedKind = 'domain' | 'service' | 'heartbeat' | 'device' | 'status-page'
-const LABEL: Record<ChangedKind, string> = {
-  domain: 'Domain',
-  service: 'Service',
-  heartbeat: 'Heartbeat',
-  device: 'Device',
-  'status-page': 'Status page',
-}
+import { monitorKinds, type SubjectKind } from '../monitors/kinds/index.ts'
+
+export type ChangedKind = SubjectKind | 'status-page'
+const label = (kind: ChangedKind) => (kind === 'status-page' ? 'Status page' : monitorKinds[kind].title)
 
 /**
  * A monitor, device or status page created or deleted, as one line of the activity feed. These
@@ -27,7 +23,7 @@ export async function recordChange(
       `${type}:${change.id}`,
       change.organizationId,
       type,
-      truncateText(`${LABEL[change.kind]} ${change.name} ${change.action}`, 500),
+      truncateText(`${label(change.kind)} ${change.name} ${change.action}`, 500),
       change.id,
     ],
   )

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import type { Caller, CollectorContext } from '../../context.ts'
 import { organizationScope } from '../access/organization.ts'
+import { MONITOR_KINDS, type SubjectKind } from '../monitors/kinds/index.ts'
 
 export const recentActivityQuery = z.object({
   organizationId: z.string().max(64).optional(),
@@ -13,11 +14,11 @@ export const activityItem = z.object({
   id: z.string(),
   type: z.string().meta({
     description:
-      'the event type: monitor.down, incident.opened, device.offline, …, or a change: domain|service|heartbeat|device|status-page .created|.deleted',
+      'the event type: monitor.down, incident.opened, device.offline, …, or a change: <monitor kind>|status-page .created|.deleted',
   }),
   time: z.string(),
   subject: z.object({
-    kind: z.enum(['domain', 'service', 'heartbeat', 'device', 'incident', 'status-page', 'unknown']),
+    kind: z.enum([...MONITOR_KINDS, 'incident', 'status-page', 'unknown']),
     id: z.string().nullable(),
     name: z.string().nullable().meta({ description: 'null once the subject is deleted' }),
   }),
@@ -37,7 +38,7 @@ interface Row {
   summary: string
   subject_id: string | null
   occurred_at: Date
-  monitor_kind: 'domain' | 'service' | 'heartbeat' | null
+  monitor_kind: SubjectKind | null
   monitor_name: string | null
   device_name: string | null
   incident_title: string | null
@@ -48,8 +49,8 @@ interface Row {
 /** The subject's kind from the event type's prefix; monitor events name the monitor, whose kind says. */
 function kindOf(row: Row): z.infer<typeof activityItem>['subject']['kind'] {
   const prefix = row.type.slice(0, row.type.indexOf('.'))
-  if (prefix === 'incident' || prefix === 'device' || prefix === 'status-page') return prefix
-  if (prefix === 'domain' || prefix === 'service' || prefix === 'heartbeat') return prefix
+  if (prefix === 'incident' || prefix === 'status-page') return prefix
+  if ((MONITOR_KINDS as readonly string[]).includes(prefix)) return prefix as SubjectKind
   return row.monitor_kind ?? 'unknown'
 }
 

@@ -1,18 +1,13 @@
 import { GuardError, notFound, type Sql } from '@guard/shared'
 import type { Caller } from '../../context.ts'
 import { hasPermission } from '../access/permissions.ts'
+import { type MonitorRowKind, monitorKinds } from '../monitors/kinds/index.ts'
 
 export interface DependencyMonitor {
   id: string
   organizationId: string
-  kind: 'domain' | 'service' | 'heartbeat'
+  kind: MonitorRowKind
   name: string
-}
-
-const RESOURCE: Record<DependencyMonitor['kind'], string> = {
-  domain: 'domains',
-  service: 'services',
-  heartbeat: 'heartbeats',
 }
 
 /**
@@ -36,7 +31,7 @@ export async function findAnyMonitor(
   ])
   const row = rows[0]
   if (!row) throw notFound('Monitor')
-  const needed = `${RESOURCE[row.kind]}:${action}`
+  const needed = `${monitorKinds[row.kind].resource}:${action}`
   if (!hasPermission(caller.permissions, needed)) throw new GuardError('FORBIDDEN', `Missing permission ${needed}`)
   return { id: row.id, organizationId: row.organization_id, kind: row.kind, name: row.name }
 }

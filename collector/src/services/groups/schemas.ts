@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { MONITOR_KINDS } from '../monitors/kinds/index.ts'
 
 /** Groups nest at most this many levels: a top-level group, its children and their children. */
 export const MAX_GROUP_DEPTH = 3
@@ -17,7 +18,7 @@ export const groupRule = z
   )
 export type GroupRule = z.infer<typeof groupRule>
 
-export const memberKind = z.enum(['domain', 'service', 'heartbeat', 'device'])
+export const memberKind = z.enum(MONITOR_KINDS)
 export type MemberKind = z.infer<typeof memberKind>
 
 /** What a member or a group reads as; paused and unknown members do not count towards a group's state. */

@@ -3,6 +3,7 @@ import type { CollectorContext } from '../../context.ts'
 import type { EventHandlers, HandlerScope } from '../../ingest/consume-events.ts'
 import { endSuppression, linkSuppressedTo, suppressFailure } from '../dependencies/suppress.ts'
 import { isUnderMaintenance } from '../maintenance-windows/find.ts'
+import type { SubjectKind } from '../monitors/kinds/index.ts'
 import { invalidateIngestedReads } from '../read-cache/invalidate.ts'
 import { addIncidentUpdate, type FailureReason, stageIncidentEvent } from './events.ts'
 import { INCIDENT_COLUMNS, type IncidentRow } from './find.ts'
@@ -41,7 +42,7 @@ interface Trigger {
   organizationId: string
   monitorId: string
   /** Absent for an SLO over a group: the incident is the group's. */
-  monitorKind?: 'domain' | 'service' | 'heartbeat' | 'device' | undefined
+  monitorKind?: SubjectKind | undefined
   cause: IncidentCause
   at: Date
   title: string

@@ -1,5 +1,6 @@
 import { type ErrorKind, type GuardEvent, type IncidentEventData, newId, type Sql, truncateText } from '@guard/shared'
 import { stageEvents } from '../events/stage.ts'
+import type { SubjectKind } from '../monitors/kinds/index.ts'
 import type { IncidentRow } from './find.ts'
 
 export interface FailureReason {
@@ -30,7 +31,7 @@ export async function stageIncidentEvent(
     severity: row.severity,
     cause: row.cause as IncidentEventData['cause'],
     ...(row.monitor_id ? { monitorId: row.monitor_id } : {}),
-    ...(row.monitor_kind ? { monitorKind: row.monitor_kind as 'domain' | 'service' | 'device' } : {}),
+    ...(row.monitor_kind ? { monitorKind: row.monitor_kind as SubjectKind } : {}),
     detectedAt: new Date(row.detected_at).toISOString(),
     ...(row.resolved_at ? { resolvedAt: new Date(row.resolved_at).toISOString() } : {}),
     message: truncateText(change.message, 5000),

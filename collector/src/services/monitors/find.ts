@@ -1,5 +1,6 @@
 import { monitorTarget, notFound, type Sql } from '@guard/shared'
 import type { Caller } from '../../context.ts'
+import { monitorKinds } from './kinds/index.ts'
 import type { AuthType, MonitorKind, MonitorRecord, ServiceProtocol } from './schemas.ts'
 
 export interface MonitorRow {
@@ -55,15 +56,13 @@ export function toMonitorRecord(row: MonitorRow): MonitorRecord {
   }
 }
 
-const NOT_FOUND: Record<MonitorKind, string> = { domain: 'Domain', service: 'Service' }
-
 /** A monitor of this kind in one of the caller's organizations; anything else is simply not found. */
 export async function findMonitor(sql: Sql, caller: Caller, kind: MonitorKind, id: string): Promise<MonitorRecord> {
   const { rows } = await sql.query<MonitorRow>(
     `SELECT ${MONITOR_COLUMNS} FROM monitoring.monitors WHERE id = $1 AND kind = $2 AND organization_id = ANY($3)`,
     [id, kind, caller.organizationIds],
   )
-  if (!rows[0]) throw notFound(NOT_FOUND[kind])
+  if (!rows[0]) throw notFound(monitorKinds[kind].title)
   return toMonitorRecord(rows[0])
 }
 

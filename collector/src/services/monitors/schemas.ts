@@ -3,9 +3,10 @@ import { z } from 'zod'
 import { DEFAULT_RULES } from '../monitor-state/transition.ts'
 import { defaultTimeout, TIMEOUT_BELOW_INTERVAL } from '../monitor-timing.ts'
 import { subjectTags } from '../tags/schemas.ts'
+import { PROBE_KINDS } from './kinds/index.ts'
 
-/** The two API shapes of a monitor (README "API decisions"). */
-export const monitorKind = z.enum(['domain', 'service'])
+/** The API shapes of a probe-checked monitor (README "API decisions"), from the kind registry. */
+export const monitorKind = z.enum(PROBE_KINDS)
 export type MonitorKind = z.infer<typeof monitorKind>
 
 /** The protocols the services API has always had, each with its own options in one protocolConfig. */

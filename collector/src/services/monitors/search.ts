@@ -4,9 +4,9 @@ import { organizationScope } from '../access/organization.ts'
 import { hasPermission } from '../access/permissions.ts'
 import { tagCondition } from '../tags/match.ts'
 import { MAX_TAGS, tagSelector } from '../tags/schemas.ts'
+import { MONITOR_KINDS, readPermission, type SubjectKind } from './kinds/index.ts'
 
-export const SUBJECT_KINDS = ['domain', 'service', 'heartbeat', 'device'] as const
-type SubjectKind = (typeof SUBJECT_KINDS)[number]
+export const SUBJECT_KINDS = MONITOR_KINDS
 
 export const searchMonitorsInput = z
   .object({
@@ -49,7 +49,7 @@ export async function searchMonitors({
 }): Promise<MonitorMatch[]> {
   const query = searchMonitorsInput.parse(input)
   const organizationId = organizationScope(caller, query.organizationId)
-  const readable = (kind: SubjectKind) => hasPermission(caller.permissions, `${kind}s:read`)
+  const readable = (kind: SubjectKind) => hasPermission(caller.permissions, readPermission(kind))
   const kinds = (query.kinds ?? SUBJECT_KINDS).filter(readable)
   if (kinds.length === 0) return []
   const tagged = tagCondition('tags', query.tags ?? [], 6)

@@ -2,7 +2,15 @@ import { planLimits } from '@guard/shared'
 import { z } from 'zod'
 import type { Caller, CollectorContext } from '../../context.ts'
 import { organizationScope } from '../access/organization.ts'
+import { MONITOR_ROW_KINDS, type MonitorRowKind, monitorKinds, SCHEDULED_KINDS } from '../monitors/kinds/index.ts'
 import { countLocations } from './enforce.ts'
+
+type KindCounts = { [K in MonitorRowKind as (typeof monitorKinds)[K]['resource']]: z.ZodInt }
+
+/** One count per kind of monitor row, named after its resource: `domains`, `services`… */
+const kindCounts = Object.fromEntries(
+  MONITOR_ROW_KINDS.map((kind) => [monitorKinds[kind].resource, z.int()]),
+) as unknown as KindCounts
 
 export const usageInput = z.object({ organizationId: z.string().max(64).optional() })
 
@@ -13,10 +21,8 @@ export const usageView = z
     planName: z.string().nullable(),
     limits: planLimits.nullable().describe("the plan's limits; a limit left out is not limited"),
     usage: z.object({
-      monitors: z.int().describe('domains, services and heartbeats together, what the `monitors` limit counts'),
-      domains: z.int(),
-      services: z.int(),
-      heartbeats: z.int(),
+      monitors: z.int().describe('every kind of monitor together, what the `monitors` limit counts'),
+      ...kindCounts,
       minIntervalSeconds: z
         .int()
         .nullable()
@@ -30,7 +36,15 @@ export const usageView = z
       plan: 'free',
       planName: 'Free',
       limits: { monitors: 5, minIntervalSeconds: 300, locations: 1, statusPages: 1, retentionDays: 7 },
-      usage: { monitors: 3, domains: 2, services: 1, heartbeats: 0, minIntervalSeconds: 300, locations: 1 },
+      usage: {
+        monitors: 3,
+        domains: 2,
+        services: 1,
+        heartbeats: 0,
+        synthetics: 0,
+        minIntervalSeconds: 300,
+        locations: 1,
+      },
     },
   })
 
@@ -58,31 +72,32 @@ export async function getUsage({
 }
 
 async function countUsage(ctx: CollectorContext, organizationId: string): Promise<UsageView['usage']> {
-  const { rows } = await ctx.sql.query<{
-    domains: number
-    services: number
-    heartbeats: number
-    min_interval: number | null
-    most_locations: number | null
-    any_location: boolean | null
-  }>(
-    `SELECT count(*) FILTER (WHERE kind = 'domain')::int AS domains,
-            count(*) FILTER (WHERE kind = 'service')::int AS services,
-            count(*) FILTER (WHERE kind = 'heartbeat')::int AS heartbeats,
-            -- Heartbeats are checked by no probe: their period and pseudo-location limit nothing.
-            (min(check_interval) FILTER (WHERE kind <> 'heartbeat'))::int AS min_interval,
-            max(cardinality(locations)) FILTER (WHERE kind <> 'heartbeat' AND NOT '*' = ANY (locations))::int AS most_locations,
-            bool_or('*' = ANY (locations)) AS any_location
-       FROM monitoring.monitors WHERE organization_id = $1`,
-    [organizationId],
-  )
+  const [{ rows: kinds }, { rows }] = await Promise.all([
+    ctx.sql.query<{ kind: MonitorRowKind; count: number }>(
+      'SELECT kind, count(*)::int AS count FROM monitoring.monitors WHERE organization_id = $1 GROUP BY kind',
+      [organizationId],
+    ),
+    // Kinds no probe checks (heartbeats): their period and pseudo-location limit nothing.
+    ctx.sql.query<{ min_interval: number | null; most_locations: number | null; any_location: boolean | null }>(
+      `SELECT min(check_interval)::int AS min_interval,
+              max(cardinality(locations)) FILTER (WHERE NOT '*' = ANY (locations))::int AS most_locations,
+              bool_or('*' = ANY (locations)) AS any_location
+         FROM monitoring.monitors WHERE organization_id = $1 AND kind = ANY($2)`,
+      [organizationId, SCHEDULED_KINDS],
+    ),
+  ])
   const row = rows[0]!
+  const counts = Object.fromEntries(MONITOR_ROW_KINDS.map((kind) => [monitorKinds[kind].resource, 0]))
+  let monitors = 0
+  for (const { kind, count } of kinds) {
+    if (!(kind in monitorKinds)) continue
+    counts[monitorKinds[kind].resource] = count
+    if (monitorKinds[kind].countsAsMonitor) monitors += count
+  }
   const everywhere = row.any_location ? await countLocations(ctx.sql, ['*']) : 0
   return {
-    monitors: row.domains + row.services + row.heartbeats,
-    domains: row.domains,
-    services: row.services,
-    heartbeats: row.heartbeats,
+    monitors,
+    ...(counts as z.infer<z.ZodObject<KindCounts>>),
     minIntervalSeconds: row.min_interval,
     locations: Math.max(row.most_locations ?? 0, everywhere),
   }

@@ -11,7 +11,10 @@ export function serviceOf(monitor: MonitorRecord): ServiceRecord {
     id: monitor.id,
     organizationId: monitor.organizationId,
     name: monitor.name,
-    protocol: monitor.protocol ?? (monitor.target.kind === 'http' ? 'http' : monitor.target.kind),
+    // Services never hold a flow (synthetic checks do); the shared target type allows one.
+    protocol:
+      monitor.protocol ??
+      (monitor.target.kind === 'http' || monitor.target.kind === 'flow' ? 'http' : monitor.target.kind),
     protocolConfig: protocolConfigOf(monitor),
     checkInterval: monitor.checkInterval,
     timeout: monitor.timeout,

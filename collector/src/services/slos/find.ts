@@ -1,4 +1,5 @@
 import { GuardError, notFound, type Sql } from '@guard/shared'
+import { type MonitorRowKind, monitorKinds, PROBE_KINDS, type SubjectKind } from '../monitors/kinds/index.ts'
 import type { BurnAlert } from './arithmetic.ts'
 import type { SloView } from './schemas.ts'
 
@@ -9,7 +10,7 @@ export interface SloRow {
   monitor_id: string | null
   group_id: string | null
   subject_name: string | null
-  monitor_kind: 'domain' | 'service' | 'heartbeat' | null
+  monitor_kind: MonitorRowKind | null
   objective: number
   window_type: 'rolling' | 'calendar-month'
   window_days: number | null
@@ -58,8 +59,8 @@ export async function findSlo(sql: Sql, organizationIds: string[], id: string): 
 }
 
 /**
- * Checks the subject exists in the organization. Heartbeats are refused: their misses live in
- * their own table, not in the check results an SLO is computed from.
+ * Checks the subject exists in the organization. Only probe-checked kinds qualify: a heartbeat's
+ * misses live in its own table, not in the check results an SLO is computed from.
  */
 export async function checkSubject(sql: Sql, organizationId: string, subject: { kind: string; id: string }) {
   if (subject.kind === 'group') {
@@ -70,13 +71,18 @@ export async function checkSubject(sql: Sql, organizationId: string, subject: { 
     if (rows.length === 0) throw new GuardError('VALIDATION_ERROR', 'subject.id: no such group')
     return
   }
-  const { rows } = await sql.query<{ kind: string }>(
+  const { rows } = await sql.query<{ kind: SubjectKind }>(
     'SELECT kind FROM monitoring.monitors WHERE id = $1 AND organization_id = $2',
     [subject.id, organizationId],
   )
   if (!rows[0]) throw new GuardError('VALIDATION_ERROR', 'subject.id: no such monitor')
-  if (rows[0].kind === 'heartbeat')
-    throw new GuardError('VALIDATION_ERROR', 'subject.id: SLOs cover domains and services, not heartbeats')
+  if (monitorKinds[rows[0].kind].stateSource !== 'probe') {
+    const covered = PROBE_KINDS.map((kind) => monitorKinds[kind].plural).join(', ')
+    throw new GuardError(
+      'VALIDATION_ERROR',
+      `subject.id: SLOs cover ${covered}, not ${monitorKinds[rows[0].kind].plural}`,
+    )
+  }
 }
 
 export const nameTaken = (error: unknown) =>

@@ -1,5 +1,6 @@
 import type { CollectorContext } from '../../context.ts'
 import { coversAt, type MaintenanceWindowRow, WINDOW_COLUMNS } from '../maintenance-windows/find.ts'
+import { PROBE_KINDS } from '../monitors/kinds/index.ts'
 import { selectRows } from '../results/query.ts'
 import {
   budgetFigures,
@@ -66,8 +67,8 @@ async function membersOf(ctx: CollectorContext, rows: readonly SloRow[]): Promis
            )
            SELECT t.root, m.organization_id, m.id, m.failure_threshold, m.quorum_percent
              FROM tree t JOIN monitoring.monitors m ON m.group_id = t.id
-            WHERE m.organization_id = ANY($2) AND m.kind <> 'heartbeat'`,
-          [groupIds, organizationIds],
+            WHERE m.organization_id = ANY($2) AND m.kind = ANY($3)`,
+          [groupIds, organizationIds, PROBE_KINDS],
         ),
   ])
   const monitorById = new Map(monitors.map((monitor) => [monitor.id, monitor]))

@@ -1,27 +1,13 @@
 import { GuardError, newId, notFound } from '@guard/shared'
 import type { Caller, CollectorContext } from '../../context.ts'
+import { monitorKinds } from '../monitors/kinds/index.ts'
 import { findStatusPage, toStatusPageDetail } from './find.ts'
-import {
-  addDeviceInput,
-  addDomainInput,
-  addGroupInput,
-  addHeartbeatInput,
-  addServiceInput,
-  type ComponentKind,
-  type StatusPageDetail,
-} from './schemas.ts'
+import { addComponentInputs, type ComponentKind, type StatusPageDetail } from './schemas.ts'
 
-const inputs = {
-  domain: addDomainInput,
-  service: addServiceInput,
-  heartbeat: addHeartbeatInput,
-  device: addDeviceInput,
-  group: addGroupInput,
-}
-const NOUN = { domain: 'Domain', service: 'Service', heartbeat: 'Heartbeat', device: 'Device', group: 'Group' } as const
+const noun = (kind: ComponentKind) => (kind === 'group' ? 'Group' : monitorKinds[kind].title)
 
 /**
- * Puts a domain, service, heartbeat, device or group of the page's own organization at the end of the page. Another
+ * Puts a monitor, device or group of the page's own organization at the end of the page. Another
  * organization's monitor is "not found", exactly like one that does not exist.
  */
 export async function addStatusPageComponent(
@@ -31,24 +17,13 @@ export async function addStatusPageComponent(
   kind: ComponentKind,
   body: unknown,
 ): Promise<StatusPageDetail> {
-  const input = inputs[kind].parse(body) as {
-    domainId?: string
-    serviceId?: string
-    heartbeatId?: string
-    deviceId?: string
-    groupId?: string
-    displayName?: string
-  }
-  const subjectId = (input.domainId ??
-    input.serviceId ??
-    input.heartbeatId ??
-    input.deviceId ??
-    input.groupId) as string
+  const input = addComponentInputs[kind].parse(body) as Record<string, string | undefined>
+  const subjectId = input[`${kind}Id`] as string
   const page = await findStatusPage(ctx.sql, caller, pageId)
   const subject =
-    kind === 'device' || kind === 'group'
+    kind === 'group' || monitorKinds[kind].table !== 'monitoring.monitors'
       ? await ctx.sql.query<{ name: string }>(
-          `SELECT name FROM monitoring.${kind === 'device' ? 'devices' : 'monitor_groups'}
+          `SELECT name FROM ${kind === 'group' ? 'monitoring.monitor_groups' : monitorKinds[kind].table}
             WHERE id = $1 AND organization_id = $2`,
           [subjectId, page.organization_id],
         )
@@ -57,7 +32,7 @@ export async function addStatusPageComponent(
           [subjectId, kind, page.organization_id],
         )
   const name = subject.rows[0]?.name
-  if (name === undefined) throw notFound(NOUN[kind])
+  if (name === undefined) throw notFound(noun(kind))
   const inserted = await ctx.sql.query(
     `INSERT INTO monitoring.status_page_components (id, page_id, kind, subject_id, display_name, position)
      SELECT $1, $2, $3, $4, $5, coalesce(max(position) + 1, 0)

@@ -42,6 +42,7 @@ const REASONS = {
   assertion_failed: 'reason.assertion_failed',
   condition_failed: 'reason.condition_failed',
   host_key_changed: 'reason.host_key_changed',
+  extraction_failed: 'reason.condition_failed',
   unknown: 'reason.unknown',
 } satisfies Record<ErrorKind, MessageId>
 

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { MONITOR_KINDS } from '../monitors/kinds/index.ts'
 import { localeString } from './i18n/locales.ts'
 
 const RESERVED_SLUGS = ['api', 'admin', 'status', 'new', 'edit']
@@ -86,15 +87,19 @@ export const updateStatusPageInput = z
   .strict()
 export type UpdateStatusPageInput = z.input<typeof updateStatusPageInput>
 
-export const COMPONENT_KINDS = ['domain', 'service', 'heartbeat', 'device', 'group'] as const
+export const COMPONENT_KINDS = [...MONITOR_KINDS, 'group'] as const
 export type ComponentKind = (typeof COMPONENT_KINDS)[number]
 
 const displayName = z.string().trim().min(1).max(100).optional()
-export const addDomainInput = z.object({ domainId: z.string().min(1).max(64), displayName }).strict()
-export const addServiceInput = z.object({ serviceId: z.string().min(1).max(64), displayName }).strict()
-export const addDeviceInput = z.object({ deviceId: z.string().min(1).max(64), displayName }).strict()
-export const addHeartbeatInput = z.object({ heartbeatId: z.string().min(1).max(64), displayName }).strict()
-export const addGroupInput = z.object({ groupId: z.string().min(1).max(64), displayName }).strict()
+/** The body adding a component of one kind: `{ domainId }`, `{ syntheticId }`… and a display name. */
+export const addComponentInput = <Kind extends ComponentKind>(kind: Kind) =>
+  z.object({ [`${kind}Id`]: z.string().min(1).max(64), displayName }).strict() as z.ZodObject<
+    { [K in `${Kind}Id`]: z.ZodString } & { displayName: typeof displayName },
+    z.core.$strict
+  >
+export const addComponentInputs = Object.fromEntries(
+  COMPONENT_KINDS.map((kind) => [kind, addComponentInput(kind)]),
+) as unknown as { [K in ComponentKind]: ReturnType<typeof addComponentInput<K>> }
 
 export const orderComponentsInput = z
   .object({ componentIds: z.array(z.string().min(1).max(64)).min(1).max(500) })
@@ -179,7 +184,7 @@ export const publicComponent = z.object({
     .array(
       z.object({
         name: z.string(),
-        kind: z.enum(['domain', 'service', 'heartbeat', 'device', 'group']),
+        kind: z.enum(COMPONENT_KINDS),
         status: componentStatus,
       }),
     )

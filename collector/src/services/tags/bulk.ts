@@ -8,17 +8,18 @@ import { updateDevice } from '../devices/update.ts'
 import { deleteHeartbeat } from '../heartbeats/delete.ts'
 import { updateHeartbeat } from '../heartbeats/update.ts'
 import { deleteMonitor } from '../monitors/delete.ts'
+import { MONITOR_KINDS, monitorKinds, type SubjectKind, writePermission } from '../monitors/kinds/index.ts'
 import { checkInterval, locations } from '../monitors/schemas.ts'
 import { updateMonitor } from '../monitors/update.ts'
 import { hasTag, tagCondition } from './match.ts'
 import { MAX_TAGS, tag, tagSelector } from './schemas.ts'
 
-export const BULK_KINDS = ['domain', 'service', 'heartbeat', 'device'] as const
-type Kind = (typeof BULK_KINDS)[number]
+export const BULK_KINDS = MONITOR_KINDS
+type Kind = SubjectKind
 
 const filter = z
   .object({
-    kinds: z.array(z.enum(BULK_KINDS)).min(1).max(4).optional(),
+    kinds: z.array(z.enum(BULK_KINDS)).min(1).max(BULK_KINDS.length).optional(),
     tags: z.array(tagSelector).max(MAX_TAGS).optional(),
     ids: z.array(z.string().min(1).max(64)).min(1).max(10_000).optional(),
   })
@@ -59,12 +60,12 @@ const sameSet = (a: readonly string[], b: readonly string[]) =>
 
 /** Whether the action changes this subject: already-paused monitors are not paused again, and so on. */
 function changes(bulk: Bulk, subject: Subject): boolean {
-  const checked = subject.kind === 'domain' || subject.kind === 'service'
+  const checked = monitorKinds[subject.kind].scheduled
   switch (bulk.action) {
     case 'pause':
-      return subject.kind !== 'device' && subject.enabled
+      return monitorKinds[subject.kind].table === 'monitoring.monitors' && subject.enabled
     case 'resume':
-      return subject.kind !== 'device' && !subject.enabled
+      return monitorKinds[subject.kind].table === 'monitoring.monitors' && !subject.enabled
     case 'delete':
       return true
     case 'addTag':
@@ -81,11 +82,11 @@ function changes(bulk: Bulk, subject: Subject): boolean {
 
 /** The kinds to act on: the ones named, all refused unless writable; by default every kind the caller may write. */
 function kindsFor(caller: Caller, named: Kind[] | undefined): Kind[] {
-  const writable = (kind: Kind) => hasPermission(caller.permissions, `${kind}s:write`)
+  const writable = (kind: Kind) => hasPermission(caller.permissions, writePermission(kind))
   if (named) {
     const refused = named.filter((kind) => !writable(kind))
     if (refused.length > 0) {
-      throw new GuardError('FORBIDDEN', `Missing permission ${refused.map((kind) => `${kind}s:write`).join(', ')}`)
+      throw new GuardError('FORBIDDEN', `Missing permission ${refused.map(writePermission).join(', ')}`)
     }
     return [...new Set(named)]
   }

@@ -27,14 +27,14 @@ function requestHeaders(target: HttpTarget): Record<string, string> {
   return headers
 }
 
-interface Hop {
+export interface Hop {
   response: ExchangeResponse
   address: string
   dnsMs: number
 }
 
 /** Follows redirects hop by hop, vetting every new host, so a redirect cannot lead into the private network. */
-async function fetchFollowing(target: HttpTarget, context: CheckContext): Promise<Hop> {
+export async function fetchFollowing(target: HttpTarget, context: CheckContext): Promise<Hop> {
   let url = new URL(target.url)
   let method: string = target.method
   let body = target.body
@@ -96,7 +96,7 @@ function credentialsOf(target: HttpTarget): string[] {
   return headers
 }
 
-function judge(
+export function judge(
   target: HttpTarget,
   hop: Hop,
   responseTimeMs: number,

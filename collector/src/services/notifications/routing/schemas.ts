@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { MONITOR_KINDS } from '../../monitors/kinds/index.ts'
 import { tagSelector } from '../../tags/schemas.ts'
 import { alertKind, alertSeverity } from '../providers/provider.ts'
 
@@ -12,10 +13,7 @@ const ids = z.array(z.string().min(1).max(64)).max(500)
 export const routeSelector = z.strictObject({
   monitorIds: ids.optional(),
   tags: z.array(tagSelector).max(50).optional(),
-  monitorKinds: z
-    .array(z.enum(['domain', 'service', 'heartbeat', 'device']))
-    .max(4)
-    .optional(),
+  monitorKinds: z.array(z.enum(MONITOR_KINDS)).max(MONITOR_KINDS.length).optional(),
   severities: z.array(alertSeverity).max(4).optional(),
   causes: z
     .array(z.enum(['down', 'certificate', 'registration', 'device-offline', 'device-health', 'manual', 'slo']))
