@@ -1,5 +1,5 @@
 import { isIP } from 'node:net'
-import { commonEnv, envTypes, parseEnv, storeEnv } from '@guard/shared'
+import { commonEnv, envTypes, keyEnv, parseEnv, storeEnv } from '@guard/shared'
 import cron from 'node-cron'
 import { z } from 'zod'
 import { integrationsEnv } from './integrations/env.ts'
@@ -346,25 +346,7 @@ export const collectorEnvSchema = z.object({
     .url({ protocol: /^https?$/, error: 'must be an http(s):// URL' })
     .optional()
     .describe("where the collector fetches identity's signing keys; unset: `GUARD_IDENTITY_URL/.well-known/jwks.json`"),
-  /**
-   * The same key identity uses (generated into GUARD_DATA_DIR/secret.key when unset): seals monitor
-   * credentials and webhook secrets at rest and signs the service token the collector shows identity to read plans.
-   */
-  GUARD_SECRET_KEY: z
-    .string()
-    .min(32, 'must be at least 32 characters')
-    .optional()
-    .describe(
-      "32+ characters; encrypts signing keys (identity) and monitor credentials, integration secrets, webhook secrets and Slack URLs (collector) at rest, each under its own HKDF purpose key; signs cookies and the collector's service token to identity (see [Plans](concepts.md#collector)). Identity replicas and collector replicas must share it. A probe uses it (or its own `secret.key`) only to seal the credentials in its `monitors.json`: a remote probe needs neither the collector's value nor any; default: generated into `GUARD_DATA_DIR/secret.key`",
-    ),
-  /** Set (the same value on every probe) to send monitor credentials to probes sealed, not in the clear. */
-  GUARD_PROBE_CREDENTIALS_KEY: z
-    .string()
-    .min(32, 'must be at least 32 characters')
-    .optional()
-    .describe(
-      '32+ characters, the same on the collector and every probe: monitor credentials travel to probes sealed (see [Monitors](monitors.md#monitors)); unset: credentials reach probes in the clear',
-    ),
+  ...keyEnv,
   /**
    * Location codes a monitor may name besides those whose probes have sent heartbeats, e.g. a
    * region whose probe is not deployed yet (README "Locations").

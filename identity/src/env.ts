@@ -1,5 +1,5 @@
 import { isIP } from 'node:net'
-import { commonEnv, envTypes, parseEnv, storeEnv } from '@guard/shared'
+import { commonEnv, envTypes, keyEnv, parseEnv, storeEnv } from '@guard/shared'
 import { z } from 'zod'
 import { canonicalResource } from './oauth/resources.ts'
 
@@ -44,14 +44,7 @@ export const identityEnvSchema = z.object({
     .describe(
       "identity's public issuer URL (`iss` of every token), what clients and the collector see; unset: the listening address",
     ),
-  /** Encrypts signing keys at rest and signs cookies; generated into the data directory when unset. */
-  GUARD_SECRET_KEY: z
-    .string()
-    .min(32, 'must be at least 32 characters')
-    .optional()
-    .describe(
-      "32+ characters; encrypts signing keys (identity) and monitor credentials, integration secrets, webhook secrets and Slack URLs (collector) at rest, each under its own HKDF purpose key; signs cookies and the collector's service token to identity (see [Plans](concepts.md#collector)). Identity replicas and collector replicas must share it. A probe uses it (or its own `secret.key`) only to seal the credentials in its `monitors.json`: a remote probe needs neither the collector's value nor any; default: generated into `GUARD_DATA_DIR/secret.key`",
-    ),
+  GUARD_SECRET_KEY: keyEnv.GUARD_SECRET_KEY,
   /** Comma-separated proxy addresses or CIDRs whose X-Forwarded-For names the client (rate limits). */
   GUARD_TRUSTED_PROXIES: commaList
     .pipe(z.array(z.string().refine(isAddressOrCidr, 'must list IP addresses or CIDR ranges, comma-separated')))

@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os'
-import { commonEnv, envTypes, parseEnv } from '@guard/shared'
+import { commonEnv, envTypes, keyEnv, parseEnv } from '@guard/shared'
 import { z } from 'zod'
 import { parseCanaryTargets } from './canary.ts'
 
@@ -55,25 +55,7 @@ const probeEnvFields = z.object({
       description: 'browser checks running at once, each with its own browser and about 200 MB',
       docDefault: 'one per core (`os.availableParallelism()`)',
     }),
-  /**
-   * Seals the monitor credentials the probe keeps on disk (README "Credentials"); unset, the key in
-   * GUARD_DATA_DIR/secret.key. Never needed from the collector: any probe may have its own.
-   */
-  GUARD_SECRET_KEY: z
-    .string()
-    .min(32, 'must be at least 32 characters')
-    .optional()
-    .describe(
-      "32+ characters; encrypts signing keys (identity) and monitor credentials, integration secrets, webhook secrets and Slack URLs (collector) at rest, each under its own HKDF purpose key; signs cookies and the collector's service token to identity (see [Plans](concepts.md#collector)). Identity replicas and collector replicas must share it. A probe uses it (or its own `secret.key`) only to seal the credentials in its `monitors.json`: a remote probe needs neither the collector's value nor any; default: generated into `GUARD_DATA_DIR/secret.key`",
-    ),
-  /** Opens monitor credentials the collector sealed with the same value (README "Credentials"). */
-  GUARD_PROBE_CREDENTIALS_KEY: z
-    .string()
-    .min(32, 'must be at least 32 characters')
-    .optional()
-    .describe(
-      '32+ characters, the same on the collector and every probe: monitor credentials travel to probes sealed (see [Monitors](monitors.md#monitors)); unset: credentials reach probes in the clear',
-    ),
+  ...keyEnv,
   /** Outbox and monitor cache; default GUARD_DATA_DIR/probe-<location>. */
   GUARD_PROBE_STATE_DIR: z
     .string()

@@ -107,4 +107,25 @@ export const storeEnv = {
     .describe('ClickHouse database for time series'),
 }
 
+/**
+ * The keys of the processes that seal secrets at rest: one definition, since identity, the collector
+ * and probes must agree on what a valid key is.
+ */
+export const keyEnv = {
+  GUARD_SECRET_KEY: z
+    .string()
+    .min(32, 'must be at least 32 characters')
+    .optional()
+    .describe(
+      "32+ characters; encrypts signing keys (identity) and monitor credentials, integration secrets, webhook secrets and Slack URLs (collector) at rest, each under its own HKDF purpose key; signs cookies and the collector's service token to identity (see [Plans](concepts.md#collector)). Identity replicas and collector replicas must share it. A probe uses it (or its own `secret.key`) only to seal the credentials in its `monitors.json`: a remote probe needs neither the collector's value nor any; default: generated into `GUARD_DATA_DIR/secret.key`",
+    ),
+  GUARD_PROBE_CREDENTIALS_KEY: z
+    .string()
+    .min(32, 'must be at least 32 characters')
+    .optional()
+    .describe(
+      '32+ characters, the same on the collector and every probe: monitor credentials travel to probes sealed (see [Monitors](monitors.md#monitors)); unset: credentials reach probes in the clear',
+    ),
+}
+
 export const envTypes = { port, flag }
