@@ -60,7 +60,14 @@ export async function startGuardForConsole(env: Record<string, string> = {}): Pr
     GUARD_ALLOW_PRIVATE_TARGETS: '1',
     ...env,
   })
-  await guard.waitFor(/api key: guard_\S+/, 120_000)
+  try {
+    await guard.waitFor(/api key: guard_\S+/, 120_000)
+  } catch (error) {
+    // The caller never gets a handle to stop: a Guard left running here slows every later file.
+    await guard.stop('SIGKILL')
+    await rm(dataDir, { recursive: true, force: true })
+    throw error
+  }
   const output = guard.output()
   const admin = output.match(/admin: (\S+) \/ (\S+)/)
   const apiKey = output.match(/api key: (guard_\S+)/)

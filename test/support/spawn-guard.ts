@@ -12,12 +12,29 @@ export interface GuardProcess {
   stop(signal?: NodeJS.Signals, timeoutMs?: number): Promise<number | null>
 }
 
-/** Runs `guard <args>` as its own process, the way an operator would. */
-export function spawnGuard(args: string[], env: Record<string, string>): GuardProcess {
+/**
+ * Every Guard a test started and has not seen exit. A test worker runs file after file
+ * (isolate: false): a Guard a failed file never stopped would keep checking, and taking CPU from
+ * the files after it, until the run ends; the worker's exit ends them.
+ */
+const running = new Set<ChildProcess>()
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL')
+})
+
+function spawnTracked(args: string[], env: Record<string, string>): ChildProcess {
   const child = spawn(process.execPath, [GUARD_BIN, ...args], {
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
+  running.add(child)
+  child.once('exit', () => running.delete(child))
+  return child
+}
+
+/** Runs `guard <args>` as its own process, the way an operator would. */
+export function spawnGuard(args: string[], env: Record<string, string>): GuardProcess {
+  const child = spawnTracked(args, env)
   let stdout = ''
   let stderr = ''
   const listeners = new Set<() => void>()
@@ -78,10 +95,7 @@ export interface GuardRun {
 
 /** Runs `guard <args>` to its end (killed after `timeoutMs`), as an operator's shell would. */
 export async function runGuard(args: string[], env: Record<string, string>, timeoutMs = 60_000): Promise<GuardRun> {
-  const child = spawn(process.execPath, [GUARD_BIN, ...args], {
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
+  const child = spawnTracked(args, env)
   let stdout = ''
   let stderr = ''
   child.stdout?.on('data', (chunk: Buffer) => {
