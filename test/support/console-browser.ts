@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { freePort, serviceAvailable } from '@guard/shared/testing'
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
-import { type GuardProcess, spawnGuard } from './spawn-guard.ts'
+import { type GuardProcess, seedDataDir, spawnGuard } from './spawn-guard.ts'
 
 /** Debian's chromium, or undefined (the browser tests skip loudly without it). */
 export const CHROMIUM = serviceAvailable('chromium', ['/usr/bin/chromium', '/usr/bin/chromium-browser'])
@@ -51,6 +51,7 @@ export interface ConsoleGuard {
  */
 export async function startGuardForConsole(env: Record<string, string> = {}): Promise<ConsoleGuard> {
   const dataDir = await mkdtemp(join(tmpdir(), 'guard-console-'))
+  await seedDataDir(dataDir)
   const identityPort = await freePort()
   const collectorPort = await freePort()
   const guard = spawnGuard(['start'], {
