@@ -27,7 +27,7 @@ async function dumpMigratedCluster(): Promise<Blob> {
   try {
     await migrateIdentity(sql)
     await migrate(sql, { service: 'collector', directory: COLLECTOR_MIGRATIONS })
-    return await sql.dumpDataDir!()
+    return await sql.dumpDataDir!('none')
   } finally {
     await sql.close()
   }
