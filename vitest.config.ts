@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config'
+import LongestFirstSequencer from './test/support/longest-first-sequencer.ts'
 
 export default defineConfig({
   test: {
@@ -19,5 +20,8 @@ export default defineConfig({
     env: { GUARD_RDAP_URL: 'http://127.0.0.1:9/', GUARD_RDAP_BOOTSTRAP_URL: 'http://127.0.0.1:9/' },
     // The collector serves the web console's build; it is built once here, before any test starts Guard.
     globalSetup: ['test/support/console-build-setup.ts'],
+    // The two workers take files from one queue: the longest go first, so neither ends alone on a
+    // slow end-to-end file while the other has nothing left.
+    sequence: { sequencer: LongestFirstSequencer },
   },
 })

@@ -6,7 +6,7 @@ import { Webhook } from 'standardwebhooks'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startReceiver } from '../collector/src/test-support.ts'
 import { collectorClient, eventually } from './support/collector-client.ts'
-import { type GuardProcess, spawnGuard } from './support/spawn-guard.ts'
+import { type GuardProcess, seedDataDir, spawnGuard } from './support/spawn-guard.ts'
 
 type Receiver = Awaited<ReturnType<typeof startReceiver>>
 
@@ -74,6 +74,7 @@ describe('escalation (embedded Guard)', () => {
 
   beforeAll(async () => {
     root = await mkdtemp(join(tmpdir(), 'guard-alerting-'))
+    await seedDataDir(join(root, 'data'))
     const port = await freePort()
     base = `http://127.0.0.1:${port}`
     env = {

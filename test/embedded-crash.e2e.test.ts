@@ -5,7 +5,7 @@ import { freePort } from '@guard/shared/testing'
 import { afterAll, expect, it } from 'vitest'
 import { collectorClient, eventually } from './support/collector-client.ts'
 import { type FixtureServer, startFixtureServer } from './support/fixture-server.ts'
-import { type GuardProcess, spawnGuard } from './support/spawn-guard.ts'
+import { type GuardProcess, seedDataDir, spawnGuard } from './support/spawn-guard.ts'
 
 const MONITORS = 20
 const KILLS = 3
@@ -39,6 +39,7 @@ afterAll(async () => {
 
 it(`guard start SIGKILLed ${KILLS} times at random moments with ${MONITORS} monitors at 5 s loses no stored result`, async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'guard-crash-'))
+  await seedDataDir(dataDir)
   fixture = await startFixtureServer()
   const env = {
     GUARD_DATA_DIR: dataDir,

@@ -5,7 +5,7 @@ import { freePort } from '@guard/shared/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startReceiver } from '../collector/src/test-support.ts'
 import { collectorClient, eventually } from './support/collector-client.ts'
-import { type GuardProcess, spawnGuard } from './support/spawn-guard.ts'
+import { type GuardProcess, seedDataDir, spawnGuard } from './support/spawn-guard.ts'
 
 interface Heartbeat {
   id: string
@@ -31,6 +31,7 @@ describe('heartbeat monitors (embedded Guard)', () => {
 
   beforeAll(async () => {
     root = await mkdtemp(join(tmpdir(), 'guard-heartbeats-'))
+    await seedDataDir(join(root, 'data'))
     const port = await freePort()
     base = `http://127.0.0.1:${port}`
     guard = spawnGuard(['start'], {

@@ -8,7 +8,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { decodeJwt } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { HttpBrowser, MemoryOAuthClient } from '../identity/src/oauth/testing.ts'
-import { type GuardProcess, spawnGuard } from './support/spawn-guard.ts'
+import { type GuardProcess, seedDataDir, spawnGuard } from './support/spawn-guard.ts'
 
 const ADMIN = { email: 'admin@guard.local', password: 'embedded-admin-password' }
 const REDIRECT = 'http://127.0.0.1:9/oauth/callback'
@@ -21,6 +21,7 @@ describe('an MCP assistant authorizes itself at identity through the SDK and cal
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'guard-mcp-oauth-'))
+    await seedDataDir(dataDir)
     const identityPort = await freePort()
     const collectorPort = await freePort()
     identityUrl = `http://127.0.0.1:${identityPort}`

@@ -1,5 +1,6 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { fileURLToPath } from 'node:url'
 import {
   type CheckResult,
   createInProcessBus,
@@ -10,7 +11,7 @@ import {
   type RelationalStore,
   type Sql,
 } from '@guard/shared'
-import { openTestRelationalStore, openTestTimeSeriesStore } from '@guard/shared/testing'
+import { openMigratedTestRelationalStore, openTestTimeSeriesStore } from '@guard/shared/testing'
 import type { FastifyRequest } from 'fastify'
 import { SMTPServer } from 'smtp-server'
 import { buildCollectorApp, type CollectorAppOptions } from './app.ts'
@@ -37,9 +38,11 @@ const TEST_INTEGRATIONS_ENV = {
   GUARD_WEBHOST_C_CLIENT_ID: 'guard-test-client',
 }
 
+const COLLECTOR_MIGRATIONS = fileURLToPath(new URL('../migrations/postgres', import.meta.url))
+
 /** A collector context on real engines (PGlite from a template, a fresh chDB database), in process. */
 export async function collectorForTest(envOverrides: Record<string, string> = {}) {
-  const sql = await openTestRelationalStore()
+  const sql = await openMigratedTestRelationalStore([{ service: 'collector', directory: COLLECTOR_MIGRATIONS }])
   const timeseries = await openTestTimeSeriesStore()
   const bus = createInProcessBus({ streams: guardStreams })
   const env = collectorEnvSchema.parse({

@@ -47,8 +47,12 @@ export interface RunningIdentity {
   close(): Promise<void>
 }
 
-export const migrateIdentity = (sql: RelationalStore) =>
-  migrate(sql, { service: 'identity', directory: fileURLToPath(new URL('../migrations/postgres', import.meta.url)) })
+export const IDENTITY_MIGRATIONS = {
+  service: 'identity',
+  directory: fileURLToPath(new URL('../migrations/postgres', import.meta.url)),
+}
+
+export const migrateIdentity = (sql: RelationalStore) => migrate(sql, IDENTITY_MIGRATIONS)
 
 /** For admin commands: the migrated identity store, closed after `work`. */
 export async function withIdentityStore<T>(env: IdentityEnv, work: (sql: RelationalStore) => Promise<T>): Promise<T> {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { freePort, serviceAvailable } from '@guard/shared/testing'
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
-import { type GuardProcess, spawnGuard } from './spawn-guard.ts'
+import { type GuardProcess, seedDataDir, spawnGuard } from './spawn-guard.ts'
 
 /** Debian's chromium, or undefined (the browser tests skip loudly without it). */
 export const CHROMIUM = serviceAvailable('chromium', ['/usr/bin/chromium', '/usr/bin/chromium-browser'])
@@ -53,6 +53,7 @@ export interface ConsoleGuard {
  */
 export async function startGuardForConsole(env: Record<string, string> = {}): Promise<ConsoleGuard> {
   const dataDir = await mkdtemp(join(tmpdir(), 'guard-console-'))
+  await seedDataDir(dataDir)
   const identityPort = await freePort()
   const collectorPort = await freePort()
   const guard = spawnGuard(['start'], {
@@ -62,7 +63,14 @@ export async function startGuardForConsole(env: Record<string, string> = {}): Pr
     GUARD_ALLOW_PRIVATE_TARGETS: '1',
     ...env,
   })
-  await guard.waitFor(/api key: guard_\S+/, 120_000)
+  try {
+    await guard.waitFor(/api key: guard_\S+/, 120_000)
+  } catch (error) {
+    // The caller never gets a handle to stop: a Guard left running here slows every later file.
+    await guard.stop('SIGKILL')
+    await rm(dataDir, { recursive: true, force: true })
+    throw error
+  }
   const output = guard.output()
   const admin = output.match(/admin: (\S+) \/ (\S+)/)
   const apiKey = output.match(/api key: (guard_\S+)/)

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto'
 import type { RelationalStore } from '@guard/shared'
-import { createLogger, listeningUrl, openTestRelationalStore } from '@guard/shared'
+import { createLogger, listeningUrl, openMigratedTestRelationalStore } from '@guard/shared'
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js'
 import type {
   OAuthClientInformationMixed,
@@ -8,7 +8,7 @@ import type {
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js'
 import { buildIdentityApp } from '../app.ts'
-import { migrateIdentity } from '../server.ts'
+import { IDENTITY_MIGRATIONS } from '../server.ts'
 import { type CreatedClient, createClient, type NewClient } from '../services/clients/create.ts'
 import { addMember } from '../services/organizations/add-member.ts'
 import { createOrganization } from '../services/organizations/create.ts'
@@ -38,8 +38,7 @@ export interface TestIdentity {
 export async function startTestIdentity(
   options: { registrationLimit?: number; mcpResources?: string[]; internal?: boolean } = {},
 ): Promise<TestIdentity> {
-  const sql = await openTestRelationalStore()
-  await migrateIdentity(sql)
+  const sql = await openMigratedTestRelationalStore([IDENTITY_MIGRATIONS])
   const log = createLogger({ name: 'identity-test', level: 'silent' })
   const ctx = await prepareOAuth({
     sql,

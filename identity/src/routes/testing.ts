@@ -1,8 +1,14 @@
 import type { DependencyWatch, GuardFastify, RelationalStore } from '@guard/shared'
-import { createLogger, dependencyChecks, listeningUrl, openTestRelationalStore, watchDependencies } from '@guard/shared'
+import {
+  createLogger,
+  dependencyChecks,
+  listeningUrl,
+  openMigratedTestRelationalStore,
+  watchDependencies,
+} from '@guard/shared'
 import { buildIdentityApp } from '../app.ts'
 import { prepareOAuth } from '../oauth/setup.ts'
-import { migrateIdentity } from '../server.ts'
+import { IDENTITY_MIGRATIONS } from '../server.ts'
 import { seedCatalog } from '../services/catalog/seed.ts'
 import { seedChangelog } from '../services/changelog/seed.ts'
 import type { PlatformOptions } from './platform.ts'
@@ -24,8 +30,7 @@ export async function startPlatformIdentity(
   options: Omit<Partial<PlatformOptions>, 'sql'> & { extend?: (app: GuardFastify) => void } = {},
 ): Promise<PlatformTestIdentity> {
   const { extend, ...platform } = options
-  const sql = await openTestRelationalStore()
-  await migrateIdentity(sql)
+  const sql = await openMigratedTestRelationalStore([IDENTITY_MIGRATIONS])
   await seedCatalog(sql)
   await seedChangelog(sql)
   const log = createLogger({ name: 'identity-test', level: 'silent', pretty: false })

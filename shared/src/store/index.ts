@@ -8,7 +8,7 @@ export {
 } from './data-dir-lock.ts'
 export { isDataError } from './data-error.ts'
 export { migrate } from './migrate.ts'
-export { openTestRelationalStore } from './pglite-template.ts'
+export { openMigratedTestRelationalStore, openTestRelationalStore } from './pglite-template.ts'
 export { openPglite, openRelationalStore } from './relational.ts'
 export { openTestTimeSeriesStore, openTimeSeriesStore, type TimeSeriesOptions } from './timeseries.ts'
 export { migrateTimeSeries } from './timeseries-migrate.ts'

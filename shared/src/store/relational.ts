@@ -170,7 +170,7 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
     query: sqlOn(pgliteRun(db), 1).query,
     // PGlite is one connection; its transaction() holds a mutex that queues every other query.
     transaction: (work) => db.transaction((tx) => work(sqlOn(pgliteRun(tx), 1))),
-    dumpDataDir: () => db.dumpDataDir('gzip'),
+    dumpDataDir: (compression = 'gzip') => db.dumpDataDir(compression),
     close: () => db.close(),
   }
 }

@@ -20,10 +20,11 @@ export interface RelationalStore extends Sql {
    */
   readonly singleProcess: boolean
   /**
-   * PGlite only: its data directory as a gzipped tarball, taken between two queries (so a
-   * consistent cut, as after a crash); `openPglite({ loadDataDir })` opens it again.
+   * PGlite only: its data directory as a tarball, gzipped unless asked for 'none' (faster to make
+   * and load), taken between two queries (so a consistent cut, as after a crash);
+   * `openPglite({ loadDataDir })` opens it again.
    */
-  dumpDataDir?(): Promise<Blob>
+  dumpDataDir?(compression?: 'gzip' | 'none'): Promise<Blob>
   close(): Promise<void>
 }
 

@@ -1,4 +1,4 @@
-export { openTestRelationalStore } from '../store/pglite-template.ts'
+export { openMigratedTestRelationalStore, openTestRelationalStore } from '../store/pglite-template.ts'
 export { openTestTimeSeriesStore } from '../store/timeseries.ts'
 export { sampleHeartbeat } from './agent-heartbeat.ts'
 export { sampleCheckResult } from './check-result.ts'
