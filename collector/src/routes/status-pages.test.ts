@@ -377,6 +377,28 @@ describe('status pages', () => {
     expect(public_.json().data.locale).toBe('fr')
   })
 
+  it("shows the words Guard wrote for a person's incident in the page's language, and a person's own words as written", async () => {
+    const page = (
+      await post('/api/status-pages', { name: 'Worte', slug: 'worte', isPublic: true, locale: 'de' })
+    ).json().data
+    await post(`/api/status-pages/${page.id}/domains`, { domainId: shop, displayName: 'Shop' })
+    expect((await post('/api/incidents', { title: 'Kasse langsam', affectedDomains: [shop] })).statusCode).toBe(201)
+    await post('/api/incidents', {
+      title: 'Anmeldung gestört',
+      description: 'Wir prüfen die Anmeldung.',
+      affectedDomains: [shop],
+    })
+    const incidents = (await publicGet('worte')).json().data.incidents.active as Array<{
+      title: string
+      updates: Array<{ message: string }>
+    }>
+    const byTitle = Object.fromEntries(incidents.map((incident) => [incident.title, incident.updates[0]!.message]))
+    expect(byTitle).toMatchObject({
+      'Kasse langsam': 'Wird untersucht.',
+      'Anmeldung gestört': 'Wir prüfen die Anmeldung.',
+    })
+  })
+
   it('shows a recurring maintenance window by its next occurrence', async () => {
     const hour = 3_600_000
     const start = Date.now() - 2 * 24 * hour + 2 * hour

@@ -57,7 +57,8 @@ export async function createIncident(
     )
     const row = rows[0]!
     const message = parsed.description || `Incident reported: ${parsed.title}`
-    await addIncidentUpdate(tx, row, { message, status: row.status, automatic: false, author })
+    // Words Guard wrote for the person are Guard's (automatic): pages show them in their own language.
+    await addIncidentUpdate(tx, row, { message, status: row.status, automatic: !parsed.description, author })
     return { row, staged: await stageIncidentEvent(tx, 'incident.opened', row, { message, automatic: false }) }
   })
   await publishStagedEvents(ctx, { ids: staged }).catch(() => undefined)
