@@ -156,7 +156,7 @@ describe('monitoring MCP endpoint', () => {
     for (const tool of tools) {
       expect(tool.outputSchema, tool.name).toMatchObject({ type: 'object' })
       expect(tool.annotations?.readOnlyHint, tool.name).toBe(
-        !['create_service', 'update_service', 'acknowledge_incident'].includes(tool.name),
+        !['create_service', 'update_service', 'acknowledge_incident', 'run_synthetic_check'].includes(tool.name),
       )
       expect(tool.annotations?.openWorldHint, tool.name).toBe(tool.name.startsWith('scan_'))
     }

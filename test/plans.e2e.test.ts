@@ -121,7 +121,7 @@ describe.skipIf(!postgres)('plans: limits from the catalog, enforced on every mo
       plan: 'free',
       planName: 'Free',
       limits: { monitors: 5, minIntervalSeconds: 300, locations: 1, statusPages: 1, retentionDays: 7 },
-      usage: { monitors: 0, domains: 0, services: 0, heartbeats: 0, minIntervalSeconds: null, locations: 0 },
+      usage: { monitors: 0, domains: 0, services: 0, heartbeats: 0, synthetics: 0, minIntervalSeconds: null, locations: 0 },
     })
   })
 
@@ -179,6 +179,7 @@ describe.skipIf(!postgres)('plans: limits from the catalog, enforced on every mo
       domains: 3,
       services: 2,
       heartbeats: 0,
+      synthetics: 0,
       minIntervalSeconds: 300,
       locations: 1,
     })
