@@ -138,6 +138,7 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
   let incidentId: string
   let windowId: string
   let sloId: string
+  let groupId: string
   let device: { id: string; token: string }
   let pageId: string
   const published: string[] = []
@@ -155,6 +156,9 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
       'incident_comments',
       'maintenance_windows',
       'slos',
+      'monitor_groups',
+      'tag_colors',
+      'monitor_dependencies',
       'notification_settings',
       'integration_accounts',
       'integration_monitors',
@@ -227,6 +231,9 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
         headers: headers(),
         payload: { name: 'keep', subject: { kind: 'monitor', id: domainId }, objective: 99.9 },
       })
+    ).json().data.id
+    groupId = (
+      await app.inject({ method: 'POST', url: '/api/groups', headers: headers(), payload: { name: 'keep' } })
     ).json().data.id
     await app.inject({ method: 'GET', url: '/api/notifications/settings', headers: headers() })
     device = (
@@ -769,6 +776,109 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
         ),
     },
     {
+      name: 'POST /api/groups',
+      method: 'POST',
+      url: () => '/api/groups',
+      bodies: () =>
+        invalidBodies(
+          { name: 'g' },
+          {
+            name: fc.oneof(notAString, fc.constant(''), longerThan(100)),
+            parentId: fc.oneof(fc.integer(), fc.boolean(), fc.constant(''), longerThan(64)),
+            rule: fc.oneof(
+              notAString,
+              fc.constantFrom(
+                { type: 'most' },
+                { type: 'percent' },
+                { type: 'percent', percent: 0 },
+                { type: 'percent', percent: 101 },
+                { type: 'all', percent: 50 },
+              ),
+            ),
+            description: fc.oneof(fc.integer(), fc.boolean(), longerThan(1000)),
+          },
+        ),
+    },
+    {
+      name: 'PUT /api/groups/{id}',
+      method: 'PUT',
+      url: () => `/api/groups/${groupId}`,
+      bodies: () =>
+        fc.oneof(
+          invalidBodies(
+            { name: 'g2' },
+            {
+              name: fc.oneof(notAString, fc.constant('')),
+              rule: fc.constantFrom({ type: 'percent', percent: 0 }, 'all'),
+            },
+          ),
+          fc.constant({}),
+        ),
+    },
+    {
+      name: 'PUT /api/groups/{id}/members',
+      method: 'PUT',
+      url: () => `/api/groups/${groupId}/members`,
+      bodies: () =>
+        fc.oneof(
+          invalidBodies(
+            { add: [{ kind: 'domain', id: domainId }] },
+            {
+              add: fc.oneof(
+                notAString,
+                fc.constantFrom([{ kind: 'planet', id: 'x' }], [{ kind: 'domain' }], [{ kind: 'domain', id: '' }]),
+              ),
+              remove: fc.oneof(notAString, fc.constant([{ id: domainId }])),
+            },
+          ),
+          fc.constant({}),
+        ),
+    },
+    {
+      name: 'PUT /api/tags/{key}',
+      method: 'PUT',
+      url: () => '/api/tags/team',
+      bodies: () =>
+        invalidBodies(
+          { color: '#112233' },
+          { color: fc.oneof(notAString, fc.constantFrom('red', '#12345', '#1234567', '112233', '#gggggg')) },
+        ),
+    },
+    {
+      name: 'POST /api/monitors/bulk',
+      method: 'POST',
+      url: () => '/api/monitors/bulk',
+      bodies: () =>
+        invalidBodies(
+          { action: 'pause', filter: { kinds: ['domain'] }, dryRun: true },
+          {
+            action: fc.oneof(notAString, fc.constantFrom('explode', 'addTag', 'setInterval')),
+            filter: fc.oneof(
+              notAString,
+              fc.constantFrom({ kinds: [] }, { kinds: ['planet'] }, { ids: [] }, { tags: ['a b c'] }, { x: 1 }),
+            ),
+            dryRun: badBoolean,
+          },
+        ),
+    },
+    {
+      name: 'PUT /api/monitors/{id}/dependencies',
+      method: 'PUT',
+      url: () => `/api/monitors/${domainId}/dependencies`,
+      bodies: () =>
+        invalidBodies(
+          { dependsOn: [serviceId] },
+          {
+            dependsOn: fc.oneof(
+              notAString,
+              fc.constant([1]),
+              fc.constant(['']),
+              fc.constant(Array.from({ length: 51 }, (_, index) => `m${index}`)),
+            ),
+          },
+        ),
+    },
+    {
       name: 'PUT /api/notifications/settings',
       method: 'PUT',
       url: () => '/api/notifications/settings',
@@ -946,6 +1056,12 @@ describe('bad input on every write route: 4xx naming the problem, never 5xx, not
       ['PUT', `/api/maintenance-windows/${windowId}`],
       ['POST', '/api/slos'],
       ['PUT', `/api/slos/${sloId}`],
+      ['POST', '/api/groups'],
+      ['PUT', `/api/groups/${groupId}`],
+      ['PUT', `/api/groups/${groupId}/members`],
+      ['PUT', '/api/tags/team'],
+      ['POST', '/api/monitors/bulk'],
+      ['PUT', `/api/monitors/${domainId}/dependencies`],
       ['PUT', '/api/notifications/settings'],
       ['POST', '/api/toolbox/dns-lookup'],
       ['POST', '/api/toolbox/port-scanner'],
