@@ -121,7 +121,15 @@ describe.skipIf(!postgres)('plans: limits from the catalog, enforced on every mo
       plan: 'free',
       planName: 'Free',
       limits: { monitors: 5, minIntervalSeconds: 300, locations: 1, statusPages: 1, retentionDays: 7 },
-      usage: { monitors: 0, domains: 0, services: 0, heartbeats: 0, synthetics: 0, minIntervalSeconds: null, locations: 0 },
+      usage: {
+        monitors: 0,
+        domains: 0,
+        services: 0,
+        heartbeats: 0,
+        synthetics: 0,
+        minIntervalSeconds: null,
+        locations: 0,
+      },
     })
   })
 
