@@ -80,7 +80,7 @@ describe.skipIf(!CHROMIUM)('the incident history and incident pages in headless 
       expect(await page.locator('.updates p').allTextContents()).toEqual([
         'Rolled back, all good.',
         'A bad deploy; rolling back.',
-        'Incident reported: Checkout errors',
+        'Investigating.',
       ])
       await page.screenshot({ path: new URL(`incident-${colorScheme}.png`, ARTIFACTS).pathname, fullPage: true })
       expect(await axeViolations(page)).toEqual([])
