@@ -3,6 +3,7 @@
 // builds once and then only when a source file, the Vite config or an installed version changed
 // (a stamp of their hashes sits in dist/), so `npm ci && npm start` serves a console on a fresh
 // machine and later starts cost a hash of a few files.
+import { spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
@@ -18,6 +19,7 @@ const SHARED_WITH_API = [
   fileURLToPath(new URL('../shared/src/brand/logo.ts', import.meta.url)),
 ]
 const STAMP = '.build-stamp'
+const VITE_BUILD = fileURLToPath(new URL('./console-vite-build.mjs', import.meta.url))
 const LOCK_FILE = fileURLToPath(new URL('../package-lock.json', import.meta.url))
 
 async function filesUnder(dir: string): Promise<string[]> {
@@ -54,6 +56,16 @@ async function currentStamp(): Promise<string | undefined> {
   }
 }
 
+function buildInChildProcess(configFile: string, outDir: string): Promise<void> {
+  const child = spawn(process.execPath, [VITE_BUILD, configFile, outDir], { stdio: ['ignore', 'inherit', 'inherit'] })
+  return new Promise((resolve, reject) => {
+    child.once('error', reject)
+    child.once('exit', (code, signal) =>
+      code === 0 ? resolve() : reject(new Error(`the console build exited with ${signal ?? `code ${code}`}`)),
+    )
+  })
+}
+
 /**
  * Builds the console unless dist/ matches the sources. The build goes to a directory of its own
  * and is renamed into place, so a concurrent reader never sees half a build.
@@ -69,13 +81,8 @@ export async function ensureConsoleBuild({
   log('guard: building the web console (collector/console) …')
   const started = Date.now()
   const outDir = join(ROOT, `dist.tmp-${process.pid}-${Date.now()}`)
-  const { build } = await import('vite')
   try {
-    await build({
-      configFile: join(ROOT, 'vite.config.ts'),
-      logLevel: 'warn',
-      build: { outDir, emptyOutDir: true },
-    })
+    await buildInChildProcess(join(ROOT, 'vite.config.ts'), outDir)
     await writeFile(join(outDir, STAMP), `${stamp}\n`)
     await rm(CONSOLE_DIST, { recursive: true, force: true })
     await mkdir(ROOT, { recursive: true })

@@ -13,7 +13,11 @@ export async function runIdentity(env: NodeJS.ProcessEnv = process.env) {
   }).catch(exitOnPreflightError)
   const log = createLogger({ name: 'identity', level: config.LOG_LEVEL })
   log.info({ config: redactConfig(config) }, 'configuration')
-  const sql = await openRelationalStore({ databaseUrl: config.DATABASE_URL, dataDir: config.GUARD_DATA_DIR })
+  const sql = await openRelationalStore({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.GUARD_DATA_DIR,
+    pgliteSharedBuffers: config.GUARD_PGLITE_SHARED_BUFFERS,
+  })
   const identity = await startIdentity({ env: config, log, sql })
   await announce(
     config.GUARD_DATA_DIR,

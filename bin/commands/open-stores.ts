@@ -7,11 +7,16 @@ interface StoreConfig {
   CLICKHOUSE_USER?: string | undefined
   CLICKHOUSE_PASSWORD?: string | undefined
   CLICKHOUSE_DATABASE: string
+  GUARD_PGLITE_SHARED_BUFFERS?: string | undefined
 }
 
 /** Both stores as configured: servers when their URLs are set, PGlite and chDB in the data directory otherwise. */
 export async function openStores(config: StoreConfig) {
-  const sql = await openRelationalStore({ databaseUrl: config.DATABASE_URL, dataDir: config.GUARD_DATA_DIR })
+  const sql = await openRelationalStore({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.GUARD_DATA_DIR,
+    pgliteSharedBuffers: config.GUARD_PGLITE_SHARED_BUFFERS,
+  })
   const timeseries = await openTimeSeriesStore({
     clickhouseUrl: config.CLICKHOUSE_URL,
     clickhouseUser: config.CLICKHOUSE_USER,

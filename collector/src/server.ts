@@ -50,7 +50,7 @@ import { syncSchedules } from './services/monitors/sync-schedules.ts'
 import { planSourceFromEnv } from './services/plans/source.ts'
 import { createReadCache } from './services/read-cache/cache.ts'
 import { followReadInvalidations } from './services/read-cache/invalidate.ts'
-import { registerEmbeddedTimeSeriesMemory } from './services/results/embedded-memory.ts'
+import { registerEmbeddedStoreMemory } from './services/results/embedded-memory.ts'
 import { applyRetention } from './services/results/retention.ts'
 
 export interface CollectorDeps {
@@ -112,7 +112,7 @@ export async function startCollector(deps: CollectorDeps): Promise<RunningCollec
   const metrics = createIngestMetrics()
   // The process' own figures beside the ingest's: event-loop delay is what API latency waits on.
   collectDefaultMetrics({ register: metrics.registry, prefix: 'guard_collector_' })
-  registerEmbeddedTimeSeriesMemory(metrics.registry, ctx.timeseries)
+  registerEmbeddedStoreMemory(metrics.registry, { sql: ctx.sql, timeseries: ctx.timeseries })
   const consumer = await consumeResults(ctx, ingest, metrics)
   const reactions = await startReactions(ctx)
   const probeHeartbeats = await consumeHeartbeats(ctx)

@@ -25,6 +25,7 @@ function isAddressOrCidr(value: string): boolean {
 export const identityEnvSchema = z.object({
   ...commonEnv,
   DATABASE_URL: storeEnv.DATABASE_URL,
+  GUARD_PGLITE_SHARED_BUFFERS: storeEnv.GUARD_PGLITE_SHARED_BUFFERS,
   GUARD_IDENTITY_HOST: z.string().min(1).default('127.0.0.1').describe('address identity listens on'),
   GUARD_IDENTITY_PORT: envTypes.port.default(4000).describe('port identity listens on'),
   GUARD_ADMIN_EMAIL: z.email().default('admin@guard.local').describe('the admin created on the first start'),

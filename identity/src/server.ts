@@ -56,7 +56,11 @@ export const migrateIdentity = (sql: RelationalStore) => migrate(sql, IDENTITY_M
 
 /** For admin commands: the migrated identity store, closed after `work`. */
 export async function withIdentityStore<T>(env: IdentityEnv, work: (sql: RelationalStore) => Promise<T>): Promise<T> {
-  const sql = await openRelationalStore({ databaseUrl: env.DATABASE_URL, dataDir: env.GUARD_DATA_DIR })
+  const sql = await openRelationalStore({
+    databaseUrl: env.DATABASE_URL,
+    dataDir: env.GUARD_DATA_DIR,
+    pgliteSharedBuffers: env.GUARD_PGLITE_SHARED_BUFFERS,
+  })
   try {
     await migrateIdentity(sql)
     return await work(sql)

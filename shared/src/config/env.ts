@@ -105,6 +105,13 @@ export const storeEnv = {
     .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a plain identifier')
     .default('guard')
     .describe('ClickHouse database for time series'),
+  GUARD_PGLITE_SHARED_BUFFERS: z
+    .string()
+    .regex(/^[1-9][0-9]*(kB|MB|GB)$/, 'must be a PostgreSQL size such as `32MB`')
+    .default('32MB')
+    .describe(
+      "embedded PostgreSQL (no `DATABASE_URL`): PGlite's `shared_buffers`, held in the process's memory; `16MB` on hosts short of memory",
+    ),
 }
 
 /**

@@ -153,12 +153,26 @@ function pgliteRun(db: PGlite | Transaction): Run {
     fromPglite(isScript(params) ? await db.exec(text) : [await db.query<Record<string, unknown>>(text, params)])
 }
 
-/** Without `dataDir` the database lives in memory; `loadDataDir` starts it from a dumped data directory. */
-export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob }): Promise<RelationalStore> {
+/**
+ * Without `dataDir` the database lives in memory; `loadDataDir` starts it from a dumped data directory.
+ * `sharedBuffers` replaces the 128MB PostgreSQL's initdb writes into postgresql.conf: PGlite's
+ * buffers live in its WebAssembly memory, which grows as they fill and never shrinks, so they are
+ * most of what PGlite adds to the process's RSS; a miss costs a read through the OS's page cache.
+ */
+export async function openPglite(options: {
+  dataDir?: string
+  loadDataDir?: Blob
+  sharedBuffers?: string
+}): Promise<RelationalStore> {
   // Loaded here, not at the top, so a process configured for PostgreSQL never loads the WASM engine.
   const { PGlite } = await import('@electric-sql/pglite')
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true, mode: 0o700 })
-  const db = await PGlite.create(options.dataDir, { loadDataDir: options.loadDataDir })
+  const db = await PGlite.create(options.dataDir, {
+    loadDataDir: options.loadDataDir,
+    ...(options.sharedBuffers
+      ? { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${options.sharedBuffers}`] }
+      : {}),
+  })
   // PGlite's initdb leaves its ~1,000 files 0666: Emscripten's file system chmods each file to the
   // mode asked for, past the process umask. PostgreSQL asks 0600 for every file it creates later
   // (pg_file_create_mode), so one pass after opening makes the cluster private for good, data
@@ -172,6 +186,7 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
     transaction: (work) => db.transaction((tx) => work(sqlOn(pgliteRun(tx), 1))),
     dumpDataDir: (compression = 'gzip') => db.dumpDataDir(compression),
     close: () => db.close(),
+    memoryBytes: () => db.Module.HEAPU8.byteLength,
   }
 }
 
@@ -182,7 +197,10 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
 export async function openRelationalStore(options: {
   databaseUrl?: string | undefined
   dataDir: string
+  pgliteSharedBuffers?: string | undefined
 }): Promise<RelationalStore> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl)
-  return openHoldingDataDir(options.dataDir, () => openPglite({ dataDir: join(options.dataDir, 'pglite') }))
+  return openHoldingDataDir(options.dataDir, () =>
+    openPglite({ dataDir: join(options.dataDir, 'pglite'), sharedBuffers: options.pgliteSharedBuffers }),
+  )
 }

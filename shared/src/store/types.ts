@@ -25,6 +25,8 @@ export interface RelationalStore extends Sql {
    * `openPglite({ loadDataDir })` opens it again.
    */
   dumpDataDir?(compression?: 'gzip' | 'none'): Promise<Blob>
+  /** PGlite only: the size of its WebAssembly memory, which its buffers and caches live in. */
+  memoryBytes?(): number
   close(): Promise<void>
 }
 

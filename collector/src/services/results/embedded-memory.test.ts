@@ -1,9 +1,10 @@
 import { openTestTimeSeriesStore, type TimeSeriesStore } from '@guard/shared'
+import { openTestRelationalStore } from '@guard/shared/testing'
 import { Registry } from 'prom-client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { registerEmbeddedTimeSeriesMemory } from './embedded-memory.ts'
+import { registerEmbeddedStoreMemory } from './embedded-memory.ts'
 
-describe('embedded time-series memory gauge', () => {
+describe('embedded store memory gauges', () => {
   let timeseries: TimeSeriesStore
 
   beforeAll(async () => {
@@ -11,18 +12,31 @@ describe('embedded time-series memory gauge', () => {
   })
   afterAll(() => timeseries.close())
 
+  const gaugeValue = async (registry: Registry, name: string) =>
+    (await registry.getMetricsAsJSON()).find((each) => each.name === name)?.values[0]?.value
+
   it("reports the memory chDB tracks in the collector's process at each scrape", async () => {
     const registry = new Registry()
-    registerEmbeddedTimeSeriesMemory(registry, timeseries)
-    const [metric] = (await registry.getMetricsAsJSON()).filter(
-      (each) => each.name === 'guard_collector_chdb_memory_bytes',
-    )
-    expect(metric?.values[0]?.value).toBeGreaterThan(0)
+    registerEmbeddedStoreMemory(registry, { sql: {}, timeseries })
+    expect(await gaugeValue(registry, 'guard_collector_chdb_memory_bytes')).toBeGreaterThan(0)
   })
 
-  it('is left out with a ClickHouse server, which reports its own memory', async () => {
+  it("reports PGlite's WebAssembly memory, at least the 128 MiB its module declares", async () => {
+    const sql = await openTestRelationalStore()
+    try {
+      const registry = new Registry()
+      registerEmbeddedStoreMemory(registry, { sql, timeseries })
+      expect(await gaugeValue(registry, 'guard_collector_pglite_memory_bytes')).toBeGreaterThanOrEqual(128 * 1024 * 1024)
+    } finally {
+      await sql.close()
+    }
+  })
+
+  it('leaves both out with servers, which report their own memory', async () => {
     const registry = new Registry()
-    registerEmbeddedTimeSeriesMemory(registry, { ...timeseries, engine: 'clickhouse' })
-    expect(await registry.metrics()).not.toContain('guard_collector_chdb_memory_bytes')
+    registerEmbeddedStoreMemory(registry, { sql: {}, timeseries: { ...timeseries, engine: 'clickhouse' } })
+    const text = await registry.metrics()
+    expect(text).not.toContain('guard_collector_chdb_memory_bytes')
+    expect(text).not.toContain('guard_collector_pglite_memory_bytes')
   })
 })
