@@ -139,6 +139,10 @@ export const identityEnvSchema = z.object({
     .describe(
       "base URL of the web console, for the links in notifications (`…/incidents/{id}`), the console's sign-in callback and status page feeds (else the request's host); identity sends a browser that opens its root there (default for identity: `GUARD_COLLECTOR_PUBLIC_URL`, under `guard start` the collector beside it); unset: `GUARD_COLLECTOR_PUBLIC_URL`'s default: the collector's listening address, a wildcard host read as `127.0.0.1`",
     ),
+  /** `1` lets upstream sign-in providers live on private or loopback addresses, as the collector's flag does. */
+  GUARD_ALLOW_PRIVATE_TARGETS: envTypes.flag.describe(
+    '`1` lets upstream OpenID Connect sign-in providers (federation) use private and loopback addresses, then also plain http://; unset: `0`, only public https:// issuers',
+  ),
   /** Dynamic client registrations (POST /api/oauth/register) one client IP may make per hour. */
   GUARD_REGISTRATION_LIMIT: z.coerce
     .number()
