@@ -13,9 +13,10 @@ import { type FederationState, startFederatedSignIn } from '../services/federati
 import { cookie, readCookie, signValue, unsignValue } from './cookies.ts'
 import { type Html, html, sendErrorPage, sendPage } from './html.ts'
 import { startBrowserSession } from './session.ts'
-import { returnTo, SIGN_IN_PATH } from './sign-in.ts'
+import { returnTo } from './sign-in.ts'
 
-export const FEDERATION_PATH = `${SIGN_IN_PATH}/federation`
+// A literal: sign-in.ts imports this module, so its SIGN_IN_PATH is not defined yet here.
+export const FEDERATION_PATH = '/sign-in/federation'
 const CALLBACK_PATH = `${FEDERATION_PATH}/callback`
 const STATE_COOKIE = 'guard_federation'
 /** Long enough to type a password at the upstream, short enough that a stolen cookie soon means nothing. */
@@ -168,7 +169,9 @@ export function federationPages(app: GuardFastify, ctx: OAuthContext): void {
         response: {
           303: redirect,
           400: htmlResponse('HTML error page: the state cookie is missing or the upstream answered an error'),
-          403: htmlResponse('HTML error page: the upstream account may not sign in here (domain, linking, provisioning)'),
+          403: htmlResponse(
+            'HTML error page: the upstream account may not sign in here (domain, linking, provisioning)',
+          ),
         },
       },
     },
@@ -227,4 +230,3 @@ export function federationPages(app: GuardFastify, ctx: OAuthContext): void {
     },
   )
 }
-

@@ -4,6 +4,8 @@ import { z } from 'zod'
 import { isSecureIssuer, type OAuthContext } from '../oauth/context.ts'
 import { htmlResponse, problemResponse, redirect } from '../oauth/schemas.ts'
 import { recordAudit } from '../services/audit/record.ts'
+import { findRequiredProviders } from '../services/federation/find-required-provider.ts'
+import type { FederationProvider } from '../services/federation/provider.ts'
 import {
   type Attempt,
   accountKey,
@@ -13,8 +15,6 @@ import {
   releaseAttempt,
   reserveAttempt,
 } from '../services/sign-in/throttle.ts'
-import { findRequiredProviders } from '../services/federation/find-required-provider.ts'
-import type { FederationProvider } from '../services/federation/provider.ts'
 import { authenticateUser } from '../services/users/authenticate.ts'
 import { csrfToken, csrfValid } from './cookies.ts'
 import { federationSection } from './federation.ts'
@@ -145,7 +145,13 @@ export function signInPages(app: GuardFastify, ctx: OAuthContext): void {
       const account = accountKey(form.email)
       const ip = ipKey(request.ip)
       const refuse = async (status: 401 | 403 | 429, error: string, federation?: FederationProvider[]) => {
-        await signInForm(ctx, request, reply, { returnTo: form.return_to, email: form.email, error, status, federation })
+        await signInForm(ctx, request, reply, {
+          returnTo: form.return_to,
+          email: form.email,
+          error,
+          status,
+          federation,
+        })
         return reply
       }
       /** Counts a failure; a lock it causes goes to the log and the audit log. */

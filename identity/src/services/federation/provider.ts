@@ -5,7 +5,10 @@ const domain = z
   .string()
   .trim()
   .toLowerCase()
-  .regex(/^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, 'must be a domain name like example.com')
+  .regex(
+    /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/,
+    'must be a domain name like example.com',
+  )
 
 const fields = {
   name: z.string().trim().min(1).max(100).describe('shown on the sign-in button: "Sign in with <name>"'),
@@ -38,7 +41,9 @@ const fields = {
   jit_provisioning: z.boolean().describe('create a Guard user at the first sign-in of an unknown person'),
   link_by_email: z
     .boolean()
-    .describe('link an upstream account to the Guard user with the same e-mail, only when the upstream says email_verified'),
+    .describe(
+      'link an upstream account to the Guard user with the same e-mail, only when the upstream says email_verified',
+    ),
   required: z.boolean().describe("members of the provider's organization may not sign in with a password"),
 }
 

@@ -1,6 +1,6 @@
 import * as client from 'openid-client'
 import { discoverProvider } from './discover.ts'
-import { federationCallbackUrl, type FederationProvider } from './provider.ts'
+import { type FederationProvider, federationCallbackUrl } from './provider.ts'
 
 /** What the browser's state cookie keeps between leaving for the upstream and coming back. */
 export interface FederationState {

@@ -14,7 +14,14 @@ export async function createSession(
   await sql.query(
     `INSERT INTO identity.sessions (id_hash, user_id, auth_time, expires_at, ip, user_agent, amr)
      VALUES ($1, $2, now(), now() + make_interval(secs => $3), $4, $5, $6)`,
-    [hashToken(id), userId, SESSION_SECONDS, from.ip ?? null, from.userAgent?.slice(0, 512) ?? null, from.amr ?? ['pwd']],
+    [
+      hashToken(id),
+      userId,
+      SESSION_SECONDS,
+      from.ip ?? null,
+      from.userAgent?.slice(0, 512) ?? null,
+      from.amr ?? ['pwd'],
+    ],
   )
   return id
 }
