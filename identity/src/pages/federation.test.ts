@@ -31,7 +31,8 @@ beforeAll(async () => {
     client.ClientSecretPost(consoleApp.client_secret ?? ''),
     { execute: [client.allowInsecureRequests] },
   )
-})
+  // Two identities start: on a busy machine that is longer than the default minute.
+}, 180_000)
 afterAll(async () => {
   await Promise.all([upstream?.close(), guard?.close()])
 })
@@ -242,6 +243,21 @@ describe('sign-in through an upstream OpenID provider', () => {
     )
     expect(byDomain.status).toBe(303)
     expect(byDomain.headers.get('location')).toContain(`${upstream.url}/api/oauth/authorize?`)
+  })
+
+  it('does not reach a stored loopback issuer once private targets are no longer allowed', async () => {
+    const stored = await provider({ name: 'Loopback' })
+    const journey = await openConsoleSignIn()
+    guard.ctx.allowPrivateTargets = false
+    try {
+      const refused = await journey.browser.request(
+        `${guard.url}/sign-in/federation?${new URLSearchParams({ provider: stored.id, return_to: journey.returnTo })}`,
+      )
+      expect(refused.status).toBe(502)
+      expect(await refused.text()).toContain('Loopback cannot be reached right now')
+    } finally {
+      guard.ctx.allowPrivateTargets = true
+    }
   })
 
   it('refuses a callback without the state cookie it started with', async () => {
