@@ -10,7 +10,8 @@ const TIMEOUT_MS = 10_000
 export interface FetchOptions {
   method?: string
   headers?: Record<string, string>
-  body?: URLSearchParams | string | null | undefined | unknown
+  /** A string or URLSearchParams from openid-client; sent as its string form. */
+  body?: unknown
   signal?: AbortSignal | null | undefined
 }
 
