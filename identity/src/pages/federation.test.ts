@@ -94,7 +94,13 @@ async function openConsoleSignIn(): Promise<Journey> {
  * and follows redirects (cookies kept) until the browser leaves both identities, or one answers
  * a page. Returns that last response's address, or the page.
  */
-async function federate(journey: Journey, providerId: string, person: { email: string; password: string }) {
+type Outcome = { leftTo: URL } | { status: number; page: string }
+
+async function federate(
+  journey: Journey,
+  providerId: string,
+  person: { email: string; password: string },
+): Promise<Outcome> {
   let next = new URL(
     `${guard.url}/sign-in/federation?${new URLSearchParams({ provider: providerId, return_to: journey.returnTo })}`,
   )
@@ -127,7 +133,9 @@ async function redeem(journey: Journey, callback: URL) {
     expectedNonce: journey.nonce,
     idTokenExpected: true,
   })
-  return { tokens, claims: tokens.claims() ?? {} }
+  const claims = tokens.claims()
+  if (!claims) throw new Error('no ID token')
+  return { tokens, claims }
 }
 
 describe('sign-in through an upstream OpenID provider', () => {
