@@ -1,6 +1,7 @@
 import { createFastify, type DependencyWatch, type Logger } from '@guard/shared'
 import { accountRoutes } from './account/routes.ts'
 import { type AdminOptions, adminRoutes } from './admin/routes.ts'
+import { federationRoutes } from './federation/routes.ts'
 import { invitationRoutes } from './invitations/routes.ts'
 import type { OAuthContext } from './oauth/context.ts'
 import { oauthRoutes } from './oauth/routes.ts'
@@ -46,6 +47,7 @@ export async function buildIdentityApp(deps: {
     await accountRoutes(app, deps.oauth)
     await invitationRoutes(app, deps.oauth)
     await organizationRoutes(app, deps.oauth)
+    await federationRoutes(app, deps.oauth, deps.admin)
   }
   if (deps.internal) internalRoutes(app, deps.internal, deps.log)
   return app

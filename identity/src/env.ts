@@ -140,6 +140,39 @@ export const identityEnvSchema = z.object({
     .describe(
       "base URL of the web console, for the links in notifications (`…/incidents/{id}`), the console's sign-in callback and status page feeds (else the request's host); identity sends a browser that opens its root there (default for identity: `GUARD_COLLECTOR_PUBLIC_URL`, under `guard start` the collector beside it); unset: `GUARD_COLLECTOR_PUBLIC_URL`'s default: the collector's listening address, a wildcard host read as `127.0.0.1`",
     ),
+  /** `1` lets upstream sign-in providers live on private or loopback addresses, as the collector's flag does. */
+  GUARD_ALLOW_PRIVATE_TARGETS: envTypes.flag.describe(
+    '`1` lets upstream OpenID Connect sign-in providers (federation) use private and loopback addresses, then also plain http://; unset: `0`, only public https:// issuers',
+  ),
+  /** The installation's upstream OpenID provider; the admin API adds more, and organizations their own. */
+  GUARD_SSO_ISSUER: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s):// URL' })
+    .optional()
+    .describe(
+      'issuer URL of the installation\'s upstream OpenID Connect provider ("Sign in with …" on the sign-in page); with `GUARD_SSO_CLIENT_ID` and `GUARD_SSO_CLIENT_SECRET`; unset: none (the admin API can add one)',
+    ),
+  GUARD_SSO_CLIENT_ID: z.string().min(1).optional().describe("Guard's client id at `GUARD_SSO_ISSUER`"),
+  GUARD_SSO_CLIENT_SECRET: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("Guard's client secret at `GUARD_SSO_ISSUER`; stored encrypted with `GUARD_SECRET_KEY`"),
+  GUARD_SSO_NAME: z
+    .string()
+    .trim()
+    .min(1)
+    .max(100)
+    .default('single sign-on')
+    .describe('the provider\'s name on the sign-in button ("Sign in with <name>")'),
+  GUARD_SSO_ALLOWED_DOMAINS: commaList
+    .pipe(z.array(z.string().regex(/^[a-z0-9.-]+\.[a-z]{2,63}$/i, 'must list domain names, comma-separated')))
+    .describe('comma-separated e-mail domains allowed to sign in through `GUARD_SSO_ISSUER`; unset: any'),
+  GUARD_SSO_JIT: envTypes.flag.describe(
+    '`1` creates a Guard user at the first sign-in through `GUARD_SSO_ISSUER` of someone unknown; unset: `0`, refused',
+  ),
+  GUARD_SSO_LINK_BY_EMAIL: envTypes.flag.describe(
+    '`1` links a person signing in through `GUARD_SSO_ISSUER` to the Guard user of the same e-mail when the provider says `email_verified`; unset: `0`',
+  ),
   /** Dynamic client registrations (POST /api/oauth/register) one client IP may make per hour. */
   GUARD_REGISTRATION_LIMIT: z.coerce
     .number()

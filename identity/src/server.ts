@@ -16,6 +16,7 @@ import { platformOptionsFromEnv } from './routes/platform.ts'
 import { ensureAdminToken } from './services/admin-tokens/ensure.ts'
 import { seedCatalog } from './services/catalog/seed.ts'
 import { seedChangelog } from './services/changelog/seed.ts'
+import { syncEnvFederationProvider } from './services/federation/sync-env-provider.ts'
 import { resolveSecretKey } from './services/keys/secret-key.ts'
 import { type BootstrapAdmin, ensureDefaultOrganization } from './services/organizations/ensure-default.ts'
 import { resolveDefaultPlan } from './services/plans/default-plan.ts'
@@ -81,6 +82,7 @@ export async function startIdentity(deps: IdentityDeps): Promise<RunningIdentity
   )
   const adminToken = await ensureAdminToken(deps.sql)
   const oauth = await prepareOAuth({ ...deps, issuer: deps.env.GUARD_IDENTITY_URL ?? '' })
+  await syncEnvFederationProvider(deps.sql, oauth.secrets.federationSecrets, deps.env)
   const dependencies = await watchDependencies({ relational: dependencyChecks.relational(deps.sql) })
   let consoleUrl = deps.env.GUARD_PUBLIC_URL ?? deps.env.GUARD_COLLECTOR_PUBLIC_URL
   const app = await buildIdentityApp({

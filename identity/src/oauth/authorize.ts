@@ -69,6 +69,7 @@ export function authorizeRoute(app: GuardFastify, ctx: OAuthContext): void {
           codeChallenge: authorization.codeChallenge,
           nonce: authorization.nonce,
           authTime: session.authTime,
+          amr: session.amr,
         })
         return reply.redirect(authorizationResponseUrl(resolved.redirectUri, ctx.issuer, query.state, { code }), 302)
       } catch (error) {

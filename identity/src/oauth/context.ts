@@ -26,6 +26,8 @@ export interface OAuthContext {
   registrationLimit: number
   /** Sends invitation e-mails when GUARD_SMTP_URL is set; without it the API answers the link. */
   mailer: Mailer | undefined
+  /** GUARD_ALLOW_PRIVATE_TARGETS: upstream sign-in providers may be on private or loopback addresses (and plain http). */
+  allowPrivateTargets: boolean
 }
 
 /** Session cookies get `Secure` exactly when the public address is https. */

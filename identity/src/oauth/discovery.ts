@@ -48,6 +48,7 @@ export function openIdMetadata(ctx: OAuthContext) {
       'exp',
       'iat',
       'auth_time',
+      'amr',
       'nonce',
       'azp',
       'at_hash',

@@ -1,6 +1,7 @@
 import type { GuardFastify } from '@guard/shared'
 import { accountPages } from '../pages/account.ts'
 import { consentPages } from '../pages/consent.ts'
+import { federationPages } from '../pages/federation.ts'
 import { invitationPages } from '../pages/invitation.ts'
 import { signInPages } from '../pages/sign-in.ts'
 import { authorizeRoute } from './authorize.ts'
@@ -31,6 +32,7 @@ export async function oauthRoutes(app: GuardFastify, ctx: OAuthContext): Promise
     revokeRoute(oauth, ctx)
     logoutRoutes(oauth, ctx)
     signInPages(oauth, ctx)
+    federationPages(oauth, ctx)
     consentPages(oauth, ctx)
     invitationPages(oauth, ctx)
     accountPages(oauth, ctx)

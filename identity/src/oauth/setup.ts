@@ -21,6 +21,7 @@ export async function prepareOAuth(deps: {
     GUARD_MCP_RESOURCES?: string[]
     GUARD_COLLECTOR_PUBLIC_URL?: string | undefined
     GUARD_REGISTRATION_LIMIT?: number
+    GUARD_ALLOW_PRIVATE_TARGETS?: boolean
   }
   issuer: string
 }): Promise<OAuthContext> {
@@ -50,5 +51,6 @@ export async function prepareOAuth(deps: {
     mailer,
     resources,
     registrationLimit: deps.env.GUARD_REGISTRATION_LIMIT ?? 20,
+    allowPrivateTargets: deps.env.GUARD_ALLOW_PRIVATE_TARGETS ?? false,
   }
 }

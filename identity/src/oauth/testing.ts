@@ -48,6 +48,8 @@ export async function startTestIdentity(
       GUARD_DATA_DIR: '/nonexistent',
       GUARD_REGISTRATION_LIMIT: options.registrationLimit ?? 1000,
       GUARD_MCP_RESOURCES: options.mcpResources ?? [],
+      // Upstream sign-in providers of tests are other identities on 127.0.0.1.
+      GUARD_ALLOW_PRIVATE_TARGETS: true,
     },
     issuer: '',
   })

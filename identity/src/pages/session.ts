@@ -10,16 +10,21 @@ export async function currentSession(ctx: OAuthContext, request: FastifyRequest)
   return id ? findSession(ctx.sql, id) : undefined
 }
 
-/** Signs this browser in as `userId`: a new session, remembered in the signed session cookie. */
+/**
+ * Signs this browser in as `userId`: a new session, remembered in the signed session cookie. `amr`
+ * (RFC 8176) says how, and reaches the ID tokens issued in this session.
+ */
 export async function startBrowserSession(
   ctx: OAuthContext,
   request: FastifyRequest,
   reply: FastifyReply,
   userId: string,
+  amr: string[] = ['pwd'],
 ): Promise<void> {
   const sessionId = await createSession(ctx.sql, userId, {
     ip: request.ip,
     userAgent: request.headers['user-agent'],
+    amr,
   })
   reply.header(
     'Set-Cookie',

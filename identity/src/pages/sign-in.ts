@@ -4,6 +4,8 @@ import { z } from 'zod'
 import { isSecureIssuer, type OAuthContext } from '../oauth/context.ts'
 import { htmlResponse, problemResponse, redirect } from '../oauth/schemas.ts'
 import { recordAudit } from '../services/audit/record.ts'
+import { findRequiredProviders } from '../services/federation/find-required-provider.ts'
+import type { FederationProvider } from '../services/federation/provider.ts'
 import {
   type Attempt,
   accountKey,
@@ -15,6 +17,7 @@ import {
 } from '../services/sign-in/throttle.ts'
 import { authenticateUser } from '../services/users/authenticate.ts'
 import { csrfToken, csrfValid } from './cookies.ts'
+import { federationSection } from './federation.ts'
 import { html, sendErrorPage, sendPage } from './html.ts'
 import { startBrowserSession } from './session.ts'
 
@@ -24,7 +27,7 @@ export const SIGN_IN_PATH = '/sign-in'
 export const LOCKED_MESSAGE = 'Too many failed sign-in attempts. Wait a few minutes, then try again.'
 
 /** Only back into the authorization flow, an invitation or the account page: the page is no open redirector. */
-const returnTo = z
+export const returnTo = z
   .string()
   .max(4096)
   .refine(
@@ -37,13 +40,28 @@ const returnTo = z
   .refine((value) => !/[\r\n]/.test(value), 'must not contain line breaks')
   .transform(toLocationPath)
 
-function signInForm(
+/** Shown after a correct password, so the message reveals nothing to someone who does not know it. */
+const requiredFederationMessage = (providers: FederationProvider[]) =>
+  `Your organization requires signing in with ${providers.map((provider) => provider.name).join(' or ')}: use the button below.`
+
+async function signInForm(
   ctx: OAuthContext,
   request: FastifyRequest,
   reply: FastifyReply,
-  input: { returnTo: string; email: string; error: string | undefined; status: number },
-): void {
+  input: {
+    returnTo: string
+    email: string
+    error: string | undefined
+    status: number
+    federation?: FederationProvider[] | undefined
+  },
+): Promise<void> {
   const csrf = csrfToken(request, reply, ctx.secrets.cookieSigning, isSecureIssuer(ctx))
+  const federation = await federationSection(ctx, {
+    returnTo: input.returnTo,
+    email: input.email,
+    only: input.federation,
+  })
   sendPage(
     reply,
     input.status,
@@ -58,7 +76,8 @@ ${input.error ? html`<p class="error" role="alert">${input.error}</p>` : html``}
 <label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required>
 <button type="submit">Sign in</button>
-</form>`,
+</form>
+${federation}`,
   )
 }
 
@@ -77,7 +96,12 @@ export function signInPages(app: GuardFastify, ctx: OAuthContext): void {
       },
     },
     async (request, reply) => {
-      signInForm(ctx, request, reply, { returnTo: request.query.return_to, email: '', error: undefined, status: 200 })
+      await signInForm(ctx, request, reply, {
+        returnTo: request.query.return_to,
+        email: '',
+        error: undefined,
+        status: 200,
+      })
       return reply
     },
   )
@@ -99,7 +123,9 @@ export function signInPages(app: GuardFastify, ctx: OAuthContext): void {
           303: redirect,
           400: problemResponse('Invalid request: a form field is missing, too long or repeated'),
           401: htmlResponse('The sign-in form again: wrong email or password'),
-          403: htmlResponse('HTML error page: the CSRF token is missing or invalid'),
+          403: htmlResponse(
+            "HTML error page: the CSRF token is missing or invalid; or the sign-in form again: the user's organization requires its upstream sign-in",
+          ),
           429: htmlResponse(
             'The sign-in form again: too many failed sign-ins for this account or from this address; Retry-After says when to try again',
           ),
@@ -118,8 +144,14 @@ export function signInPages(app: GuardFastify, ctx: OAuthContext): void {
       const policy = ctx.throttle
       const account = accountKey(form.email)
       const ip = ipKey(request.ip)
-      const refuse = (status: 401 | 429, error: string) => {
-        signInForm(ctx, request, reply, { returnTo: form.return_to, email: form.email, error, status })
+      const refuse = async (status: 401 | 403 | 429, error: string, federation?: FederationProvider[]) => {
+        await signInForm(ctx, request, reply, {
+          returnTo: form.return_to,
+          email: form.email,
+          error,
+          status,
+          federation,
+        })
         return reply
       }
       /** Counts a failure; a lock it causes goes to the log and the audit log. */
@@ -165,6 +197,8 @@ export function signInPages(app: GuardFastify, ctx: OAuthContext): void {
       }
       await releaseAttempt(ctx.sql, reservation.attempt)
       await recordSuccess(ctx.sql, form.email)
+      const required = await findRequiredProviders(ctx.sql, userId)
+      if (required.length > 0) return refuse(403, requiredFederationMessage(required), required)
       await startBrowserSession(ctx, request, reply, userId)
       return reply.redirect(form.return_to, 303)
     },

@@ -51,3 +51,11 @@ function requireFirstParty(caller: OrganizationCaller): void {
     throw new GuardError('FORBIDDEN', "memberships are managed from Guard's own applications, not third-party ones")
   }
 }
+
+/** An organization's upstream sign-in decides who may become a member: its owners' setting, like the name. */
+export function assertMayConfigureFederation(caller: OrganizationCaller): void {
+  if (caller.platformAdmin) return
+  requireFirstParty(caller)
+  if (caller.role !== 'owner')
+    throw new GuardError('FORBIDDEN', "only an owner may configure the organization's sign-in")
+}

@@ -43,6 +43,7 @@ export async function signIdToken(
     userId: string
     clientId: string
     authTime: Date
+    amr: string[]
     nonce: string | undefined
     accessToken: string
     claims: JWTPayload
@@ -54,6 +55,7 @@ export async function signIdToken(
     ...input.claims,
     azp: input.clientId,
     auth_time: Math.floor(input.authTime.getTime() / 1000),
+    amr: input.amr,
     at_hash: atHash(input.accessToken),
     ...(input.nonce ? { nonce: input.nonce } : {}),
   })
