@@ -36,3 +36,22 @@ export function idAllocator() {
     }
   }
 }
+
+/** Entries made on first mention, such as a group or a tag several monitors name: `{ id, name }`. */
+export function namedEntries() {
+  const allocate = idAllocator()
+  const ids = new Map<string, string>()
+  const entries: Array<{ id: string; name: string }> = []
+  return {
+    entries,
+    idOf(name: string): string {
+      let id = ids.get(name)
+      if (id === undefined) {
+        id = allocate(name)
+        ids.set(name, id)
+        entries.push({ id, name })
+      }
+      return id
+    },
+  }
+}

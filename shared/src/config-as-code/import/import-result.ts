@@ -9,6 +9,7 @@ export type DocumentEntry = { id: string } & { [field: string]: unknown }
 
 export interface ImportedDocument {
   version: 1
+  tags?: DocumentEntry[]
   groups?: DocumentEntry[]
   channels?: DocumentEntry[]
   domains?: DocumentEntry[]
@@ -42,7 +43,7 @@ export interface ImportResult {
 /** The lists of a document in the agreed order, empty ones left out. */
 export function assembleDocument(lists: Omit<ImportedDocument, 'version'>): ImportedDocument {
   const document: ImportedDocument = { version: 1 }
-  for (const key of ['groups', 'channels', 'domains', 'services', 'heartbeats', 'maintenance'] as const) {
+  for (const key of ['tags', 'groups', 'channels', 'domains', 'services', 'heartbeats', 'maintenance'] as const) {
     const list = lists[key]
     if (list && list.length > 0) document[key] = list
   }

@@ -1,4 +1,4 @@
-import { idAllocator } from '../document-ids.ts'
+import { idAllocator, namedEntries } from '../document-ids.ts'
 import { assembleDocument, type DocumentEntry, type ImportResult, type UnmappedItem } from '../import-result.ts'
 import { secretCollector } from '../secret-placeholders.ts'
 import { gatusMaintenance } from './gatus-schema.ts'
@@ -39,18 +39,8 @@ export async function importGatus(path: string, options: ImportGatusOptions = {}
   const { config, sourceOf } = await readGatusConfig(path)
   const unmapped: UnmappedItem[] = []
   const secrets = secretCollector()
-  const allocateGroupId = idAllocator()
-  const groupIds = new Map<string, string>()
-  const groups: DocumentEntry[] = []
-  const groupIdOf = (name: string) => {
-    let id = groupIds.get(name)
-    if (id === undefined) {
-      id = allocateGroupId(name)
-      groupIds.set(name, id)
-      groups.push({ id, name })
-    }
-    return id
-  }
+  const groups = namedEntries()
+  const tags = namedEntries()
   const allocateMaintenanceId = idAllocator()
   const context: EndpointContext = {
     sourceOf,
@@ -58,7 +48,8 @@ export async function importGatus(path: string, options: ImportGatusOptions = {}
     secrets,
     alerting: mapAlerting(config.alerting, { sourceOf, unmapped, secrets }),
     allocateMonitorId: idAllocator(),
-    groupIdOf,
+    groupIdOf: groups.idOf,
+    tagIdOf: tags.idOf,
     maintenance: { now: options.now ?? new Date(), allocateId: allocateMaintenanceId, unmapped },
   }
   const domains: DocumentEntry[] = []
@@ -120,7 +111,8 @@ export async function importGatus(path: string, options: ImportGatusOptions = {}
   }
   return {
     document: assembleDocument({
-      groups,
+      tags: tags.entries,
+      groups: groups.entries,
       channels: context.alerting.channels,
       domains,
       services,

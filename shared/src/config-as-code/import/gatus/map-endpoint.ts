@@ -14,6 +14,8 @@ export interface EndpointContext {
   alerting: MappedAlerting
   allocateMonitorId: (...candidates: string[]) => string
   groupIdOf: (name: string) => string
+  /** The id of the `tags` entry of a tag (`key:value`), added on first use. */
+  tagIdOf: (tag: string) => string
   maintenance: MaintenanceContext
 }
 
@@ -349,7 +351,9 @@ export function mapEndpoint(raw: unknown, index: number, context: EndpointContex
     return { maintenance: [] }
   }
   if (built.kind === 'service') applyServiceConditions(built, endpoint, at, context)
-  const labels = Object.entries(endpoint['extra-labels'] ?? {}).map(([key, value]) => `${key}:${value}`)
+  const labels = Object.entries(endpoint['extra-labels'] ?? {}).map(([key, value]) =>
+    context.tagIdOf(`${key}:${value}`),
+  )
   const alerts = mapEndpointAlerts(endpoint.alerts, at, context.alerting, context.unmapped)
   const entry: DocumentEntry = {
     id,

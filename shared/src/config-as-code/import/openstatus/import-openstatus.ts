@@ -36,7 +36,8 @@ const KNOWN_KEYS = [
 const SECRET_HEADER = /token|key|secret|password|cookie/i
 
 /** `${API_TOKEN}` in the file (the CLI's reference writes secrets so) → a reference Guard resolves. */
-const envPlaceholders = (value: string) => value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, '${env:$1}')
+const envPlaceholders = (value: string) =>
+  value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => `\${env:${name}}`)
 
 interface Context {
   source: string
