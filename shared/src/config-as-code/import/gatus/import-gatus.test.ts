@@ -502,6 +502,7 @@ endpoints:
     body: "{ health }"
     headers:
       Authorization: Bearer abc123
+      Host: api.internal
       X-Trace: on
     extra-labels:
       env: prod
@@ -551,13 +552,28 @@ endpoints:
     ])
     expect(secrets.map(({ name }) => name)).toEqual(['DISCORD_WEBHOOK', 'GUARD_DOMAIN_API_TOKEN'])
     expect(items(unmapped)).toEqual([
+      'endpoints["API"].headers.Host',
       'endpoints["API"].conditions[1] [DNS_RCODE] == NOERROR',
       'endpoints["API"].conditions[2] [BODY].data == ',
       'endpoints["API"].alerts[1]',
       'endpoints["API"].ui',
       'endpoints["API"].client.proxy-url',
     ])
-    expect(unmapped[1]?.reason).toMatch(/^Guard's condition parser refuses it: expected a value after ==/)
+    expect(unmapped[2]?.reason).toMatch(/^Guard's condition parser refuses it: expected a value after ==/)
+  })
+
+  it('lists an endpoint whose URL starts with an environment variable', async () => {
+    const path = await gatusFile(
+      `endpoints:\n  - { name: api, url: "\${BASE_URL}/health", conditions: ["[STATUS] == 200"] }\n`,
+    )
+    const { document, unmapped } = await importGatus(path)
+    expect(document).toEqual({ version: 1 })
+    expect(unmapped).toEqual([
+      expect.objectContaining({
+        item: 'endpoints["api"]',
+        reason: expect.stringMatching(/^the URL starts with an environment variable/),
+      }),
+    ])
   })
 
   it('gives endpoints of the same name in two groups distinct ids', async () => {

@@ -1,4 +1,5 @@
 import { parseDuration } from '../../../conditions/duration.ts'
+import { FORBIDDEN_HEADERS } from '../../../contracts/http-target.ts'
 import type { DocumentEntry, UnmappedItem } from '../import-result.ts'
 import type { SecretCollector } from '../secret-placeholders.ts'
 import { type GatusEndpoint, gatusEndpoint } from './gatus-schema.ts'
@@ -40,6 +41,7 @@ const COMMON_KEYS = [
   'client',
 ]
 const SECRET_HEADER = /token|key|secret|password|cookie/i
+const PROBE_HEADER_REASON = 'the probe sets this header itself (Host follows the URL)'
 
 const seconds = (ms: number) => Math.round(ms / 1000)
 
@@ -77,6 +79,10 @@ function mapHttp(
   const headers: Record<string, string> = {}
   for (const [name, value] of Object.entries(endpoint.headers ?? {})) {
     const item = `${at.item}.headers.${name}`
+    if (FORBIDDEN_HEADERS.includes(name.toLowerCase())) {
+      context.unmapped.push({ source: at.source, item, reason: PROBE_HEADER_REASON })
+      continue
+    }
     const bearer = /^Bearer\s+(.+)$/i.exec(value)
     if (name.toLowerCase() === 'authorization' && bearer) {
       fields.authType = 'bearer'
@@ -163,6 +169,9 @@ function mapService(
     }
   }
   const scheme = /^([a-z]+):\/\//i.exec(url)?.[1]?.toLowerCase()
+  if (url.startsWith('${env:')) {
+    return 'the URL starts with an environment variable, so its scheme (the kind of check) is only known when Gatus starts; write the scheme out'
+  }
   const { parsed, host, port } = hostAndPort(url)
   switch (scheme) {
     case 'tcp':

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { parse } from 'yaml'
 import { parseDuration } from '../../../conditions/duration.ts'
+import { FORBIDDEN_HEADERS } from '../../../contracts/http-target.ts'
 import { idAllocator } from '../document-ids.ts'
 import { assembleDocument, type DocumentEntry, type ImportResult, type UnmappedItem } from '../import-result.ts'
 import { type SecretCollector, secretCollector } from '../secret-placeholders.ts'
@@ -93,6 +94,10 @@ function httpFields(monitor: OpenstatusMonitor, id: string, item: string, contex
   for (const [name, raw] of Object.entries(request.headers ?? {})) {
     const value = envPlaceholders(raw)
     const at = { source: context.source, item: `${item}.request.headers.${name}` }
+    if (FORBIDDEN_HEADERS.includes(name.toLowerCase())) {
+      context.unmapped.push({ ...at, reason: 'the probe sets this header itself (Host follows the URL)' })
+      continue
+    }
     const bearer = /^Bearer\s+(.+)$/i.exec(value)
     if (name.toLowerCase() === 'authorization' && bearer) {
       fields.authType = 'bearer'
