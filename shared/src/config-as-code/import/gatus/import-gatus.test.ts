@@ -562,6 +562,25 @@ endpoints:
     expect(unmapped[2]?.reason).toMatch(/^Guard's condition parser refuses it: expected a value after ==/)
   })
 
+  it('makes a service’s response-time condition its down threshold, unless the timeout comes first', async () => {
+    const path = await gatusFile(`
+endpoints:
+  - { name: db, url: "tcp://db:5432", conditions: ["[CONNECTED] == true", "[RESPONSE_TIME] < 500"] }
+  - { name: slow, url: "tcp://db:5433", client: { timeout: 2s }, conditions: ["[RESPONSE_TIME] <= 5000"] }
+`)
+    const { document, unmapped } = await importGatus(path)
+    expect(document.services).toEqual([
+      { id: 'db', name: 'db', protocol: 'tcp', protocolConfig: { host: 'db', port: 5432 }, downAboveMs: 500 },
+      { id: 'slow', name: 'slow', protocol: 'tcp', protocolConfig: { host: 'db', port: 5433 }, timeout: 2 },
+    ])
+    expect(unmapped).toEqual([
+      expect.objectContaining({
+        item: 'endpoints["slow"].conditions [RESPONSE_TIME]',
+        reason: 'the check times out after 2000 ms, before a threshold of 5000 ms could apply',
+      }),
+    ])
+  })
+
   it('lists an endpoint whose URL starts with an environment variable', async () => {
     const path = await gatusFile(
       `endpoints:\n  - { name: api, url: "\${BASE_URL}/health", conditions: ["[STATUS] == 200"] }\n`,

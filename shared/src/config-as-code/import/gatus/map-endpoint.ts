@@ -326,6 +326,25 @@ function timing(endpoint: GatusEndpoint, at: { source: string; item: string }, c
   return fields
 }
 
+/** Guard refuses a response-time threshold the timeout would cut short; Gatus would wait for it. */
+function dropThresholdPastTimeout(
+  entry: DocumentEntry,
+  at: { source: string; item: string },
+  context: EndpointContext,
+) {
+  if (typeof entry.downAboveMs !== 'number') return
+  const timeoutMs =
+    1000 *
+    ((entry.timeout as number | undefined) ?? Math.min(30, ((entry.checkInterval as number | undefined) ?? 60) - 1))
+  if (entry.downAboveMs < timeoutMs) return
+  context.unmapped.push({
+    source: at.source,
+    item: `${at.item}.conditions [RESPONSE_TIME]`,
+    reason: `the check times out after ${timeoutMs} ms, before a threshold of ${entry.downAboveMs} ms could apply`,
+  })
+  delete entry.downAboveMs
+}
+
 const OTHER_REASONS: Record<string, string> = {
   ui: "display settings of Gatus's dashboard",
   store: "Gatus's suites only",
@@ -375,6 +394,7 @@ export function mapEndpoint(raw: unknown, index: number, context: EndpointContex
     ...(alerts.failureThreshold === undefined ? {} : { failureThreshold: alerts.failureThreshold }),
     ...(alerts.channels ? { channels: alerts.channels } : {}),
   }
+  dropThresholdPastTimeout(entry, at, context)
   for (const key of Object.keys(endpoint)) {
     if (COMMON_KEYS.includes(key) || built.reads.includes(key)) continue
     context.unmapped.push({
