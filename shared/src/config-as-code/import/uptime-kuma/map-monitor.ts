@@ -123,6 +123,14 @@ function mapDomain(monitor: KumaMonitor, id: string, context: ImportContext): En
   else if (method !== 'GET') fields.method = method
   if (monitor.body && method !== 'GET' && method !== 'HEAD') fields.body = monitor.body
   const headers = monitor.headers ? (JSON.parse(monitor.headers) as Record<string, unknown>) : {}
+  const authorization = Object.keys(headers).find((name) => name.toLowerCase() === 'authorization')
+  const auth = monitor.auth_method ?? (monitor.basic_auth_user ? 'basic' : undefined)
+  // A bearer token given as a header is Guard's bearer authentication, kept apart from the headers.
+  if (authorization && /^Bearer\s/i.test(String(headers[authorization])) && (!auth || auth === 'none')) {
+    delete headers[authorization]
+    fields.authType = 'bearer'
+    fields.credentials = { token: context.secret('domains', id, 'credentials.token') }
+  }
   if (Object.keys(headers).length > 0) {
     fields.headers = Object.fromEntries(
       Object.entries(headers).map(([name, value]) => [
@@ -147,7 +155,6 @@ function mapDomain(monitor: KumaMonitor, id: string, context: ImportContext): En
     if (monitor.invert_keyword) fields.keywordAbsent = true
   }
   if (monitor.type === 'json-query' && !mapJsonQuery(monitor, fields, context)) return undefined
-  const auth = monitor.auth_method ?? (monitor.basic_auth_user ? 'basic' : undefined)
   if (auth === 'basic' && monitor.basic_auth_user) {
     fields.authType = 'basic'
     fields.credentials = {

@@ -137,7 +137,7 @@ const PROVIDERS: Record<string, ProviderMapping> = {
   smtp: {
     provider: 'email',
     fields: [{ from: 'smtpTo', to: 'addresses', convert: list }],
-    dropped: ['smtpHost', 'smtpCC', 'smtpBCC', 'customSubject', 'customBody'],
+    dropped: ['smtpCC', 'smtpBCC', 'customSubject', 'customBody'],
   },
   twilio: {
     provider: 'twilio',

@@ -27,6 +27,9 @@ export const kumaBackup = z.object({
 /** `retryInterval` → `retry_interval`: the backup's names as the database's columns. */
 const column = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)
 
+const renamed = (fields: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(fields).map(([name, value]) => [column(name), value]))
+
 export function readBackup(json: unknown): KumaSource {
   const backup = kumaBackup.parse(json)
   const tags = new Map<number, KumaTag>()
@@ -41,16 +44,15 @@ export function readBackup(json: unknown): KumaSource {
     for (const [id, on] of Object.entries(notificationIDList ?? {})) {
       if (on) monitorNotifications.push([entry.id, Number(id)])
     }
-    const renamed = Object.fromEntries(Object.entries(fields).map(([name, value]) => [column(name), value]))
     return kumaMonitor.parse({
-      ...renamed,
+      ...renamed(fields),
       accepted_statuscodes_json: accepted_statuscodes ? JSON.stringify(accepted_statuscodes) : undefined,
     })
   })
   return {
     origin: `Uptime Kuma ${backup.version} backup`,
     monitors,
-    notifications: backup.notificationList.map((row) => kumaNotification.parse(row)),
+    notifications: backup.notificationList.map((row) => kumaNotification.parse(renamed(row))),
     monitorNotifications,
     tags: [...tags.values()],
     monitorTags,
