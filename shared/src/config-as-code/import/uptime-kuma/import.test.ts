@@ -2,13 +2,11 @@ import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { importUptimeKuma } from './import.ts'
 import { formatReport, type ImportResult } from './report.ts'
+import { sqliteAvailable } from './sqlite.ts'
 
 const fixtures = join(import.meta.dirname, 'fixtures')
 // node:sqlite arrived in Node 22.5; CI runs Node 24. The backup needs no SQLite.
-const hasSqlite = await import('node:sqlite').then(
-  () => true,
-  () => false,
-)
+const hasSqlite = await sqliteAvailable()
 
 /** The `${env:NAME}` reference written in place of a secret. */
 const ref = (name: string) => ['${env:', name, '}'].join('')

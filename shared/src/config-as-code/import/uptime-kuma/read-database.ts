@@ -8,25 +8,28 @@ import {
   kumaStatusPage,
   kumaTag,
 } from './source.ts'
+import { openSqlite } from './sqlite.ts'
 
 type Row = Record<string, unknown>
 
 const pair = z.tuple([z.coerce.number(), z.coerce.number()])
 
 /**
- * Reads an Uptime Kuma SQLite database (`data/kuma.db`, 1.x or 2.x) read-only. node:sqlite is
- * imported here, lazily, so Node versions without it still load the rest of the importer.
+ * Reads an Uptime Kuma SQLite database (`data/kuma.db`, 1.x or 2.x) read-only, with Node's
+ * built-in SQLite.
  */
 export async function readDatabase(file: string): Promise<KumaSource> {
-  const { DatabaseSync } = await import('node:sqlite')
-  const db = new DatabaseSync(file, { readOnly: true })
+  const db = await openSqlite(file, { readOnly: true })
   try {
     const tables = new Set(
-      (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Row[]).map((row) => row.name),
+      db
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
+        .all()
+        .map((row) => row.name),
     )
     if (!tables.has('monitor')) throw new Error(`${file} is not an Uptime Kuma database: it has no monitor table`)
     /** Tables an older version lacks (maintenance before 1.19) read as empty. */
-    const all = (table: string, sql: string): Row[] => (tables.has(table) ? (db.prepare(sql).all() as Row[]) : [])
+    const all = (table: string, sql: string): Row[] => (tables.has(table) ? db.prepare(sql).all() : [])
     const sections = all('group', 'SELECT id, name, status_page_id FROM "group" ORDER BY status_page_id, weight, id')
     const members = all('monitor_group', 'SELECT group_id, monitor_id FROM monitor_group ORDER BY weight, id')
     return {
