@@ -193,12 +193,12 @@ describe.skipIf(!hasSqlite)('an Uptime Kuma 2.x database', () => {
     ])
   })
 
-  it('maps the status page with its monitors in order', () => {
+  it('maps the status page with its monitors in order, away from a slug Guard keeps', () => {
     expect(result.document.statusPages).toEqual([
       {
-        id: 'status',
+        id: 'status-page',
         name: 'Example Status',
-        slug: 'status',
+        slug: 'status-page',
         description: 'Live status of Example',
         isPublic: true,
         theme: 'dark',
@@ -218,6 +218,7 @@ describe.skipIf(!hasSqlite)('an Uptime Kuma 2.x database', () => {
       'monitor: Web container',
       'monitor: Minecraft',
       'maintenance: Monthly report run',
+      'status page: Example Status: slug',
       'status page: Example Status: sections',
       'status page: Example Status: footer text, custom CSS, analytics, custom domain status.example.com',
     ])

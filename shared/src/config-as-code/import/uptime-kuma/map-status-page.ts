@@ -5,6 +5,8 @@ import type { KumaPageSection, KumaStatusPage } from './source.ts'
 type Entry = { id: string } & Record<string, unknown>
 
 const THEMES = new Set(['light', 'dark', 'auto'])
+/** Slugs Guard keeps for its own pages (the collector's status-pages schema); `status` is a common Uptime Kuma slug. */
+const RESERVED_SLUGS = ['api', 'admin', 'status', 'new', 'edit']
 /** Guard's slug rule: lowercase letters, digits and single hyphens, 3 to 64 characters. */
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
 
@@ -31,10 +33,18 @@ export function mapStatusPages(
   const pageId = idAllocator('status-page')
   const entries: Entry[] = []
   for (const page of pages) {
-    const slug = page.slug
+    let slug = page.slug
       .toLowerCase()
       .replace(/[^a-z0-9]+/g, '-')
       .replace(/^-|-$/g, '')
+    if (RESERVED_SLUGS.includes(slug)) {
+      context.leave(
+        'status page',
+        `${page.title}: slug`,
+        `Guard keeps "${slug}" for itself; the page is at ${slug}-page`,
+      )
+      slug = `${slug}-page`
+    }
     if (!SLUG.test(slug) || slug.length < 3 || slug.length > 64) {
       context.leave(
         'status page',

@@ -24,8 +24,10 @@ export async function openSqlite(
   file: string,
   options?: { readOnly?: boolean; defensive?: boolean },
 ): Promise<SqliteDatabase> {
-  const { DatabaseSync } = (await import(specifier)) as SqliteModule
-  return new DatabaseSync(file, options)
+  const sqlite = (await import(specifier).catch(() => {
+    throw new Error(`reading ${file} needs Node 22.5 or later (node:sqlite); this is Node ${process.versions.node}`)
+  })) as SqliteModule
+  return new sqlite.DatabaseSync(file, options)
 }
 
 /** Whether this Node has node:sqlite. */
