@@ -1,5 +1,5 @@
 import { writeFile } from 'node:fs/promises'
-import { answerHelp, CommandFailed, type Io, parseArgs, processIo, UsageError } from '../cli-kit.ts'
+import { answerHelp, CommandFailed, didYouMean, type Io, parseArgs, processIo, UsageError } from '../cli-kit.ts'
 
 /** What `guard import` needs of an importer: the document for review and a report of what it left out. */
 export interface Importer {
@@ -46,7 +46,10 @@ export async function runImport(args: string[], io: Io = processIo): Promise<num
   const [name, source, ...extra] = positionals
   if (!name) throw new UsageError(`name what to import from: ${Object.keys(importers).join(', ')}`)
   const load = importers[name]
-  if (!load) throw new UsageError(`unknown source '${name}'; one of ${Object.keys(importers).join(', ')}`)
+  if (!load) {
+    const names = Object.keys(importers)
+    throw new UsageError(`unknown source '${name}'${didYouMean(name, names)}; one of ${names.join(', ')}`)
+  }
   if (!source) throw new UsageError(`name the ${name} file to read`)
   if (extra.length > 0) throw new UsageError(`unexpected argument '${extra[0]}'`)
   const importer = await load()
