@@ -81,7 +81,8 @@ function mapJsonQuery(monitor: KumaMonitor, fields: Record<string, unknown>, con
     fields.jsonPath = { path: path.jsonPath, equals: jsonValue(expected) }
     return true
   }
-  const value = JSON.stringify(expected)
+  // Orderings compare numbers; Guard refuses to order text.
+  const value = expected !== '' && Number.isFinite(Number(expected)) ? expected : JSON.stringify(expected)
   const condition = CONDITION_OPERATORS.has(operator)
     ? `${path.body} ${operator} ${value}`
     : operator === 'contains'
