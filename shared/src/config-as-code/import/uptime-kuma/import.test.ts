@@ -131,6 +131,17 @@ describe.skipIf(!hasSqlite)('an Uptime Kuma 2.x database', () => {
     })
   })
 
+  it('maps WebSocket upgrade and SMTP monitors to their protocols', () => {
+    expect(monitor('live-feed')).toMatchObject({
+      protocol: 'websocket',
+      protocolConfig: { host: 'ws.example.com', path: '/live', tls: true, subprotocols: ['graphql-ws'] },
+    })
+    expect(monitor('mail-server')).toMatchObject({
+      protocol: 'smtp',
+      protocolConfig: { host: 'mail.example.com', port: 587, tls: 'starttls' },
+    })
+  })
+
   it('maps a push monitor to a heartbeat and a group monitor to a group', () => {
     expect(result.document.heartbeats).toEqual([{ id: 'nightly-backup', name: 'Nightly backup', every: 86_400 }])
     expect(result.document.groups).toEqual([{ id: 'group-shop', name: 'Group: Shop' }])
@@ -245,7 +256,7 @@ describe.skipIf(!hasSqlite)('an Uptime Kuma 1.x database', () => {
     expect(byId(result)('shop-front')).toMatchObject({ authType: 'basic', expectedStatus: ['200-299', 301] })
     // 1.x has no bearer token column.
     expect(byId(result)('orders-api')).not.toHaveProperty('credentials')
-    expect(result.document.services.map((service) => service.id)).toHaveLength(9)
+    expect(result.document.services.map((service) => service.id)).toHaveLength(11)
   })
 })
 

@@ -70,6 +70,36 @@ describe('monitor settings', () => {
     ])
   })
 
+  it('maps a WebSocket upgrade and an SMTP monitor to their protocols', () => {
+    expect(
+      map({
+        type: 'websocket-upgrade',
+        url: 'wss://ws.example.com:8443/live?v=2',
+        ignore_tls: 1,
+        ws_subprotocol: 'graphql-ws, json',
+        auth_method: 'bearer',
+        bearer_token: 'ws-secret',
+      }).entry,
+    ).toMatchObject({
+      protocol: 'websocket',
+      protocolConfig: {
+        host: 'ws.example.com',
+        port: 8443,
+        path: '/live?v=2',
+        tls: true,
+        ignoreTlsErrors: true,
+        subprotocols: ['graphql-ws', 'json'],
+        authorization: ['${env:', 'GUARD_SERVICE_API_AUTHORIZATION}'].join(''),
+      },
+    })
+    expect(map({ type: 'smtp', hostname: 'mail.example.com', port: 465, smtp_security: 'secure' }).entry).toMatchObject(
+      {
+        protocol: 'smtp',
+        protocolConfig: { host: 'mail.example.com', port: 465, tls: 'implicit' },
+      },
+    )
+  })
+
   it('nests a group in its parent group', () => {
     const context = importContext()
     const monitors = [

@@ -249,6 +249,42 @@ function mapGrpc(monitor: KumaMonitor, id: string, context: ImportContext): Entr
   return { id, ...checkFields(monitor), protocol: 'grpc', protocolConfig: config }
 }
 
+/** `wss://host:port/path`: Guard's WebSocket check takes the parts. */
+function mapWebsocket(monitor: KumaMonitor, id: string, context: ImportContext): Entry | undefined {
+  let url: URL
+  try {
+    url = new URL(monitor.url ?? '')
+  } catch {
+    context.leave('monitor', monitor.name, `URL "${monitor.url}" is not a ws:// or wss:// URL`)
+    return undefined
+  }
+  const tls = url.protocol === 'wss:'
+  const config: Record<string, unknown> = { host: url.hostname }
+  if (url.port) config.port = Number(url.port)
+  if (url.pathname !== '/' || url.search) config.path = `${url.pathname}${url.search}`
+  if (tls) config.tls = true
+  if (tls && monitor.ignore_tls) config.ignoreTlsErrors = true
+  const subprotocols = (monitor.ws_subprotocol ?? '')
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)
+  if (subprotocols.length > 0) config.subprotocols = subprotocols
+  if (monitor.auth_method === 'bearer' && monitor.bearer_token) {
+    config.authorization = context.secret('services', id, 'protocolConfig.authorization')
+  }
+  if (monitor.headers && monitor.headers !== '{}') {
+    context.leave(
+      'monitor',
+      `${monitor.name}: headers`,
+      'set them on the WebSocket check after review (Authorization as its secret)',
+    )
+  }
+  return { id, ...checkFields(monitor), protocol: 'websocket', protocolConfig: config }
+}
+
+/** Uptime Kuma's SMTP security: SMTPS, STARTTLS required, or plain. */
+const SMTP_TLS: Record<string, string> = { secure: 'implicit', starttls: 'starttls', nostarttls: 'none' }
+
 function mapService(monitor: KumaMonitor, id: string, context: ImportContext): Entry | undefined {
   const host = monitor.hostname ?? ''
   switch (monitor.type) {
@@ -268,6 +304,15 @@ function mapService(monitor: KumaMonitor, id: string, context: ImportContext): E
       return { id, ...checkFields(monitor), protocol: 'tls', protocolConfig: { host, port: monitor.port ?? 443 } }
     case 'mqtt':
       return mapMqtt(monitor, id, context)
+    case 'websocket-upgrade':
+      return mapWebsocket(monitor, id, context)
+    case 'smtp': {
+      const config: Record<string, unknown> = { host }
+      if (monitor.port) config.port = monitor.port
+      const tls = SMTP_TLS[monitor.smtp_security ?? '']
+      if (tls) config.tls = tls
+      return { id, ...checkFields(monitor), protocol: 'smtp', protocolConfig: config }
+    }
     case 'grpc-keyword':
       return mapGrpc(monitor, id, context)
     default:
@@ -292,6 +337,8 @@ const SERVICE_TYPES = new Set([
   'ping',
   'dns',
   'tls',
+  'smtp',
+  'websocket-upgrade',
   'mqtt',
   'grpc-keyword',
   ...Object.keys(DATABASE_PROTOCOLS),
@@ -306,7 +353,7 @@ function unmappedReason(monitor: KumaMonitor): string | undefined {
 
 /**
  * Every monitor Guard has a kind for: http, keyword and json-query as domains; port, ping, dns,
- * tls, mqtt, gRPC and the databases as services; push as heartbeats; groups as groups with their
+ * tls, smtp, WebSocket, mqtt, gRPC and the databases as services; push as heartbeats; groups as groups with their
  * members. The rest is left behind with the reason.
  */
 export function mapMonitors(monitors: KumaMonitor[], links: MonitorLinks, context: ImportContext): MappedMonitors {

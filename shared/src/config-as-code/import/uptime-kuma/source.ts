@@ -70,6 +70,8 @@ export const kumaMonitor = z.looseObject({
   grpc_method: text,
   grpc_enable_tls: flag,
   conditions: text,
+  smtp_security: text,
+  ws_subprotocol: text,
 })
 export type KumaMonitor = z.infer<typeof kumaMonitor>
 
