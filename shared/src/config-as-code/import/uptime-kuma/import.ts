@@ -25,6 +25,13 @@ export async function readUptimeKuma(file: string): Promise<KumaSource> {
   return readBackup(json)
 }
 
+/** The document ids a source id is linked to, by a list of [source id, linked source id] pairs. */
+function lookup(pairs: Array<[number, number]>, idOf: (linked: number) => string | undefined) {
+  const linked = new Map<number, number[]>()
+  for (const [from, to] of pairs) linked.set(from, [...(linked.get(from) ?? []), to])
+  return (from: number) => (linked.get(from) ?? []).flatMap((to) => idOf(to) ?? [])
+}
+
 /**
  * An Uptime Kuma installation as a guard.yaml document for review, with what could not be
  * mapped and the environment variables that stand for its secrets.
@@ -33,15 +40,9 @@ export function mapUptimeKuma(source: KumaSource): ImportResult {
   const context = importContext()
   const { channels, channelIds } = mapNotifications(source.notifications, context)
   const { tags, tagsOf } = mapTags(source.tags, source.monitorTags, context)
-  const channelsOf = (monitorId: number) =>
-    source.monitorNotifications
-      .filter(([monitor]) => monitor === monitorId)
-      .flatMap(([, notification]) => channelIds.get(notification) ?? [])
+  const channelsOf = lookup(source.monitorNotifications, (notification) => channelIds.get(notification))
   const monitors = mapMonitors(source.monitors, { tagsOf, channelsOf }, context)
-  const monitorsOf = (maintenanceId: number) =>
-    source.maintenanceMonitors
-      .filter(([maintenance]) => maintenance === maintenanceId)
-      .flatMap(([, monitor]) => monitors.monitorIds.get(monitor) ?? [])
+  const monitorsOf = lookup(source.maintenanceMonitors, (monitor) => monitors.monitorIds.get(monitor))
   const maintenance = mapMaintenance(source.maintenances, monitorsOf, context)
   const statusPages = mapStatusPages(
     source.statusPages,

@@ -20,7 +20,7 @@ const number = z
   .optional()
   .transform((value) => (value === null || value === undefined || value === '' ? undefined : Number(value)))
 
-export const kumaMonitor = z.looseObject({
+export const kumaMonitor = z.object({
   id: z.coerce.number(),
   name: z.string(),
   type: z.string(),
