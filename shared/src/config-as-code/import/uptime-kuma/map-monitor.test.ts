@@ -100,6 +100,24 @@ describe('monitor settings', () => {
     )
   })
 
+  it('reports settings Guard has no place for', () => {
+    const { unmapped } = map({
+      type: 'dns',
+      hostname: 'example.com',
+      interval: 60,
+      retry_interval: 20,
+      resend_interval: 5,
+      proxy_id: 1,
+      conditions: '[{"variable":"record","operator":"contains","value":"v=spf1"}]',
+    })
+    expect(unmapped.map((item) => item.item)).toEqual([
+      'API: retry interval',
+      'API: resend interval',
+      'API: proxy',
+      'API: conditions',
+    ])
+  })
+
   it('nests a group in its parent group', () => {
     const context = importContext()
     const monitors = [

@@ -397,6 +397,9 @@ export function mapMonitors(monitors: KumaMonitor[], links: MonitorLinks, contex
       context.leave('monitor', `${monitor.name}: resend interval`, 'reminders are set on notification routes in Guard')
     }
     if (monitor.proxy_id) context.leave('monitor', `${monitor.name}: proxy`, 'Guard probes connect directly')
+    if (monitor.conditions && monitor.conditions !== '[]') {
+      context.leave('monitor', `${monitor.name}: conditions`, "Uptime Kuma's DNS/SNMP conditions are not carried over")
+    }
     const list = HTTP_TYPES.has(monitor.type) ? 'domains' : monitor.type === 'push' ? 'heartbeats' : 'services'
     mapped[list].push(entry)
     mapped.monitorIds.set(monitor.id, id)
