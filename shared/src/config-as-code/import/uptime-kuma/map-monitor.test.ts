@@ -118,6 +118,27 @@ describe('monitor settings', () => {
     ])
   })
 
+  it('keeps the headers Guard can send and reports the others', () => {
+    const { entry, unmapped } = map({
+      type: 'http',
+      auth_method: 'basic',
+      basic_auth_user: 'u',
+      basic_auth_pass: 'p',
+      headers: '{"Host":"a.example.com","Authorization":"Basic x","Bad Name":"1","X-Api-Key":"k1","X-Trace":1}',
+    })
+    expect(entry?.headers).toEqual({ 'X-Api-Key': ['${env:', 'GUARD_DOMAIN_API_X_API_KEY}'].join(''), 'X-Trace': '1' })
+    expect(unmapped.map((item) => `${item.item}: ${item.reason}`)).toEqual([
+      'API: header Host: the probe sets it',
+      "API: header Authorization: the monitor's authentication sets it",
+      'API: header Bad Name: not a valid header',
+    ])
+    expect(map({ type: 'http', headers: '{"X-A": ' }).unmapped[0]).toEqual({
+      source: 'monitor',
+      item: 'API: headers',
+      reason: 'not valid JSON in Uptime Kuma either; left out',
+    })
+  })
+
   it('nests a group in its parent group', () => {
     const context = importContext()
     const monitors = [

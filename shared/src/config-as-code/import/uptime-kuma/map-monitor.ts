@@ -1,4 +1,5 @@
 import { ConditionSyntaxError, parseCondition } from '../../../conditions/parse.ts'
+import { FORBIDDEN_HEADERS, headerName, headerValue } from '../../../contracts/http-target.ts'
 import type { ImportContext } from './context.ts'
 import { idAllocator } from './keys.ts'
 import type { KumaMonitor } from './source.ts'
@@ -104,10 +105,50 @@ function mapJsonQuery(monitor: KumaMonitor, fields: Record<string, unknown>, con
   }
 }
 
-function acceptedStatus(monitor: KumaMonitor): Array<string | number> | undefined {
-  if (!monitor.accepted_statuscodes_json) return undefined
-  const codes = JSON.parse(monitor.accepted_statuscodes_json) as string[]
-  return codes.map((code) => (/^\d{3}$/.test(code) ? Number(code) : code))
+/** A JSON column as its value; what does not parse is reported and read as absent. */
+function json(monitor: KumaMonitor, field: string, text: string | undefined, context: ImportContext): unknown {
+  if (!text) return undefined
+  try {
+    return JSON.parse(text)
+  } catch {
+    context.leave('monitor', `${monitor.name}: ${field}`, 'not valid JSON in Uptime Kuma either; left out')
+    return undefined
+  }
+}
+
+function acceptedStatus(monitor: KumaMonitor, context: ImportContext): Array<string | number> | undefined {
+  const codes = json(monitor, 'accepted status codes', monitor.accepted_statuscodes_json, context)
+  if (!Array.isArray(codes)) return undefined
+  return codes.map((code) => (/^\d{3}$/.test(String(code)) ? Number(code) : String(code)))
+}
+
+/**
+ * The headers Guard's check can send: those the probe sets itself, malformed ones and an
+ * Authorization beside Guard's own authentication are reported; credential-like values become
+ * references.
+ */
+function checkHeaders(
+  monitor: KumaMonitor,
+  headers: Record<string, unknown>,
+  authenticated: boolean,
+  id: string,
+  context: ImportContext,
+): Record<string, string> {
+  const kept: Record<string, string> = {}
+  for (const [name, raw] of Object.entries(headers)) {
+    const value = String(raw)
+    const lower = name.toLowerCase()
+    const refused = FORBIDDEN_HEADERS.includes(lower)
+      ? 'the probe sets it'
+      : lower === 'authorization' && authenticated
+        ? "the monitor's authentication sets it"
+        : !headerName.safeParse(name).success || !headerValue.safeParse(value).success
+          ? 'not a valid header'
+          : undefined
+    if (refused) context.leave('monitor', `${monitor.name}: header ${name}`, refused)
+    else kept[name] = SECRET_HEADER.test(name) ? context.secret('domains', id, `headers.${name}`) : value
+  }
+  return kept
 }
 
 /** An http / keyword / json-query monitor as a domain: the HTTP check with its options. */
@@ -123,7 +164,8 @@ function mapDomain(monitor: KumaMonitor, id: string, context: ImportContext): En
     context.leave('monitor', `${monitor.name}: method`, `Guard has no ${method} checks; GET is used`)
   else if (method !== 'GET') fields.method = method
   if (monitor.body && method !== 'GET' && method !== 'HEAD') fields.body = monitor.body
-  const headers = monitor.headers ? (JSON.parse(monitor.headers) as Record<string, unknown>) : {}
+  const parsed = json(monitor, 'headers', monitor.headers, context)
+  const headers: Record<string, unknown> = parsed && typeof parsed === 'object' ? { ...parsed } : {}
   const authorization = Object.keys(headers).find((name) => name.toLowerCase() === 'authorization')
   const auth = monitor.auth_method ?? (monitor.basic_auth_user ? 'basic' : undefined)
   // A bearer token given as a header is Guard's bearer authentication, kept apart from the headers.
@@ -132,15 +174,13 @@ function mapDomain(monitor: KumaMonitor, id: string, context: ImportContext): En
     fields.authType = 'bearer'
     fields.credentials = { token: context.secret('domains', id, 'credentials.token') }
   }
-  if (Object.keys(headers).length > 0) {
-    fields.headers = Object.fromEntries(
-      Object.entries(headers).map(([name, value]) => [
-        name,
-        SECRET_HEADER.test(name) ? context.secret('domains', id, `headers.${name}`) : String(value),
-      ]),
-    )
-  }
-  const expectedStatus = acceptedStatus(monitor)
+  const authenticated =
+    fields.authType !== undefined ||
+    (auth === 'basic' && monitor.basic_auth_user !== undefined) ||
+    (auth === 'bearer' && monitor.bearer_token !== undefined)
+  const kept = checkHeaders(monitor, headers, authenticated, id, context)
+  if (Object.keys(kept).length > 0) fields.headers = kept
+  const expectedStatus = acceptedStatus(monitor, context)
   if (expectedStatus) fields.expectedStatus = expectedStatus
   if (monitor.maxredirects === 0) fields.followRedirects = false
   else if (monitor.maxredirects !== undefined && monitor.maxredirects !== 10) {
