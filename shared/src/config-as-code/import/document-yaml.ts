@@ -27,7 +27,8 @@ export function documentYaml(
     const entries = document[list]
     if (Array.isArray(entries) && entries.length > 0) ordered[list] = entries
   }
-  const yaml = new Document(ordered)
+  // Entries may share a list (a window's monitors on each weekday): written out each time, never as YAML aliases.
+  const yaml = new Document(ordered, { aliasDuplicateObjects: false })
   yaml.commentBefore = ` ${comment.split('\n').join('\n ')}`
   return yaml.toString({ lineWidth: 0 })
 }
