@@ -20,6 +20,8 @@ Commands:
                              run a job and ping its heartbeat monitor: start, then the exit code
   dead-letters list|replay|drop
                              messages the collector could never store, and what to do with them
+  import NAME SOURCE [-o FILE]
+                             another tool's monitors as a guard.yaml for review (uptime-kuma)
   backup --to DIR            a backup of the data directory, Guard running or not
   restore --from DIR         restore a backup into an empty data directory
   bench [NAME]               run bench/NAME/run.ts, or every benchmark; each prints JSON
@@ -122,6 +124,9 @@ export const commands: Record<string, Command> = {
   },
   'dead-letters': {
     run: async (args) => (await import('./commands/dead-letters.ts')).runDeadLettersCommand(args),
+  },
+  import: {
+    run: async (args) => (await import('./commands/import.ts')).runImport(args),
   },
   backup: {
     run: async (args) => {
