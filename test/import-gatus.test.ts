@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 import { report } from '../bin/cli-kit.ts'
-import { runImportGatus } from '../bin/commands/import-gatus.ts'
+import { runImport } from '../bin/commands/import.ts'
 
 const fixtures = join(import.meta.dirname, '../shared/src/config-as-code/import/gatus/fixtures')
 
@@ -13,7 +13,9 @@ async function run(argv: string[]) {
   const out: string[] = []
   const err: string[] = []
   const io = { stdout: (text: string) => out.push(text), stderr: (text: string) => err.push(text) }
-  const code = await runImportGatus(argv, io).catch((error: unknown) => report(error, 'import gatus', io, false))
+  const code = await runImport(['gatus', ...argv], io).catch((error: unknown) =>
+    report(error, 'import gatus', io, false),
+  )
   return { code, stdout: out.join(''), stderr: err.join('') }
 }
 

@@ -24,6 +24,18 @@ export const importers: Record<string, () => Promise<Importer>> = {
   },
 }
 
+/** Importers with options of their own (`guard import NAME --help`) read the rest of the command line. */
+const withOwnOptions: Record<string, { source: string; run(args: string[], io: Io): Promise<number> }> = {
+  gatus: {
+    source: "Gatus's config.yaml, or a directory of them",
+    run: async (args, io) => (await import('./import-gatus.ts')).runImportGatus(args, io),
+  },
+  openstatus: {
+    source: 'an openstatus.yaml (the OpenStatus CLI monitors file); regions map with --regions',
+    run: async (args, io) => (await import('./import-openstatus.ts')).runImportOpenstatus(args, io),
+  },
+}
+
 export const importUsage = `Usage: guard import NAME SOURCE [-o FILE]
 
 Reads another monitoring tool's configuration and writes it as a guard.yaml document for review
@@ -32,10 +44,15 @@ on standard error lists the environment variables that stand for secrets (never 
 everything that could not be mapped, with the reason. NAME is one of:
   uptime-kuma   Uptime Kuma's SQLite database (data/kuma.db, 1.x or 2.x; needs Node 22.5+)
                 or a 1.x "Export backup" JSON
+  gatus         ${withOwnOptions.gatus!.source}
+  openstatus    ${withOwnOptions.openstatus!.source}
+\`guard import NAME --help\` shows an importer's own options.
 Exit status: 0 written, 1 the source cannot be read, 2 usage error.`
 
 /** `guard import NAME SOURCE [-o FILE]`; returns the exit status. */
 export async function runImport(args: string[], io: Io = processIo): Promise<number> {
+  const own = args[0] === undefined ? undefined : withOwnOptions[args[0]]
+  if (own) return own.run(args.slice(1), io)
   answerHelp(args, importUsage)
   const { values, positionals } = parseArgs({
     args,
@@ -44,10 +61,10 @@ export async function runImport(args: string[], io: Io = processIo): Promise<num
     usage: importUsage,
   })
   const [name, source, ...extra] = positionals
-  if (!name) throw new UsageError(`name what to import from: ${Object.keys(importers).join(', ')}`)
+  const names = [...Object.keys(importers), ...Object.keys(withOwnOptions)]
+  if (!name) throw new UsageError(`name what to import from: ${names.join(', ')}`)
   const load = importers[name]
   if (!load) {
-    const names = Object.keys(importers)
     throw new UsageError(`unknown source '${name}'${didYouMean(name, names)}; one of ${names.join(', ')}`)
   }
   if (!source) throw new UsageError(`name the ${name} file to read`)
