@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { isPostgresUrl } from '../store/postgres-hosts.ts'
 import { ConfigError } from './config-error.ts'
 
 export { ConfigError }
@@ -91,9 +92,12 @@ export const commonEnv = {
 
 export const storeEnv = {
   DATABASE_URL: z
-    .url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' })
+    .string()
+    .refine(isPostgresUrl, 'must be a postgres:// URL')
     .optional()
-    .describe('PostgreSQL, `postgres://user:pass@host:5432/db`; unset: PGlite in `GUARD_DATA_DIR/pglite`'),
+    .describe(
+      "PostgreSQL, `postgres://user:pass@host:5432/db`; several hosts in libpq's form, `postgres://user:pass@h1:5432,h2:5432/db?target_session_attrs=read-write`, fail over to the first that accepts writes; unset: PGlite in `GUARD_DATA_DIR/pglite`",
+    ),
   CLICKHOUSE_URL: z
     .url({ protocol: /^https?$/, error: 'must be an http(s):// URL' })
     .optional()

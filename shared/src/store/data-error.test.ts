@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { openTestTimeSeriesStoreOverHttp } from '../testing/clickhouse-http.ts'
 import { openTestRelationalStore, openTestTimeSeriesStore } from '../testing/index.ts'
 import { isDataError } from './data-error.ts'
 import type { RelationalStore, TimeSeriesStore } from './types.ts'
@@ -15,14 +16,10 @@ const failure = async (work: () => Promise<unknown>) => {
 
 describe('data errors', () => {
   let relational: RelationalStore
-  let timeseries: TimeSeriesStore
   beforeAll(async () => {
-    ;[relational, timeseries] = await Promise.all([openTestRelationalStore(), openTestTimeSeriesStore()])
-    await timeseries.client.command({ query: 'CREATE TABLE rows (text String, n UInt8) ENGINE = MergeTree ORDER BY n' })
+    relational = await openTestRelationalStore()
   })
-  afterAll(async () => {
-    await Promise.all([relational.close(), timeseries.close()])
-  })
+  afterAll(() => relational.close())
 
   it('are what PostgreSQL refuses in the data: a NUL in JSON text, an overflow, a duplicate key', async () => {
     const nul = await failure(() => relational.query(`SELECT $1::json ->> 'a'`, ['{"a":"\\u0000"}']))
@@ -36,6 +33,26 @@ describe('data errors', () => {
     }
   })
 
+  it('are not an unknown table or a connection failure', async () => {
+    expect(isDataError(await failure(() => relational.query('SELECT * FROM missing_table')))).toBe(false)
+    expect(isDataError(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }))).toBe(
+      false,
+    )
+  })
+})
+
+/** ClickHouse's errors read the same in process (chDB) and over HTTP (the CLICKHOUSE_URL path). */
+describe.each([
+  { engine: 'chdb', open: openTestTimeSeriesStore },
+  { engine: 'http', open: openTestTimeSeriesStoreOverHttp },
+])('ClickHouse data errors, $engine', ({ open }) => {
+  let timeseries: TimeSeriesStore
+  beforeAll(async () => {
+    timeseries = await open()
+    await timeseries.client.command({ query: 'CREATE TABLE rows (text String, n UInt8) ENGINE = MergeTree ORDER BY n' })
+  })
+  afterAll(() => timeseries.close())
+
   it('are what ClickHouse cannot parse: a lone surrogate escape, text in a number column', async () => {
     for (const row of [
       ['a\ud83d', 1],
@@ -48,10 +65,9 @@ describe('data errors', () => {
     }
   })
 
-  it('are not an unknown table, a syntax error or a connection failure', async () => {
-    expect(isDataError(await failure(() => relational.query('SELECT * FROM missing_table')))).toBe(false)
+  it('are not an unknown table or a syntax error', async () => {
     expect(isDataError(await failure(() => timeseries.client.query({ query: 'SELEC 1' })))).toBe(false)
-    expect(isDataError(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }))).toBe(
+    expect(isDataError(await failure(() => timeseries.client.query({ query: 'SELECT * FROM missing_table' })))).toBe(
       false,
     )
   })

@@ -4,7 +4,9 @@ import type { PGlite, Results, Transaction } from '@electric-sql/pglite'
 import pg from 'pg'
 import { makeTreePrivate } from '../fs/private-tree.ts'
 import { openHoldingDataDir } from './data-dir-lock.ts'
+import { type PostgresTargets, parsePostgresTargets } from './postgres-hosts.ts'
 import type { RelationalStore, Sql, SqlResult } from './types.ts'
+import { isStoreUnavailable } from './unavailable.ts'
 
 /**
  * Both engines follow PostgreSQL's own rule for the text of a query: without parameters it is
@@ -90,29 +92,163 @@ function fromPg(raw: pg.QueryResult | pg.QueryResult[]): SqlResult<Record<string
   return { rows: last.rows, affectedRows: WRITES.has(last.command) ? (last.rowCount ?? 0) : 0 }
 }
 
-function pgRun(client: pg.Pool | pg.PoolClient): Run {
-  return async (text, params) => fromPg(await client.query(text, isScript(params) ? undefined : params))
+function pgRun(client: pg.Pool | pg.PoolClient, failed: (error: unknown) => void): Run {
+  return async (text, params) => {
+    try {
+      return fromPg(await client.query(text, isScript(params) ? undefined : params))
+    } catch (error) {
+      failed(error)
+      throw error
+    }
+  }
 }
 
-async function openPostgres(databaseUrl: string): Promise<RelationalStore> {
-  // A bounded wait for a connection: with the server away a request fails (503) instead of hanging.
-  const pool = new pg.Pool({ connectionString: databaseUrl, types: pgTypes, connectionTimeoutMillis: 5000 })
+// A bounded wait for a connection: with the server away a request fails (503) instead of hanging.
+const CONNECT_TIMEOUT_MS = 5000
+// An idle connection is closed after this long, so a pool holds no connection to a server that went away quietly.
+const IDLE_TIMEOUT_MS = 10_000
+
+function newPool(connectionString: string): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString,
+    types: pgTypes,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    idleTimeoutMillis: IDLE_TIMEOUT_MS,
+  })
   // An idle connection that dies (server restart) is dropped by the pool; without a listener the
   // 'error' event would crash the process. The next query reconnects or fails where it is awaited.
   pool.on('error', () => undefined)
+  return pool
+}
+
+/** Whether the server behind `connectionString` answers, and accepts writes when that is asked for. */
+async function answersAs(connectionString: string, wants: PostgresTargets['wants']): Promise<void> {
+  const client = new pg.Client({ connectionString, connectionTimeoutMillis: CONNECT_TIMEOUT_MS })
+  client.on('error', () => undefined)
+  try {
+    await client.connect()
+    if (wants === 'any') return
+    const { rows } = await client.query<{ read_only: boolean }>(
+      "SELECT pg_is_in_recovery() OR current_setting('transaction_read_only') = 'on' AS read_only",
+    )
+    if (rows[0]?.read_only) {
+      throw Object.assign(new Error('the server is read-only (a standby)'), { code: READ_ONLY_TRANSACTION })
+    }
+  } finally {
+    await client.end().catch(() => undefined)
+  }
+}
+
+const READ_ONLY_TRANSACTION = '25006'
+
+/** The libpq rule pg lacks: the pool of the first host, in order, that answers as `targets` asks. */
+async function electPool(targets: PostgresTargets): Promise<pg.Pool> {
+  const failures: unknown[] = []
+  for (const url of targets.urls) {
+    try {
+      await answersAs(url, targets.wants)
+      return newPool(url)
+    } catch (error) {
+      failures.push(error)
+    }
+  }
+  const hosts = targets.urls.map((url) => new URL(url).host).join(', ')
+  // SQLSTATE 08001 (cannot establish a connection): the HTTP edges answer 503 with Retry-After.
+  throw Object.assign(new AggregateError(failures, `no PostgreSQL server answers as ${targets.wants} (${hosts})`), {
+    code: '08001',
+  })
+}
+
+/**
+ * The pool queries go to. With several hosts (or target_session_attrs=read-write) it is elected,
+ * and elected again once a query meets a connection error or a read-only server (the primary went
+ * away, a standby was promoted): no restart needed after a failover.
+ */
+interface PoolSource {
+  pool(): Promise<pg.Pool>
+  /** Called with every error a query on `pool` met; drops the pool when the error says its server is gone. */
+  failed(pool: pg.Pool, error: unknown): void
+  end(): Promise<void>
+}
+
+function fixedPool(url: string): PoolSource {
+  const pool = newPool(url)
+  return { pool: async () => pool, failed: () => undefined, end: () => pool.end() }
+}
+
+function electedPool(targets: PostgresTargets): PoolSource {
+  let current: Promise<pg.Pool> | undefined
+  let closed = false
+  const retired = new Set<Promise<void>>()
+  const retire = (pool: pg.Pool) => {
+    const ending = pool.end().catch(() => undefined)
+    retired.add(ending)
+    void ending.finally(() => retired.delete(ending))
+  }
+  return {
+    pool() {
+      if (closed) return Promise.reject(new Error('Cannot use a pool after calling end on the pool'))
+      if (!current) {
+        const election = electPool(targets)
+        current = election
+        // A failed election is not kept: the next query tries the hosts again.
+        election.catch(() => {
+          if (current === election) current = undefined
+        })
+      }
+      return current
+    },
+    failed(pool, error) {
+      const code = (error as { code?: unknown } | undefined)?.code
+      if (!isStoreUnavailable(error) && code !== READ_ONLY_TRANSACTION) return
+      void current?.then((elected) => {
+        if (elected !== pool || closed) return
+        current = undefined
+        retire(pool)
+      })
+    },
+    async end() {
+      closed = true
+      const elected = await current?.catch(() => undefined)
+      current = undefined
+      await elected?.end()
+      await Promise.all(retired)
+    },
+  }
+}
+
+async function openPostgres(databaseUrl: string): Promise<RelationalStore> {
+  const targets = parsePostgresTargets(databaseUrl)
+  const [only] = targets.urls
+  const source = targets.urls.length === 1 && targets.wants === 'any' && only ? fixedPool(only) : electedPool(targets)
+  const query: Sql['query'] = async <Row>(text: string, params?: unknown[]) => {
+    const pool = await source.pool()
+    return sqlOn(
+      pgRun(pool, (error) => source.failed(pool, error)),
+      1,
+    ).query<Row>(text, params)
+  }
   // Fail at start with the connection error, not at the first request.
   try {
-    await pool.query('SELECT 1')
+    await query('SELECT 1')
   } catch (error) {
-    await pool.end()
+    await source.end()
     throw error
   }
   return {
     engine: 'postgres',
     singleProcess: false,
-    query: sqlOn(pgRun(pool), 1).query,
+    query,
     async transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T> {
-      const client = await pool.connect()
+      const pool = await source.pool()
+      const failed = (error: unknown) => source.failed(pool, error)
+      let client: pg.PoolClient
+      try {
+        client = await pool.connect()
+      } catch (error) {
+        failed(error)
+        throw error
+      }
       let broken: Error | undefined
       // pg-pool listens for errors only on idle clients: a connection that dies while checked out
       // here (server stopped between two statements) would emit an unhandled 'error' and crash the
@@ -123,10 +259,11 @@ async function openPostgres(databaseUrl: string): Promise<RelationalStore> {
       client.on('error', onError)
       try {
         await client.query('BEGIN')
-        const result = await work(sqlOn(pgRun(client), 1))
+        const result = await work(sqlOn(pgRun(client, failed), 1))
         await client.query('COMMIT')
         return result
       } catch (error) {
+        failed(error)
         await client.query('ROLLBACK').catch((rollbackError: Error) => {
           broken = rollbackError
         })
@@ -137,7 +274,7 @@ async function openPostgres(databaseUrl: string): Promise<RelationalStore> {
         client.release(broken)
       }
     },
-    close: () => pool.end(),
+    close: () => source.end(),
   }
 }
 

@@ -72,4 +72,12 @@ describe('isStoreUnavailable', () => {
     expect(missingFile).toMatchObject({ code: 'ENOENT', syscall: 'open' })
     expect(isStoreUnavailable(missingFile)).toBe(false)
   })
+
+  it('calls a read-only standby, a terminated session and a broken connection unavailable, a data error not', () => {
+    // read_only_sql_transaction, admin_shutdown, connection_failure, cannot_establish_connection
+    for (const code of ['25006', '57P01', '08006', '08001']) {
+      expect(isStoreUnavailable(Object.assign(new Error('sqlstate'), { code })), code).toBe(true)
+    }
+    expect(isStoreUnavailable(Object.assign(new Error('duplicate key'), { code: '23505' }))).toBe(false)
+  })
 })

@@ -15,6 +15,8 @@ const UNAVAILABLE_CODES = new Set([
   '57P02',
   '57P03',
   '53300',
+  // read_only_sql_transaction: the server is a standby (a failover in progress, or not yet promoted).
+  '25006',
 ])
 
 /**

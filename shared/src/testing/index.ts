@@ -3,6 +3,11 @@ export { openTestTimeSeriesStore } from '../store/timeseries.ts'
 export { sampleHeartbeat } from './agent-heartbeat.ts'
 export { sampleCheckResult } from './check-result.ts'
 export {
+  type ClickHouseDouble,
+  openTestTimeSeriesStoreOverHttp,
+  startClickHouseDouble,
+} from './clickhouse-http.ts'
+export {
   LONE_SURROGATES,
   loneSurrogate,
   MALFORMED_BYTES,

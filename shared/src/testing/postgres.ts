@@ -16,6 +16,10 @@ export interface PostgresServer {
   stopKeepingData(): Promise<void>
   /** Starts the server again on the same port and data after `stopKeepingData`. */
   start(): Promise<void>
+  /** The 127.0.0.1 port it listens on. */
+  port: number
+  /** A standby only: ends recovery, so it accepts writes (what `pg_ctl promote` does). */
+  promote(): Promise<void>
 }
 
 const run = promisify(execFile)
@@ -110,9 +114,11 @@ function watchForOrphan(serverPid: number, root: string): ChildProcess {
 
 /**
  * Starts a throwaway PostgreSQL on a free 127.0.0.1 port with a temporary data directory,
- * or returns undefined (tests skip) when no server binary is installed.
+ * or returns undefined (tests skip) when no server binary is installed. With `standbyOf`, a
+ * streaming replica of that server (pg_basebackup -R), read-only until `promote()`.
  */
-export async function startPostgres(): Promise<PostgresServer | undefined> {
+export async function startPostgres(options: { standbyOf?: PostgresServer } = {}): Promise<PostgresServer | undefined> {
+  const primary = options.standbyOf
   const postgres = postgresBinary()
   if (!postgres) return undefined
   const bin = join(postgres, '..')
@@ -127,11 +133,27 @@ export async function startPostgres(): Promise<PostgresServer | undefined> {
   }
   const removeRoot = () => rmSync(root, { recursive: true, force: true })
   try {
-    await run(
-      join(bin, 'initdb'),
-      ['-D', dataDir, '-U', 'guard', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync'],
-      { ...account, cwd: root, env: { ...process.env, LC_ALL: 'C' } },
-    )
+    // initdb's pg_hba.conf trusts replication connections from 127.0.0.1, which pg_basebackup uses.
+    const [command, args] = primary
+      ? [
+          'pg_basebackup',
+          [
+            '-h',
+            '127.0.0.1',
+            '-p',
+            String(primary.port),
+            '-U',
+            'guard',
+            '-D',
+            dataDir,
+            '-R',
+            '-X',
+            'stream',
+            '--no-sync',
+          ],
+        ]
+      : ['initdb', ['-D', dataDir, '-U', 'guard', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync']]
+    await run(join(bin, command), args, { ...account, cwd: root, env: { ...process.env, LC_ALL: 'C' } })
   } catch (error) {
     removeRoot()
     throw error
@@ -170,7 +192,7 @@ export async function startPostgres(): Promise<PostgresServer | undefined> {
     }
     process.once('exit', onExit)
     try {
-      await waitReady(child, port, () => log.text.slice(-2000), true)
+      await waitReady(child, port, () => log.text.slice(-2000), !primary)
     } catch (error) {
       await stopServer(child)
       process.off('exit', onExit)
@@ -180,6 +202,7 @@ export async function startPostgres(): Promise<PostgresServer | undefined> {
       throw error
     }
     return {
+      port,
       url: `postgres://guard@127.0.0.1:${port}/guard`,
       socketUrl: `postgres://guard@localhost:${port}/guard?host=${encodeURIComponent(socketDir)}`,
       async stop() {
@@ -191,6 +214,16 @@ export async function startPostgres(): Promise<PostgresServer | undefined> {
       async start() {
         ;({ child, log } = launch(port))
         await waitReady(child, port, () => log.text.slice(-2000), false)
+      },
+      async promote() {
+        const client = new pg.Client({ host: '127.0.0.1', port, user: 'guard', database: 'postgres' })
+        await client.connect()
+        try {
+          // Waits (60 s at most) until the standby has left recovery and accepts writes.
+          await client.query('SELECT pg_promote(true, 60)')
+        } finally {
+          await client.end()
+        }
       },
     }
   }
