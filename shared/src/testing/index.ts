@@ -12,7 +12,14 @@ export {
   malformedPercent,
 } from './malformed-text.ts'
 export { type MariaDbServer, startMariaDb } from './mariadb.ts'
-export { type NatsTestServer, startNatsServer } from './nats-server.ts'
+export {
+  type NatsTestCluster,
+  type NatsTestHub,
+  type NatsTestServer,
+  startNatsCluster,
+  startNatsHubAndLeaf,
+  startNatsServer,
+} from './nats-server.ts'
 export { type PostgresServer, startPostgres } from './postgres.ts'
 export { type RedisServer, startRedis } from './redis.ts'
 export { freePort, serviceAvailable } from './services.ts'
