@@ -23,6 +23,11 @@ export interface NatsBusOptions {
    * durables declared with another count are updated to it, so raising it on a grown cluster is a restart.
    */
   replicas?: number
+  /**
+   * The JetStream domain to use, for a client of a leaf node whose streams live on the hub (the
+   * hub's `jetstream { domain }`); unset: the JetStream of the server connected to.
+   */
+  domain?: string
   user?: string
   pass?: string
   token?: string
@@ -66,10 +71,11 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
   })
   const report = options.onError ?? (() => {})
   const replicas = options.replicas ?? 1
-  const js = jetstream(nc)
+  const jetStreamOptions = options.domain ? { domain: options.domain } : {}
+  const js = jetstream(nc, jetStreamOptions)
   let jsm: JetStreamManager
   try {
-    jsm = await jetstreamManager(nc)
+    jsm = await jetstreamManager(nc, jetStreamOptions)
     for (const spec of options.streams) await ensureStream(jsm, spec, replicas)
   } catch (error) {
     await nc.close()

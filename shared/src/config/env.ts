@@ -87,6 +87,13 @@ export const commonEnv = {
     .describe(
       "JetStream replicas of Guard's streams, durable consumers and KV buckets (1 on one nats-server, 3 on a cluster of 3 or more); streams and consumers already there are updated to it at start",
     ),
+  GUARD_NATS_DOMAIN: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+$/, 'must be a JetStream domain name (letters, digits, - and _)')
+    .optional()
+    .describe(
+      "JetStream domain of the streams, for a process connected to a leaf node whose JetStream lives on the hub (the hub's `jetstream { domain }`); unset: the JetStream of the servers in `NATS_URL`",
+    ),
   NATS_USER: z.string().optional().describe('NATS user name (with `NATS_PASSWORD`)'),
   NATS_PASSWORD: z.string().optional().describe('NATS password (with `NATS_USER`)'),
   NATS_TOKEN: z.string().optional().describe('NATS authentication token'),

@@ -9,6 +9,7 @@ export interface BusConfig {
   NATS_PASSWORD?: string | undefined
   NATS_TOKEN?: string | undefined
   GUARD_STREAM_REPLICAS?: number | undefined
+  GUARD_NATS_DOMAIN?: string | undefined
   /** Without NATS: the in-process bus keeps its streams under `<GUARD_DATA_DIR>/bus`. */
   GUARD_DATA_DIR?: string | undefined
   GUARD_BUS_FSYNC?: 'always' | 'none' | undefined
@@ -45,6 +46,7 @@ export async function openBus(config: BusConfig, name: string, options: OpenBusO
     name,
     streams: guardStreams,
     replicas: config.GUARD_STREAM_REPLICAS ?? 1,
+    ...(config.GUARD_NATS_DOMAIN ? { domain: config.GUARD_NATS_DOMAIN } : {}),
     ...(config.NATS_USER ? { user: config.NATS_USER } : {}),
     ...(config.NATS_PASSWORD ? { pass: config.NATS_PASSWORD } : {}),
     ...(config.NATS_TOKEN ? { token: config.NATS_TOKEN } : {}),

@@ -13,6 +13,7 @@ export {
 } from './malformed-text.ts'
 export { type MariaDbServer, startMariaDb } from './mariadb.ts'
 export {
+  NATS_HUB_DOMAIN,
   type NatsTestCluster,
   type NatsTestHub,
   type NatsTestServer,

@@ -119,11 +119,17 @@ export interface NatsTestHub {
   stop(): Promise<void>
 }
 
+/** The hub's JetStream domain: what clients of a leaf node name to reach the hub's streams. */
+export const NATS_HUB_DOMAIN = 'hub'
+
 /** A JetStream hub accepting leaf nodes, and one leaf node connected to it, as a region would run. */
 export async function startNatsHubAndLeaf(): Promise<NatsTestHub | undefined> {
   if (!serviceAvailable('nats-server', candidates)) return undefined
   const leafPort = await freePort()
-  const hub = await startNatsServer({ name: 'hub', config: `leafnodes { listen: "127.0.0.1:${leafPort}" }\n` })
+  const hub = await startNatsServer({
+    name: 'hub',
+    config: `jetstream { domain: ${NATS_HUB_DOMAIN} }\nleafnodes { listen: "127.0.0.1:${leafPort}" }\n`,
+  })
   const leaf = await startNatsServer({
     name: 'leaf',
     jetstream: false,
