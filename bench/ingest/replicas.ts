@@ -144,13 +144,16 @@ export async function benchIngestReplicas(counts: number[], total: number, monit
       const cpuMsPerSecond = Object.fromEntries(
         Object.entries(cpuAfter).map(([name, ms]) => [name, round((ms - (cpuBefore[name] ?? 0)) / seconds)]),
       )
-      rounds.push({
+      const measured = {
         replicas: count,
         storedPerSecond: round(total / seconds),
         seconds: round(seconds),
         cpuMsPerSecond,
         loadAverage1m: round(loadavg()[0]!),
-      })
+      }
+      rounds.push(measured)
+      // As it goes, for a run cut short.
+      process.stderr.write(`${JSON.stringify(measured)}\n`)
     }
   } finally {
     await Promise.all(collectors.map((collector) => collector.stop('SIGTERM')))
