@@ -18,6 +18,7 @@ import {
 import { startNatsServer, startPostgres } from '@guard/shared/testing'
 import { consumeResults, type IngestStats } from '../../collector/src/ingest/consume-results.ts'
 import { createIngestMetrics } from '../../collector/src/ingest/metrics.ts'
+import { benchIngestReplicas } from './replicas.ts'
 
 /**
  * bench/ingest: BENCH_RESULTS results (20000) for BENCH_MONITORS domains (1000) at three
@@ -29,7 +30,8 @@ import { createIngestMetrics } from '../../collector/src/ingest/metrics.ts'
  * this process' CPU per 1,000 results on each side. PostgreSQL is a real server when one is installed,
  * PGlite otherwise (named in the output). With BENCH_POISON_EVERY=N, every Nth result carries a NUL
  * that PostgreSQL refuses (a data error): the ingest isolates and dead-letters each, and the ratio
- * shows what that costs the others.
+ * shows what that costs the others. With BENCH_REPLICAS=1,2,3 it measures collector processes
+ * side by side instead (see replicas.ts).
  */
 const total = Number(process.env.BENCH_RESULTS ?? 20_000)
 const monitors = Number(process.env.BENCH_MONITORS ?? 1000)
@@ -37,6 +39,7 @@ const maxBatch = Number(process.env.BENCH_BATCH ?? 1000)
 const poisonEvery = Number(process.env.BENCH_POISON_EVERY ?? 0)
 const locations = ['fra', 'iad', 'sin']
 const poisoned = (index: number) => poisonEvery > 0 && index % poisonEvery === poisonEvery - 1
+const replicaCounts = (process.env.BENCH_REPLICAS ?? '').split(',').filter(Boolean).map(Number)
 
 const round = (value: number) => Number(value.toPrecision(4))
 const CLOCK_TICKS_PER_SECOND = 100
@@ -120,6 +123,11 @@ async function waitFor(condition: () => boolean, timeoutMs: number) {
     if (Date.now() > deadline) throw new Error('bench timed out')
     await new Promise((resolve) => setTimeout(resolve, 5))
   }
+}
+
+if (replicaCounts.length > 0) {
+  await benchIngestReplicas(replicaCounts, total, monitors, maxBatch)
+  process.exit(0)
 }
 
 const nats = await startNatsServer()

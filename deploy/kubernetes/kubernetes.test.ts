@@ -19,7 +19,7 @@ import { probeEnvSchema } from '../../probe/src/env.ts'
 // variables their env schemas know.
 
 const here = dirname(fileURLToPath(import.meta.url))
-const overlays = ['one-region', 'three-regions', 'embedded'] as const
+const overlays = ['one-region', 'three-regions', 'embedded', 'cluster'] as const
 const kubectl = serviceAvailable('kubectl', ['/usr/bin/kubectl'])
 
 interface KubeObject {
@@ -232,12 +232,12 @@ describe.skipIf(!kubectl)('what each overlay runs', () => {
   })
 
   it('scales the collector on CPU and keeps one up through disruptions, with the agent on every node', () => {
-    for (const overlay of ['one-region', 'three-regions']) {
+    for (const overlay of ['one-region', 'three-regions', 'cluster']) {
       const objects = rendered.get(overlay)!
       const autoscaler = named(objects, 'HorizontalPodAutoscaler').get('collector')
       expect(autoscaler?.spec?.scaleTargetRef).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', name: 'collector' })
       expect(JSON.stringify(autoscaler?.spec?.metrics)).toContain('"name":"cpu"')
-      expect(named(objects, 'PodDisruptionBudget').get('collector')?.spec?.minAvailable).toBe(1)
+      expect(named(objects, 'PodDisruptionBudget').get('collector')?.spec?.minAvailable).toBeGreaterThanOrEqual(1)
       expect(workloadsOf(objects).find((workload) => workload.kind === 'DaemonSet')?.metadata.name).toBe('agent')
     }
   })
@@ -253,6 +253,41 @@ describe.skipIf(!kubectl)('what each overlay runs', () => {
     const mount = container.volumeMounts?.find((volumeMount) => volumeMount.mountPath === dataDir)
     const volume = guard!.spec.template.spec!.volumes?.find((candidate) => candidate.name === mount?.name)
     expect(named(objects, 'PersistentVolumeClaim').has(volume?.persistentVolumeClaim?.claimName ?? '')).toBe(true)
+  })
+
+  it('runs the clustered set-up on a 3-node NATS cluster with streams at 3 replicas, 2 PostgreSQL instances and a ClickHouse server', () => {
+    const objects = rendered.get('cluster')!
+    expect(locations('cluster').sort()).toEqual(['fra', 'iad', 'sin'])
+    const file = (name: string) =>
+      parseAllDocuments(readFileSync(join(here, 'overlays', 'cluster', name), 'utf8')).map(
+        (document) => document.toJSON() as KubeObject & { config?: { cluster?: { replicas?: number } } },
+      )
+    const natsNodes = file('nats-values.yaml')[0]!.config?.cluster?.replicas
+    expect(natsNodes).toBe(3)
+    for (const name of ['guard-collector', 'guard-probe']) {
+      const data = named(objects, 'ConfigMap').get(name)?.data ?? {}
+      expect(data.GUARD_STREAM_REPLICAS, name).toBe(String(natsNodes))
+      const servers = data.NATS_URL?.split(',') ?? []
+      expect(servers, name).toEqual(
+        Array.from({ length: natsNodes! }, (_, index) => `nats://nats-${index}.nats-headless.nats.svc:4222`),
+      )
+      expect(() => collectorEnvSchema.shape.NATS_URL.parse(data.NATS_URL), name).not.toThrow()
+    }
+    expect(named(objects, 'HorizontalPodAutoscaler').get('collector')?.spec?.minReplicas).toBe(3)
+    expect(named(objects, 'PodDisruptionBudget').get('collector')?.spec?.minAvailable).toBe(2)
+    // The operators' objects, applied apart (their kinds are unknown until the operators run).
+    const [postgres] = file('postgres-cluster.yaml')
+    expect(postgres).toMatchObject({ apiVersion: 'postgresql.cnpg.io/v1', kind: 'Cluster', spec: { instances: 2 } })
+    const [clickhouse] = file('clickhouse-installation.yaml')
+    expect(clickhouse).toMatchObject({ apiVersion: 'clickhouse.altinity.com/v1', kind: 'ClickHouseInstallation' })
+    const databaseUrl = workloadsOf(objects)
+      .flatMap((workload) => workload.spec.template.spec!.containers)
+      .find((container) => roleOf(container) === 'collector')
+      ?.env?.find((variable) => variable.name === 'DATABASE_URL')
+    expect(databaseUrl?.valueFrom?.secretKeyRef).toEqual({ name: `${postgres!.metadata.name}-app`, key: 'uri' })
+    expect(named(objects, 'ConfigMap').get('guard-collector')?.data?.CLICKHOUSE_URL).toBe(
+      `http://clickhouse-${clickhouse!.metadata.name}:8123`,
+    )
   })
 
   it('names the Secret and Services that the operators examples make', () => {

@@ -18,12 +18,13 @@ const minExpiresMs = 1000
 // the server default (1000) would silently stall a consumer whose handler leaves messages unacked.
 const maxAckPending = 10_000
 
-/** Creates the durable pull consumer, or brings its ack wait and filter in line with the options. */
-export async function ensureDurable(jsm: JetStreamManager, options: ConsumeOptions): Promise<void> {
+/** Creates the durable pull consumer, or brings its ack wait, filter and replicas in line with the options. */
+export async function ensureDurable(jsm: JetStreamManager, options: ConsumeOptions, replicas: number): Promise<void> {
   const wanted = {
     ack_wait: nanos(options.ackWaitMs),
     filter_subject: options.filterSubject,
     max_ack_pending: maxAckPending,
+    num_replicas: replicas,
   }
   const existing = await jsm.consumers.info(options.stream, options.durable).catch((error: unknown) => {
     if (error instanceof JetStreamApiError && error.code === JetStreamApiCodes.ConsumerNotFound) return undefined
@@ -42,7 +43,9 @@ export async function ensureDurable(jsm: JetStreamManager, options: ConsumeOptio
   if (
     config.ack_wait !== wanted.ack_wait ||
     config.filter_subject !== wanted.filter_subject ||
-    config.max_ack_pending !== wanted.max_ack_pending
+    config.max_ack_pending !== wanted.max_ack_pending ||
+    // 0 (or absent) on a durable made before replicas were set: it follows its stream's count.
+    (config.num_replicas || replicas) !== replicas
   ) {
     await jsm.consumers.update(options.stream, options.durable, wanted)
   }

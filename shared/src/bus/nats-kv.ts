@@ -7,9 +7,20 @@ function toEntry(entry: NatsKvEntry): KvEntry {
   return { key: entry.key, value: put ? entry.value : null, revision: entry.revision, operation: put ? 'PUT' : 'DEL' }
 }
 
-/** Opens the bucket, creating it (history 1) when missing. */
-export async function openNatsKv(js: JetStreamClient, bucket: string, track: (watch: Stoppable) => () => void) {
-  const kv = await new Kvm(js).create(bucket, { history: 1 })
+/** Opens the bucket, creating it (history 1) when missing, with `replicas` copies. */
+export async function openNatsKv(
+  js: JetStreamClient,
+  bucket: string,
+  replicas: number,
+  track: (watch: Stoppable) => () => void,
+) {
+  const kv = await new Kvm(js).create(bucket, { history: 1, replicas })
+  // `create` opens a bucket that exists as it is: one made before the cluster grew keeps its count otherwise.
+  const status = await kv.status()
+  if (status.replicas !== replicas) {
+    const jsm = await js.jetstreamManager()
+    await jsm.streams.update(status.streamInfo.config.name, { num_replicas: replicas })
+  }
   const natsKv: KvBucket = {
     put: (key, value) => kv.put(key, value),
     get: async (key) => {

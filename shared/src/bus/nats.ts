@@ -18,6 +18,16 @@ export interface NatsBusOptions {
   /** Connection name, shown by the server's monitoring. */
   name: string
   streams: StreamSpec[]
+  /**
+   * JetStream replicas of every stream, durable consumer and KV bucket (default 1). Streams and
+   * durables declared with another count are updated to it, so raising it on a grown cluster is a restart.
+   */
+  replicas?: number
+  /**
+   * The JetStream domain to use, for a client of a leaf node whose streams live on the hub (the
+   * hub's `jetstream { domain }`); unset: the JetStream of the server connected to.
+   */
+  domain?: string
   user?: string
   pass?: string
   token?: string
@@ -32,8 +42,8 @@ export interface NatsBusOptions {
 const errorHeader = 'Guard-Responder-Error'
 const drainTimeoutMs = 5000
 
-async function ensureStream(jsm: JetStreamManager, spec: StreamSpec): Promise<void> {
-  const settings = { subjects: spec.subjects, duplicate_window: nanos(spec.duplicateWindowMs) }
+async function ensureStream(jsm: JetStreamManager, spec: StreamSpec, replicas: number): Promise<void> {
+  const settings = { subjects: spec.subjects, duplicate_window: nanos(spec.duplicateWindowMs), num_replicas: replicas }
   try {
     await jsm.streams.info(spec.name)
   } catch (error) {
@@ -50,6 +60,8 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
     servers: options.servers.split(',').map((server) => server.trim()),
     name: options.name,
     maxReconnectAttempts: -1,
+    // Jitter spreads the reconnects of many clients after a node of a cluster goes away.
+    reconnectJitter: 500,
     // Otherwise every request (each JetStream publish, each KV operation) builds two Error objects up
     // front for their stack traces: about a third of a consumer's event loop in bench/ingest's profile.
     noAsyncTraces: true,
@@ -58,11 +70,13 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
     ...(options.token !== undefined ? { token: options.token } : {}),
   })
   const report = options.onError ?? (() => {})
-  const js = jetstream(nc)
+  const replicas = options.replicas ?? 1
+  const jetStreamOptions = options.domain ? { domain: options.domain } : {}
+  const js = jetstream(nc, jetStreamOptions)
   let jsm: JetStreamManager
   try {
-    jsm = await jetstreamManager(nc)
-    for (const spec of options.streams) await ensureStream(jsm, spec)
+    jsm = await jetstreamManager(nc, jetStreamOptions)
+    for (const spec of options.streams) await ensureStream(jsm, spec, replicas)
   } catch (error) {
     await nc.close()
     throw error
@@ -77,7 +91,7 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
         connected = true
         // The server may have come back without its store; publishers need the streams.
         for (const spec of options.streams) {
-          ensureStream(jsm, spec).catch((error: unknown) => report(error, `declaring stream ${spec.name}`))
+          ensureStream(jsm, spec, replicas).catch((error: unknown) => report(error, `declaring stream ${spec.name}`))
         }
       }
     }
@@ -101,10 +115,10 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
     async consume(consumeOptions, handler) {
       const spec = streamsByName.get(consumeOptions.stream)
       if (!spec) throw new Error(`unknown stream '${consumeOptions.stream}'`)
-      await ensureDurable(jsm, consumeOptions)
+      await ensureDurable(jsm, consumeOptions, replicas)
       const recover = async () => {
-        await ensureStream(jsm, spec)
-        await ensureDurable(jsm, consumeOptions)
+        await ensureStream(jsm, spec, replicas)
+        await ensureDurable(jsm, consumeOptions, replicas)
       }
       const onError = (error: unknown) => report(error, `consuming ${consumeOptions.stream}/${consumeOptions.durable}`)
       const loop = runPullLoop(nc, js, consumeOptions, recover, handler, onError)
@@ -174,7 +188,7 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
       return { stop: () => subscription.drain() }
     },
 
-    kv: (bucket) => openNatsKv(js, bucket, track),
+    kv: (bucket) => openNatsKv(js, bucket, replicas, track),
 
     isConnected: () => connected,
 

@@ -19,6 +19,20 @@ describe('parseEnv', () => {
     expect(parse).toThrow(/DATABASE_URL: must be a postgres:\/\/ URL/)
   })
 
+  it("takes a NATS cluster's servers separated by commas and names a bad one", () => {
+    const env = parseEnv('collector', schema, {
+      NATS_URL: 'nats://a.example:4222, nats://b.example:4222,tls://c.example:4222',
+      GUARD_STREAM_REPLICAS: '3',
+    })
+    expect(env.NATS_URL).toContain('b.example')
+    expect(env.GUARD_STREAM_REPLICAS).toBe(3)
+    expect(parseEnv('collector', schema, {}).GUARD_STREAM_REPLICAS).toBe(1)
+    for (const NATS_URL of ['nats://a.example:4222,', 'nats://a.example:4222,http://b.example', 'nats://']) {
+      expect(() => parseEnv('collector', schema, { NATS_URL })).toThrow(/NATS_URL: must be nats:\/\/host:port/)
+    }
+    expect(() => parseEnv('collector', schema, { GUARD_STREAM_REPLICAS: '0' })).toThrow(/GUARD_STREAM_REPLICAS/)
+  })
+
   it('never echoes a secret value in its error', () => {
     const secret = 'postgres-but-not-really:hunter2@db'
     try {

@@ -43,6 +43,20 @@ export function redactConfig(config: Record<string, unknown>): Record<string, un
 }
 
 const port = z.coerce.number().int().min(0).max(65535)
+
+// What nats.js accepts as a server: nats, tls, ws or wss with a host, or a bare host:port.
+const NATS_SCHEMES = new Set(['nats:', 'tls:', 'ws:', 'wss:'])
+
+function isNatsServerUrl(server: string): boolean {
+  const trimmed = server.trim()
+  if (!trimmed) return false
+  try {
+    const url = new URL(trimmed.includes('://') ? trimmed : `nats://${trimmed}`)
+    return NATS_SCHEMES.has(url.protocol) && url.hostname !== ''
+  } catch {
+    return false
+  }
+}
 const flag = z
   .enum(['0', '1', 'true', 'false'])
   .optional()
@@ -58,8 +72,29 @@ export const commonEnv = {
   NATS_URL: z
     .string()
     .min(1)
+    .refine((value) => value.split(',').every(isNatsServerUrl), {
+      error: 'must be nats://host:port, or several separated by commas',
+    })
     .optional()
-    .describe('NATS server(s), e.g. `nats://127.0.0.1:4222`; unset: in-process bus'),
+    .describe(
+      'NATS server(s), e.g. `nats://127.0.0.1:4222`, or the servers of a cluster separated by commas (`nats://a:4222,nats://b:4222`; the client picks one and fails over to the others, reconnecting forever); unset: in-process bus',
+    ),
+  GUARD_STREAM_REPLICAS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(5)
+    .default(1)
+    .describe(
+      "JetStream replicas of Guard's streams, durable consumers and KV buckets (1 on one nats-server, 3 on a cluster of 3 or more); streams and consumers already there are updated to it at start",
+    ),
+  GUARD_NATS_DOMAIN: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+$/, 'must be a JetStream domain name (letters, digits, - and _)')
+    .optional()
+    .describe(
+      "JetStream domain of the streams, for a process connected to a leaf node whose JetStream lives on the hub (the hub's `jetstream { domain }`); unset: the JetStream of the servers in `NATS_URL`",
+    ),
   NATS_USER: z.string().optional().describe('NATS user name (with `NATS_PASSWORD`)'),
   NATS_PASSWORD: z.string().optional().describe('NATS password (with `NATS_USER`)'),
   NATS_TOKEN: z.string().optional().describe('NATS authentication token'),

@@ -8,6 +8,8 @@ export interface BusConfig {
   NATS_USER?: string | undefined
   NATS_PASSWORD?: string | undefined
   NATS_TOKEN?: string | undefined
+  GUARD_STREAM_REPLICAS?: number | undefined
+  GUARD_NATS_DOMAIN?: string | undefined
   /** Without NATS: the in-process bus keeps its streams under `<GUARD_DATA_DIR>/bus`. */
   GUARD_DATA_DIR?: string | undefined
   GUARD_BUS_FSYNC?: 'always' | 'none' | undefined
@@ -43,6 +45,8 @@ export async function openBus(config: BusConfig, name: string, options: OpenBusO
     servers: config.NATS_URL,
     name,
     streams: guardStreams,
+    replicas: config.GUARD_STREAM_REPLICAS ?? 1,
+    ...(config.GUARD_NATS_DOMAIN ? { domain: config.GUARD_NATS_DOMAIN } : {}),
     ...(config.NATS_USER ? { user: config.NATS_USER } : {}),
     ...(config.NATS_PASSWORD ? { pass: config.NATS_PASSWORD } : {}),
     ...(config.NATS_TOKEN ? { token: config.NATS_TOKEN } : {}),

@@ -17,7 +17,15 @@ export {
   malformedPercent,
 } from './malformed-text.ts'
 export { type MariaDbServer, startMariaDb } from './mariadb.ts'
-export { type NatsTestServer, startNatsServer } from './nats-server.ts'
+export {
+  NATS_HUB_DOMAIN,
+  type NatsTestCluster,
+  type NatsTestHub,
+  type NatsTestServer,
+  startNatsCluster,
+  startNatsHubAndLeaf,
+  startNatsServer,
+} from './nats-server.ts'
 export { type PostgresServer, startPostgres } from './postgres.ts'
 export { type RedisServer, startRedis } from './redis.ts'
 export { freePort, serviceAvailable } from './services.ts'
