@@ -40,14 +40,19 @@ export async function ensureDurable(jsm: JetStreamManager, options: ConsumeOptio
     return
   }
   const { config } = existing
+  // 0 (or absent) on a durable made before replicas were set: it follows its stream's count.
+  // Never lowered, like the streams' (see NatsBusOptions.replicas).
+  const current = config.num_replicas || replicas
   if (
     config.ack_wait !== wanted.ack_wait ||
     config.filter_subject !== wanted.filter_subject ||
     config.max_ack_pending !== wanted.max_ack_pending ||
-    // 0 (or absent) on a durable made before replicas were set: it follows its stream's count.
-    (config.num_replicas || replicas) !== replicas
+    current < replicas
   ) {
-    await jsm.consumers.update(options.stream, options.durable, wanted)
+    await jsm.consumers.update(options.stream, options.durable, {
+      ...wanted,
+      num_replicas: Math.max(current, replicas),
+    })
   }
 }
 

@@ -17,7 +17,7 @@ export async function openNatsKv(
   const kv = await new Kvm(js).create(bucket, { history: 1, replicas })
   // `create` opens a bucket that exists as it is: one made before the cluster grew keeps its count otherwise.
   const status = await kv.status()
-  if (status.replicas !== replicas) {
+  if (status.replicas < replicas) {
     const jsm = await js.jetstreamManager()
     await jsm.streams.update(status.streamInfo.config.name, { num_replicas: replicas })
   }

@@ -60,13 +60,16 @@ describe.skipIf(!cluster)('stream replicas on a JetStream cluster', () => {
     await bus.close()
   }
 
-  it('creates streams, durables and KV buckets with the count, and brings existing ones up to a new one', async () => {
+  it('creates streams, durables and KV buckets with the count, brings existing ones up to a new one and never lowers it', async () => {
     await declare(1)
     expect(await counts()).toEqual({ stream: 1, consumer: 1, kv: 1 })
     await declare(3)
     expect(await counts()).toEqual({ stream: 3, consumer: 3, kv: 3 })
     // Declaring again with the same count changes nothing and fails nothing.
     await declare(3)
+    expect(await counts()).toEqual({ stream: 3, consumer: 3, kv: 3 })
+    // A process started without the setting (1) leaves the cluster's copies as they are.
+    await declare(1)
     expect(await counts()).toEqual({ stream: 3, consumer: 3, kv: 3 })
   }, 60_000)
 })

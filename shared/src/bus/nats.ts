@@ -20,7 +20,9 @@ export interface NatsBusOptions {
   streams: StreamSpec[]
   /**
    * JetStream replicas of every stream, durable consumer and KV bucket (default 1). Streams and
-   * durables declared with another count are updated to it, so raising it on a grown cluster is a restart.
+   * durables declared with fewer are raised to it, so raising it on a grown cluster is a restart;
+   * none is lowered, so one process started without the setting cannot undo a cluster's copies
+   * (lowering is an operator's `nats stream edit`).
    */
   replicas?: number
   /**
@@ -44,14 +46,15 @@ const drainTimeoutMs = 5000
 
 async function ensureStream(jsm: JetStreamManager, spec: StreamSpec, replicas: number): Promise<void> {
   const settings = { subjects: spec.subjects, duplicate_window: nanos(spec.duplicateWindowMs), num_replicas: replicas }
+  let existing: number
   try {
-    await jsm.streams.info(spec.name)
+    existing = (await jsm.streams.info(spec.name)).config.num_replicas
   } catch (error) {
     if (!(error instanceof JetStreamApiError && error.code === JetStreamApiCodes.StreamNotFound)) throw error
     await jsm.streams.add({ name: spec.name, storage: StorageType.File, ...settings })
     return
   }
-  await jsm.streams.update(spec.name, settings)
+  await jsm.streams.update(spec.name, { ...settings, num_replicas: Math.max(existing, replicas) })
 }
 
 /** The bus of distributed mode: core NATS for plain subjects and requests, JetStream and KV for the rest. */

@@ -86,7 +86,7 @@ export const commonEnv = {
     .max(5)
     .default(1)
     .describe(
-      "JetStream replicas of Guard's streams, durable consumers and KV buckets (1 on one nats-server, 3 on a cluster of 3 or more); streams and consumers already there are updated to it at start",
+      "JetStream replicas of Guard's streams, durable consumers and KV buckets (1 on one nats-server, 3 on a cluster of 3 or more); streams and consumers with fewer copies are raised to it at start, never lowered",
     ),
   GUARD_NATS_DOMAIN: z
     .string()
