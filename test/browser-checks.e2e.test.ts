@@ -98,7 +98,7 @@ test('checkout', async ({ page }) => {
       log: harness.ctx.log,
       bus: harness.ctx.bus,
     })
-  }, 60_000)
+  }, 180_000)
 
   afterAll(async () => {
     await browserProbe?.close()
@@ -108,7 +108,7 @@ test('checkout', async ({ page }) => {
     await shop?.close()
     await harness?.close()
     await rm(dataDir, { recursive: true, force: true })
-  })
+  }, 60_000)
 
   it(
     'runs a browser check created through the API on the probe with a browser, and it passes',
@@ -206,12 +206,12 @@ test('checkout', async ({ page }) => {
     try {
       const tooOften = await call('POST', '/api/synthetics', browserCheck({ checkInterval: 120 }))
       expect(tooOften.statusCode).toBe(403)
-      expect(tooOften.json()).toMatchObject({ code: 'PLAN_LIMIT', limit: 'minBrowserIntervalSeconds', value: 300 })
+      expect(tooOften.json()).toMatchObject({ error: 'PLAN_LIMIT', limit: 'minBrowserIntervalSeconds', value: 300 })
       expect(tooOften.json().message).toMatch(/browser checks every 300 seconds or more; checkInterval 120/)
       const ok = await call('POST', '/api/synthetics', browserCheck({ checkInterval: 300, enabled: false }))
       expect(ok.statusCode, ok.body).toBe(201)
       const faster = await call('PUT', `/api/synthetics/${ok.json().data.id}`, { checkInterval: 60 })
-      expect(faster.json()).toMatchObject({ code: 'PLAN_LIMIT', limit: 'minBrowserIntervalSeconds' })
+      expect(faster.json()).toMatchObject({ error: 'PLAN_LIMIT', limit: 'minBrowserIntervalSeconds' })
       // An api check keeps the plan's general minimum.
       const api = await call('POST', '/api/synthetics', {
         name: 'api',
