@@ -1,8 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Stoppable } from '@guard/shared'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runSyntheticCommand } from '../bin/commands/synthetic.ts'
 import { buildCollectorApp } from '../collector/src/app.ts'
 import { answerArtifactUploads } from '../collector/src/ingest/answer-artifact-uploads.ts'
 import { consumeHeartbeats } from '../collector/src/ingest/consume-heartbeats.ts'
@@ -240,4 +241,37 @@ test('checkout', async ({ page }) => {
     const huge = await call('POST', '/api/synthetics', browserCheck({ script: 'x'.repeat(70_000) }))
     expect(huge.statusCode).toBe(400)
   })
+
+  it(
+    'runs a script file on a probe of a location with `guard synthetic run --location`, and says when none has a browser',
+    async () => {
+      const listening = await buildCollectorApp(harness.ctx)
+      try {
+        await listening.listen({ host: '127.0.0.1', port: 0 })
+        const { port } = listening.server.address() as { port: number }
+        const file = join(dataDir, 'journey.spec.ts')
+        await writeFile(file, journey())
+        const env = {
+          GUARD_COLLECTOR_URL: `http://127.0.0.1:${port}`,
+          GUARD_API_KEY: harness.apiKey,
+          GUARD_DATA_DIR: dataDir,
+          PASSWORD,
+        }
+        const printed: string[] = []
+        const io = { stdout: (text: string) => printed.push(text), stderr: (text: string) => printed.push(text) }
+        const args = ['run', file, '--secret', 'PASSWORD', '--timeout', String(RUN_TIMEOUT_SECONDS)]
+        expect(await runSyntheticCommand([...args, '--location', 'fra'], env, io), printed.join('')).toBe(0)
+        expect(JSON.parse(printed.join(''))).toMatchObject({ status: 'up', location: 'fra' })
+        printed.length = 0
+        expect(await runSyntheticCommand([...args, '--location', 'ams'], env, io)).toBe(69)
+        expect(printed.join('')).toMatch(/No probe with a browser .* at location ams/)
+        // The checks that held the script are gone.
+        const names = (await call('GET', '/api/synthetics')).json().data.map((check: { name: string }) => check.name)
+        expect(names.filter((name: string) => name.startsWith('guard synthetic run'))).toEqual([])
+      } finally {
+        await listening.close()
+      }
+    },
+    TEST_TIMEOUT_MS,
+  )
 })
