@@ -213,6 +213,11 @@ test('checkout', async ({ page }) => {
       expect(ok.statusCode, ok.body).toBe(201)
       const faster = await call('PUT', `/api/synthetics/${ok.json().data.id}`, { checkInterval: 60 })
       expect(faster.json()).toMatchObject({ error: 'PLAN_LIMIT', limit: 'minBrowserIntervalSeconds' })
+      const steps = await call('PUT', `/api/synthetics/${ok.json().data.id}`, {
+        steps: [{ name: 'a', method: 'GET', url: 'https://example.org/' }],
+      })
+      expect(steps.statusCode).toBe(400)
+      expect(steps.json().message).toMatch(/steps/)
       // An api check keeps the plan's general minimum.
       const api = await call('POST', '/api/synthetics', {
         name: 'api',

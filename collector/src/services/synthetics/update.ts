@@ -59,6 +59,12 @@ export async function updateSynthetic({
       ...(target.kind === 'browser'
         ? { script: target.script, screenshotOnSuccess: target.screenshotOnSuccess ?? false }
         : {}),
+      // Fields of the other type are refused by name, as on create.
+      ...(type === 'browser' && changes.steps ? { steps: changes.steps } : {}),
+      ...(type === 'api' && changes.script !== undefined ? { script: changes.script } : {}),
+      ...(type === 'api' && changes.screenshotOnSuccess !== undefined
+        ? { screenshotOnSuccess: changes.screenshotOnSuccess }
+        : {}),
       secrets: known,
     })
   }
