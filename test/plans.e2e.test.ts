@@ -120,7 +120,14 @@ describe.skipIf(!postgres)('plans: limits from the catalog, enforced on every mo
       organizationId: DEFAULT_ORGANIZATION.id,
       plan: 'free',
       planName: 'Free',
-      limits: { monitors: 5, minIntervalSeconds: 300, locations: 1, statusPages: 1, retentionDays: 7 },
+      limits: {
+        monitors: 5,
+        minIntervalSeconds: 300,
+        minBrowserIntervalSeconds: 300,
+        locations: 1,
+        statusPages: 1,
+        retentionDays: 7,
+      },
       usage: {
         monitors: 0,
         domains: 0,

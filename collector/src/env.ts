@@ -308,6 +308,15 @@ export const collectorEnvSchema = z.object({
   GUARD_ALLOW_PRIVATE_TARGETS: envTypes.flag.describe(
     '`1` lets `fetch-title`, `icon`, notification receivers (webhook, Slack; then also over http) and integration calls (a selfhost-b instance on a private network) use private and loopback addresses; unset: `0`',
   ),
+  GUARD_ARTIFACT_RETENTION_DAYS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(3650)
+    .default(14)
+    .describe(
+      "days a browser check run's screenshot and trace are kept under `GUARD_DATA_DIR/artifacts` (see [Monitors](monitors.md#browser-checks)); older ones are pruned hourly",
+    ),
   /** Seconds the manual check of a service may wait for a probe's reply. */
   GUARD_MANUAL_CHECK_TIMEOUT_SECONDS: z.coerce
     .number()

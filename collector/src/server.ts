@@ -21,6 +21,7 @@ import { createConsoleAuth } from './console/bff.ts'
 import { consoleOidc } from './console/identity-client.ts'
 import type { CollectorContext } from './context.ts'
 import { type CollectorEnv, identityCallUrl } from './env.ts'
+import { answerArtifactUploads } from './ingest/answer-artifact-uploads.ts'
 import { consumeDeadLetters } from './ingest/consume-dead-letters.ts'
 import {
   consumeDeviceHeartbeats,
@@ -34,6 +35,7 @@ import { createIngestMetrics } from './ingest/metrics.ts'
 import { startReactions } from './ingest/reactions.ts'
 import { createIngestWatch } from './ingest/watch.ts'
 import { checkSealingKey } from './integrations/accounts.ts'
+import { scheduleArtifactPruneJob } from './jobs/artifact-prune.ts'
 import { scheduleDependencyReleaseJob } from './jobs/dependency-release.ts'
 import { scheduleDeviceOfflineJob } from './jobs/device-offline.ts'
 import { scheduleDomainRegistrationJob } from './jobs/domain-registration.ts'
@@ -145,6 +147,8 @@ export async function startCollector(deps: CollectorDeps): Promise<RunningCollec
   const deadlineJob = scheduleHeartbeatDeadlineJob(ctx)
   const registrationJob = scheduleDomainRegistrationJob(ctx)
   const sloBurnJob = scheduleSloBurnJob(ctx)
+  const artifactPruneJob = scheduleArtifactPruneJob(ctx)
+  const artifactUploads = await answerArtifactUploads(ctx)
   const maintenanceNoticeJob = scheduleMaintenanceNoticeJob(ctx)
   const dependencyReleaseJob = scheduleDependencyReleaseJob(ctx)
   const summarySweep = scheduleSummarySweep(ctx)
@@ -198,6 +202,8 @@ export async function startCollector(deps: CollectorDeps): Promise<RunningCollec
       await deadlineJob.stop()
       await registrationJob.stop()
       await sloBurnJob.stop()
+      await artifactPruneJob.stop()
+      await artifactUploads.stop()
       await maintenanceNoticeJob.stop()
       await dependencyReleaseJob.stop()
       await summarySweep.stop()

@@ -1,5 +1,6 @@
 import {
   type Bus,
+  browserCheckSubject,
   decodeJson,
   dnsLookupRequestV1,
   encodeJson,
@@ -31,14 +32,15 @@ function parseRequest<Schema extends z.ZodType>(schema: Schema, data: Uint8Array
 
 /**
  * Answers the collector's requests on this probe's location and on `any`, in the queue group
- * `probes`, so each request reaches exactly one probe: manual checks and the toolbox jobs.
+ * `probes`, so each request reaches exactly one probe: manual checks (browser ones on their own
+ * subject, answered by probes with a browser) and the toolbox jobs.
  */
 export async function answerRequests(
   bus: Bus,
   location: string,
   allowPrivate: boolean,
   log: Logger,
-  checkOptions: Pick<RunCheckOptions, 'credentialsKey' | 'check'> = {},
+  checkOptions: Pick<RunCheckOptions, 'credentialsKey' | 'check' | 'browser'> = {},
 ): Promise<Stoppable[]> {
   const manualCheck: Responder = async (data) => {
     const { monitor } = parseRequest(manualCheckRequestV1, data)
@@ -86,6 +88,10 @@ export async function answerRequests(
     [(place) => toolboxSubject(place, 'dns'), 'dns', dns],
     [(place) => toolboxSubject(place, 'ports'), 'ports', ports],
     [(place) => toolboxSubject(place, 'geo'), 'geo', geo],
+    // Only a probe with a browser answers browser runs, so a location without one has no responder.
+    ...(checkOptions.browser
+      ? [[browserCheckSubject, 'browser-check', manualCheck] satisfies [(place: string) => string, string, Responder]]
+      : []),
   ]
   const stoppables: Stoppable[] = []
   for (const [subject, job, responder] of handlers) {

@@ -7,6 +7,7 @@ import {
   openTargetAuth,
   openTargetSecrets,
 } from '@guard/shared'
+import type { BrowserCheckRun } from './browser/check-browser.ts'
 import type { CheckOutcome, TargetCheck } from './checker.ts'
 import { checkOnThisThread } from './checkers/index.ts'
 import { applyThresholds } from './thresholds.ts'
@@ -29,6 +30,8 @@ export interface RunCheckOptions {
   now?: () => number
   /** Where the check runs: this thread by default, the probe's check pool when it has one. */
   check?: TargetCheck
+  /** Runs browser checks on a probe with a browser; without it they fail saying the probe has none. */
+  browser?: ((run: BrowserCheckRun) => Promise<CheckOutcome>) | undefined
 }
 
 /**
@@ -39,16 +42,21 @@ export async function runCheck(
   monitor: MonitorConfig,
   location: string,
   allowPrivate: boolean,
-  { credentialsKey, now = Date.now, check = checkOnThisThread }: RunCheckOptions = {},
+  { credentialsKey, now = Date.now, check = checkOnThisThread, browser }: RunCheckOptions = {},
 ): Promise<CheckResult> {
   const startedAt = new Date(now()).toISOString()
   const timeoutMs = monitor.timeoutSeconds * 1000
+  const id = newId()
   const target = openTarget(monitor.target, credentialsKey)
-  const checked = 'kind' in target ? await check(target, { timeoutMs, allowPrivate }) : target
+  const checked = !('kind' in target)
+    ? target
+    : target.kind === 'browser' && browser
+      ? await browser({ monitor, target, resultId: id, timeoutMs })
+      : await check(target, { timeoutMs, allowPrivate })
   const outcome = applyThresholds(checked, monitor)
   return {
     v: 1,
-    id: newId(),
+    id,
     monitorId: monitor.id,
     organizationId: monitor.organizationId,
     location,

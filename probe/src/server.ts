@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto'
 import { join } from 'node:path'
 import {
+  type ArtifactUpload,
+  artifactUploadSubject,
   type Bus,
   derivePurposeKey,
   encodeCheckResult,
   encodeJson,
   type Logger,
   MONITORS_BUCKET,
-  monitorRunsAt,
+  type MonitorConfig,
   probeCredentialsKey,
   probeHeartbeatSubject,
   resolveSecretKey,
@@ -15,6 +17,8 @@ import {
   type Stoppable,
 } from '@guard/shared'
 import probePackage from '../package.json' with { type: 'json' }
+import { BrowserChecks } from './browser/browser-checks.ts'
+import { checkBrowser } from './browser/check-browser.ts'
 import { startCanary } from './canary.ts'
 import { CheckPool } from './check-pool/pool.ts'
 import type { ProbeEnv } from './env.ts'
@@ -26,7 +30,8 @@ import { type OpsServer, type ProbeHealth, startOpsServer } from './ops-server.t
 import { Outbox } from './outbox/outbox.ts'
 import { ResultPublisher } from './outbox/publisher.ts'
 import { answerRequests } from './requests.ts'
-import { runCheck } from './run-check.ts'
+import { type RunCheckOptions, runCheck } from './run-check.ts'
+import { runsHere } from './runs-here.ts'
 import { Scheduler } from './scheduler.ts'
 import { watchMonitors } from './watch-monitors.ts'
 
@@ -95,6 +100,41 @@ export function probeHealth(state: {
   }
 }
 
+/** How long the collector has to store one piece of an artifact. */
+const ARTIFACT_UPLOAD_TIMEOUT_MS = 15_000
+
+/**
+ * Browser checks on a probe started with GUARD_PROBE_BROWSER: its slots, shared fairly between the
+ * organizations with browser checks scheduled here, artifacts handed to the collector over the bus.
+ */
+function browserRunner(
+  env: ProbeEnv,
+  bus: Bus,
+  location: string,
+  stateDir: string,
+  allowPrivate: boolean,
+  scheduled: () => MonitorConfig[],
+): RunCheckOptions['browser'] {
+  if (env.GUARD_PROBE_BROWSER === undefined || env.GUARD_PROBE_BROWSER_PATH === undefined) return undefined
+  const artifactsDir = join(stateDir, 'artifacts')
+  const checks = new BrowserChecks({
+    concurrency: env.GUARD_PROBE_BROWSER_CONCURRENCY,
+    browserPath: env.GUARD_PROBE_BROWSER_PATH,
+    artifactsDir,
+    allowPrivate,
+    tenants: () =>
+      new Set(
+        scheduled()
+          .filter((monitor) => monitor.target.kind === 'browser')
+          .map((monitor) => monitor.organizationId),
+      ).size,
+  })
+  const upload = async (piece: ArtifactUpload) => {
+    await bus.request(artifactUploadSubject(location), encodeJson(piece), { timeoutMs: ARTIFACT_UPLOAD_TIMEOUT_MS })
+  }
+  return (run) => checkBrowser({ checks, artifactsDir, upload }, run)
+}
+
 export async function startProbe(deps: ProbeDeps): Promise<RunningProbe> {
   const { env, bus } = deps
   const location = env.GUARD_PROBE_LOCATION
@@ -137,6 +177,7 @@ export async function startProbe(deps: ProbeDeps): Promise<RunningProbe> {
     },
   })
 
+  const browser = browserRunner(env, bus, location, stateDir, allowPrivate, () => running.monitors())
   const running = new Scheduler({
     concurrency: env.GUARD_PROBE_CONCURRENCY,
     onLag: (lagMs) => {
@@ -148,6 +189,7 @@ export async function startProbe(deps: ProbeDeps): Promise<RunningProbe> {
         credentialsKey,
         now: deps.now,
         check: pool.check,
+        browser,
       })
       // This probe's own network is down: the failure says nothing about the target.
       if (result.status !== 'up' && canary.degraded()) result.probeDegraded = true
@@ -173,7 +215,8 @@ export async function startProbe(deps: ProbeDeps): Promise<RunningProbe> {
 
   const stateKey = derivePurposeKey(await resolveSecretKey(env), PROBE_STATE_PURPOSE)
   const cache = new MonitorCache(join(stateDir, 'monitors.json'), stateKey)
-  for (const monitor of await cache.load()) if (monitorRunsAt(monitor, location)) running.upsert(monitor)
+  for (const monitor of await cache.load())
+    if (runsHere(monitor, location, browser !== undefined)) running.upsert(monitor)
 
   // Everything that needs NATS attaches in the background: a probe started during an outage
   // checks its cached monitors and spools results until the bus comes back.
@@ -186,9 +229,18 @@ export async function startProbe(deps: ProbeDeps): Promise<RunningProbe> {
   void (async () => {
     const kv = await bus.kv(MONITORS_BUCKET)
     if (closing) return
-    await keep([await watchMonitors(kv, location, running, log, () => cache.saveSoon(() => running.monitors()))])
+    await keep([
+      await watchMonitors(
+        kv,
+        location,
+        running,
+        log,
+        () => cache.saveSoon(() => running.monitors()),
+        browser !== undefined,
+      ),
+    ])
     if (closing) return
-    await keep(await answerRequests(bus, location, allowPrivate, log, { credentialsKey, check: pool.check }))
+    await keep(await answerRequests(bus, location, allowPrivate, log, { credentialsKey, check: pool.check, browser }))
     log.info('probe watching monitors and answering requests')
   })().catch((error: unknown) => {
     if (!closing) log.error({ err: error }, 'could not attach to the bus')

@@ -30,7 +30,7 @@ describe('watchMonitors', () => {
     vi.useRealTimers()
   })
 
-  async function watched(existing: number) {
+  async function watched(existing: number, browser = false) {
     vi.useFakeTimers({ now: 0 })
     const bus = createInProcessBus({ streams: [] })
     const kv = await bus.kv(MONITORS_BUCKET)
@@ -42,7 +42,7 @@ describe('watchMonitors', () => {
         if (!firstRun.has(config.id)) firstRun.set(config.id, Date.now())
       },
     })
-    const watch: Stoppable = await watchMonitors(kv, 'fra', scheduler, log)
+    const watch: Stoppable = await watchMonitors(kv, 'fra', scheduler, log, () => {}, browser)
     cleanup.push(
       () => bus.close(),
       () => scheduler.stop(),
@@ -71,5 +71,20 @@ describe('watchMonitors', () => {
     // Uniform would be 20 a slot; a stampede would put all 120 in the first.
     expect(Math.max(...perTenSeconds)).toBeLessThan(45)
     expect(Math.min(...perTenSeconds)).toBeGreaterThan(0)
+  })
+
+  it('gives browser checks only to a probe with a browser', async () => {
+    const browserCheck: MonitorConfig = {
+      ...monitor('journey'),
+      target: { kind: 'browser', script: "test('t', async () => {})" },
+    }
+    for (const browser of [false, true]) {
+      const { kv, firstRun } = await watched(0, browser)
+      await kv.put('journey', encodeMonitorConfig(browserCheck))
+      await kv.put('plain', encodeMonitorConfig(monitor('plain')))
+      await vi.advanceTimersByTimeAsync(1000)
+      expect([...firstRun.keys()].sort()).toEqual(browser ? ['journey', 'plain'] : ['plain'])
+      for (const step of cleanup.splice(0).reverse()) await step()
+    }
   })
 })

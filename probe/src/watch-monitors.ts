@@ -1,4 +1,5 @@
-import { decodeMonitorConfig, type KvBucket, type Logger, monitorRunsAt, type Stoppable } from '@guard/shared'
+import { decodeMonitorConfig, type KvBucket, type Logger, type Stoppable } from '@guard/shared'
+import { runsHere } from './runs-here.ts'
 import type { Scheduler } from './scheduler.ts'
 
 /**
@@ -6,7 +7,8 @@ import type { Scheduler } from './scheduler.ts'
  * live. Once the watch has caught up, monitors scheduled from the disk cache that the bucket no
  * longer has are dropped, and a monitor that arrives new or edited is checked at once: during the
  * catch-up it is only the replay of what exists (a probe restart), which stays spread out.
- * `onChange` runs after every change to the schedule.
+ * `onChange` runs after every change to the schedule. Browser checks reach the scheduler only
+ * when `browser` (this probe has one).
  */
 export async function watchMonitors(
   monitors: KvBucket,
@@ -14,6 +16,7 @@ export async function watchMonitors(
   scheduler: Scheduler,
   log: Logger,
   onChange: () => void = () => {},
+  browser = false,
 ): Promise<Stoppable> {
   const seen = new Set<string>()
   let caughtUp = false
@@ -25,7 +28,7 @@ export async function watchMonitors(
       } else {
         try {
           const monitor = decodeMonitorConfig(entry.value)
-          if (monitorRunsAt(monitor, location)) scheduler.upsert(monitor, { checkNow: caughtUp })
+          if (runsHere(monitor, location, browser)) scheduler.upsert(monitor, { checkNow: caughtUp })
           else scheduler.remove(monitor.id)
         } catch (error) {
           log.warn({ key: entry.key, err: error }, 'monitor config breaks the wire contract: not scheduled')

@@ -54,6 +54,12 @@ export const routes: RouteEntry[] = [
     nav: false,
   },
   { path: '/synthetics', title: 'Synthetics', component: lazy(() => import('./screens/synthetics.tsx')), nav: true },
+  {
+    path: '/synthetics/:id',
+    title: 'Synthetic check',
+    component: lazy(() => import('./screens/synthetic-runs.tsx')),
+    nav: false,
+  },
   { path: '/devices', title: 'Devices', component: lazy(() => import('./screens/devices.tsx')), nav: true },
   { path: '/devices/:id', title: 'Device', component: lazy(() => import('./screens/device-detail.tsx')), nav: false },
   { path: '/incidents', title: 'Incidents', component: lazy(() => import('./screens/incidents.tsx')), nav: true },

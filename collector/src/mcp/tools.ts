@@ -398,7 +398,7 @@ export const guardTools = [
     name: 'run_synthetic_check',
     title: 'Run a synthetic check now',
     description:
-      'Runs a multi-step API check now on a probe of the chosen location (default any), as POST /api/synthetics/{id}/run, and returns the run: status, the failing step by name, each step with its status code and timings. Secrets are never shown. Requires sign-in, the write scope and synthetics:write.',
+      'Runs a synthetic check now on a probe of the chosen location (default any), as POST /api/synthetics/{id}/run, and returns the run: status, the failing step by name, each step with its status code and timings; for a browser check (run only by probes with a browser) `browser` holds its steps with durations, Web Vitals per page, console errors, failed requests and the URLs of its screenshot and trace. Secrets are never shown. Requires sign-in, the write scope and synthetics:write.',
     input: {
       id: z.string().min(1).max(64).describe('The synthetic check id (GET /api/synthetics lists them)'),
       location: z.string().max(32).optional().describe('A probe location code such as fra; default any probe'),
@@ -407,7 +407,7 @@ export const guardTools = [
     scope: 'write',
     annotations: WRITE,
     summary: (run) =>
-      `${run.status} from ${run.location} in ${run.responseTimeMs} ms${run.error ? `: ${run.error}` : ''} (${run.steps.length} steps).`,
+      `${run.status} from ${run.location} in ${run.responseTimeMs} ms${run.error ? `: ${run.error}` : ''} (${run.browser ? run.browser.steps.length : run.steps.length} steps)${run.browser?.artifacts.screenshot ? `; screenshot ${run.browser.artifacts.screenshot}` : ''}.`,
     run: ({ id, location }, tool) =>
       runSynthetic({
         ctx: tool.ctx,
@@ -419,7 +419,7 @@ export const guardTools = [
     name: 'get_synthetic_runs',
     title: 'Last runs of a synthetic check',
     description:
-      'The last runs of a multi-step API check, newest first, as GET /api/synthetics/{id}/runs: status, location, the failing step and each step with its timings. Requires sign-in and synthetics:read.',
+      'The last runs of a synthetic check, newest first, as GET /api/synthetics/{id}/runs: status, location, the failing step and each step with its timings; browser runs also carry Web Vitals, console errors, failed requests and artifact URLs. Requires sign-in and synthetics:read.',
     input: {
       id: z.string().min(1).max(64).describe('The synthetic check id'),
       limit: z.number().int().min(1).max(100).optional().describe('How many runs; default 20'),

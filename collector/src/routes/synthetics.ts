@@ -2,6 +2,7 @@ import type { GuardFastify } from '@guard/shared'
 import { z } from 'zod'
 import type { CollectorContext } from '../context.ts'
 import { callerOf } from '../plugins/authenticate.ts'
+import { getArtifact, getArtifactInput } from '../services/artifacts/get-artifact.ts'
 import { groupQuery } from '../services/groups/filter.ts'
 import { createSynthetic } from '../services/synthetics/create.ts'
 import { deleteSynthetic } from '../services/synthetics/delete.ts'
@@ -28,7 +29,7 @@ const runSyntheticQuery = z.object({
   store: z.stringbool().default(false),
 })
 
-/** Synthetic checks (README "Synthetic checks"): multi-step API flows run by probes. */
+/** Synthetic checks (README "Synthetic checks"): multi-step API flows and browser scripts run by probes. */
 export function syntheticRoutes(app: GuardFastify, ctx: CollectorContext): void {
   app.get(
     '/api/synthetics',
@@ -148,5 +149,27 @@ export function syntheticRoutes(app: GuardFastify, ctx: CollectorContext): void 
           input: { id: request.params.id, limit: request.query.limit },
         }),
       ),
+  )
+
+  app.get(
+    '/api/synthetics/:id/runs/:runId/artifacts/:name',
+    {
+      config: read,
+      schema: {
+        description:
+          "A browser run's stored screenshot (`screenshot.png`, image/png) or Playwright trace (`trace.zip`, open with `npx playwright show-trace`). Kept GUARD_ARTIFACT_RETENTION_DAYS days.",
+        params: getArtifactInput,
+        produces: ['image/png', 'application/zip'],
+        response: { 200: z.any().describe('the file'), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const artifact = await getArtifact({ ctx, caller: callerOf(request), input: request.params })
+      return reply
+        .type(artifact.contentType)
+        .header('Cache-Control', 'private, max-age=3600')
+        .header('Content-Disposition', `inline; filename="${request.params.name}"`)
+        .send(Buffer.from(artifact.data))
+    },
   )
 }

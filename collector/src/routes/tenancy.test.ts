@@ -107,6 +107,11 @@ const table: Array<{
   { method: 'DELETE', path: '/api/synthetics/{id}', url: '/api/synthetics/:synthetic' },
   { method: 'POST', path: '/api/synthetics/{id}/run', url: '/api/synthetics/:synthetic/run' },
   { method: 'GET', path: '/api/synthetics/{id}/runs', url: '/api/synthetics/:synthetic/runs' },
+  {
+    method: 'GET',
+    path: '/api/synthetics/{id}/runs/{runId}/artifacts/{name}',
+    url: '/api/synthetics/:synthetic/runs/run-1/artifacts/screenshot.png',
+  },
   { method: 'GET', path: '/api/heartbeats', url: `/api/heartbeats?organizationId=${ORG}` },
   {
     method: 'POST',

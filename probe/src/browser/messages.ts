@@ -9,6 +9,8 @@ export interface ScriptJob {
   actionTimeoutMs: number
   /** Default timeout of one `expect` on a locator or page. */
   expectTimeoutMs: number
+  /** Also take a screenshot when the script passes. */
+  screenshotOnSuccess: boolean
 }
 
 /** The browser to drive, sent once the runner has launched it. */

@@ -21,6 +21,8 @@ export const browserScriptInput = z.object({
   timeoutMs: z.number().int().min(1000).max(600_000),
   actionTimeoutMs: z.number().int().min(100).max(600_000).default(10_000),
   expectTimeoutMs: z.number().int().min(100).max(600_000).default(5000),
+  /** Keep a screenshot of a run that passes too (a failed run always gets one). */
+  screenshotOnSuccess: z.boolean().default(false),
 })
 export type BrowserScriptInput = z.input<typeof browserScriptInput>
 

@@ -47,7 +47,13 @@ async function run(job: ScriptJob): Promise<void> {
     page = await context.newPage()
     await script.body({ page })
     await context.tracing.stop()
-    await send({ type: 'done', status: 'passed', testName: redact(script.name) })
+    const screenshot = job.screenshotOnSuccess
+      ? await page
+          .screenshot({ path: 'screenshot.png', timeout: 3000 })
+          .then(() => 'screenshot.png')
+          .catch(() => undefined)
+      : undefined
+    await send({ type: 'done', status: 'passed', testName: redact(script.name), screenshot })
   } catch (error) {
     const screenshot = await page
       ?.screenshot({ path: 'screenshot.png', timeout: 3000 })

@@ -1,4 +1,5 @@
 import type { MonitorTarget } from '@guard/shared'
+import { browserChecker } from '../browser/browser-checker.ts'
 import type { CheckContext, Checker, CheckOutcome, TargetCheck } from '../checker.ts'
 import { dnsChecker } from './dns/check.ts'
 import { flowChecker } from './flow/check.ts'
@@ -29,6 +30,7 @@ const checkers: { [K in Kind]: Checker<K> } = {
   tls: tlsChecker,
   icmp: icmpChecker,
   flow: flowChecker,
+  browser: browserChecker,
   udp: udpChecker,
   grpc: grpcChecker,
   websocket: websocketChecker,

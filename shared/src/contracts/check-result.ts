@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { parseWellFormedJson } from '../text/well-formed.ts'
-import { resultDetails } from './flow.ts'
+import { browserRunDetails } from './browser-target.ts'
+import { flowStepRun } from './flow.ts'
 import { protocolKinds } from './protocols/index.ts'
 
 /** What a probe publishes on `results.<location>` for every check it runs. */
@@ -8,6 +9,15 @@ export const checkStatus = z.enum(['up', 'down', 'degraded'])
 export type CheckStatus = z.infer<typeof checkStatus>
 
 const millis = z.number().nonnegative()
+
+/** What a result says beyond its common fields; kinds without details carry none. */
+export const resultDetails = z.object({
+  /** Multi-step API checks: each step's outcome and timings. */
+  steps: z.array(flowStepRun).max(20).optional(),
+  /** Browser checks: steps, Web Vitals, console errors, failed requests, stored artifacts. */
+  browser: browserRunDetails.optional(),
+})
+export type ResultDetails = z.infer<typeof resultDetails>
 
 export const timingPhases = z.object({
   dnsMs: millis.optional(),
@@ -83,6 +93,8 @@ export const errorKind = z.enum([
   'host_key_changed',
   /** Multi-step checks: a step's extraction found nothing, or a `{{variable}}` was never set. */
   'extraction_failed',
+  /** Browser checks: the script failed (a step, an assertion, an action) or hit its deadline. */
+  'script_failed',
   'unknown',
 ])
 export type ErrorKind = z.infer<typeof errorKind>
@@ -95,7 +107,7 @@ export const checkResultV1 = z.object({
   organizationId: z.string().min(1),
   location: z.string().regex(/^[a-z0-9-]{2,32}$/),
   /** `heartbeat`: not a probe's check but a heartbeat monitor's ping or missed deadline (location `heartbeat`). */
-  kind: z.enum(['http', 'tcp', 'dns', 'tls', 'icmp', 'flow', ...protocolKinds, 'heartbeat']),
+  kind: z.enum(['http', 'tcp', 'dns', 'tls', 'icmp', 'flow', 'browser', ...protocolKinds, 'heartbeat']),
   status: checkStatus,
   startedAt: z.iso.datetime(),
   responseTimeMs: millis,

@@ -105,7 +105,3 @@ export const flowStepRun = z.object({
   totalMs: millis,
 })
 export type FlowStepRun = z.infer<typeof flowStepRun>
-
-/** What a result says beyond its common fields; kinds without details carry none. */
-export const resultDetails = z.object({ steps: z.array(flowStepRun).max(20).optional() })
-export type ResultDetails = z.infer<typeof resultDetails>

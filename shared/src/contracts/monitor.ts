@@ -1,6 +1,7 @@
 import { isIP } from 'node:net'
 import { z } from 'zod'
 import { parseWellFormedJson } from '../text/well-formed.ts'
+import { browserTarget } from './browser-target.ts'
 import { flowTarget } from './flow.ts'
 import { httpTarget } from './http-target.ts'
 import { protocolTargets } from './protocols/index.ts'
@@ -62,6 +63,7 @@ export const monitorTarget = z.discriminatedUnion('kind', [
   tlsTarget,
   icmpTarget,
   flowTarget,
+  browserTarget,
   ...protocolTargets,
 ])
 export type MonitorTarget = z.infer<typeof monitorTarget>

@@ -9,6 +9,9 @@ const limit = z.int().min(0)
 export const planLimits = z.object({
   monitors: limit.optional().describe('domains and services together'),
   minIntervalSeconds: limit.optional().describe('the shortest checkInterval a monitor may have'),
+  minBrowserIntervalSeconds: limit
+    .optional()
+    .describe('the shortest checkInterval a browser check (synthetic `type: browser`) may have'),
   locations: limit.optional().describe('locations one monitor may be checked from'),
   statusPages: limit.optional(),
   retentionDays: limit.optional(),
@@ -16,7 +19,14 @@ export const planLimits = z.object({
 
 export type PlanLimits = z.infer<typeof planLimits>
 
-export const PLAN_LIMIT_NAMES = ['monitors', 'minIntervalSeconds', 'locations', 'statusPages', 'retentionDays'] as const
+export const PLAN_LIMIT_NAMES = [
+  'monitors',
+  'minIntervalSeconds',
+  'minBrowserIntervalSeconds',
+  'locations',
+  'statusPages',
+  'retentionDays',
+] as const
 
 export type PlanLimitName = (typeof PLAN_LIMIT_NAMES)[number]
 

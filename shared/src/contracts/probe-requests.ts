@@ -11,6 +11,9 @@ export const PROBE_QUEUE = 'probes'
 
 export const manualCheckSubject = (location: string | 'any') => `probe.${location}.check`
 
+/** Manual runs of browser checks: only probes with a browser answer here. */
+export const browserCheckSubject = (location: string | 'any') => `probe.${location}.browser-check`
+
 /** Run this monitor once, now, and answer with the result (not published to the results stream). */
 export const manualCheckRequestV1 = z.object({ v: z.literal(1), monitor: monitorConfigV1 })
 export type ManualCheckRequest = z.infer<typeof manualCheckRequestV1>

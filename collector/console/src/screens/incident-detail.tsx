@@ -42,7 +42,12 @@ function who(author: string | null, automatic = false): string {
   return author
 }
 
-const MONITOR_PATH: Record<string, string> = { domain: '/domains', service: '/services', device: '/devices' }
+const MONITOR_PATH: Record<string, string> = {
+  domain: '/domains',
+  service: '/services',
+  device: '/devices',
+  synthetic: '/synthetics',
+}
 
 export default function IncidentDetail() {
   const { params } = useRoute()

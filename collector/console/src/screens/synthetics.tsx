@@ -184,7 +184,10 @@ export default function Synthetics() {
     })
 
   const columns: Array<Column<Synthetic>> = [
-    { header: 'Check', cell: (synthetic) => synthetic.name },
+    {
+      header: 'Check',
+      cell: (synthetic) => <a href={`/synthetics/${encodeURIComponent(synthetic.id)}`}>{synthetic.name}</a>,
+    },
     { header: 'Steps', cell: (synthetic) => synthetic.steps.map((step) => step.name).join(' → ') },
     { header: 'Every', align: 'right', cell: (synthetic) => `${synthetic.checkInterval} s` },
     {

@@ -1,5 +1,6 @@
 import {
   BusRequestError,
+  browserCheckSubject,
   type CheckResult,
   decodeJson,
   encodeJson,
@@ -27,7 +28,9 @@ export async function runCheckOnProbe(
   const where = location === 'any' ? 'No probe' : `No probe at location ${location}`
   let reply: Uint8Array
   try {
-    reply = await ctx.bus.request(manualCheckSubject(location), encodeJson(request), { timeoutMs: waitSeconds * 1000 })
+    // Browser checks go where only probes with a browser answer.
+    const subject = monitor.target.kind === 'browser' ? browserCheckSubject(location) : manualCheckSubject(location)
+    reply = await ctx.bus.request(subject, encodeJson(request), { timeoutMs: waitSeconds * 1000 })
   } catch (error) {
     if (error instanceof BusRequestError && error.reason === 'no-responders') {
       throw new GuardError(unanswered, `${where} is connected to run the check`)

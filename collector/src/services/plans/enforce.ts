@@ -15,6 +15,7 @@ export interface MonitorWrite {
 const LIMIT_WORDS: Record<PlanLimitName, (value: number) => string> = {
   monitors: (value) => `${value} monitor${value === 1 ? '' : 's'}`,
   minIntervalSeconds: (value) => `a check interval of ${value} seconds or more`,
+  minBrowserIntervalSeconds: (value) => `browser checks every ${value} seconds or more`,
   locations: (value) => `${value} location${value === 1 ? '' : 's'} per monitor`,
   statusPages: (value) => `${value} status page${value === 1 ? '' : 's'}`,
   retentionDays: (value) => `${value} days of history`,
@@ -97,4 +98,20 @@ export async function enforcePlan<T>(
     }
     return write(tx)
   })
+}
+
+/**
+ * A browser check's interval against its organization's plan (`minBrowserIntervalSeconds`):
+ * each run starts a browser, so plans keep them rarer than other checks. 403 PLAN_LIMIT naming it.
+ */
+export async function enforceBrowserInterval(
+  ctx: Pick<CollectorContext, 'plans'>,
+  organizationId: string,
+  checkInterval: number,
+): Promise<void> {
+  const { plan } = await ctx.plans.planOf(organizationId)
+  const minimum = plan?.limits.minBrowserIntervalSeconds
+  if (plan && minimum !== undefined && checkInterval < minimum) {
+    throw planLimitError(plan, 'minBrowserIntervalSeconds', minimum, `checkInterval ${checkInterval} is shorter`)
+  }
 }

@@ -35,7 +35,14 @@ export const usageView = z
       organizationId: '00000000-0000-7000-8000-000000000001',
       plan: 'free',
       planName: 'Free',
-      limits: { monitors: 5, minIntervalSeconds: 300, locations: 1, statusPages: 1, retentionDays: 7 },
+      limits: {
+        monitors: 5,
+        minIntervalSeconds: 300,
+        minBrowserIntervalSeconds: 300,
+        locations: 1,
+        statusPages: 1,
+        retentionDays: 7,
+      },
       usage: {
         monitors: 3,
         domains: 2,

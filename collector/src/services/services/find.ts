@@ -11,10 +11,12 @@ export function serviceOf(monitor: MonitorRecord): ServiceRecord {
     id: monitor.id,
     organizationId: monitor.organizationId,
     name: monitor.name,
-    // Services never hold a flow (synthetic checks do); the shared target type allows one.
+    // Services never hold a flow or a browser script (synthetic checks do); the shared target type allows them.
     protocol:
       monitor.protocol ??
-      (monitor.target.kind === 'http' || monitor.target.kind === 'flow' ? 'http' : monitor.target.kind),
+      (monitor.target.kind === 'http' || monitor.target.kind === 'flow' || monitor.target.kind === 'browser'
+        ? 'http'
+        : monitor.target.kind),
     protocolConfig: protocolConfigOf(monitor),
     checkInterval: monitor.checkInterval,
     timeout: monitor.timeout,

@@ -43,6 +43,7 @@ const REASONS = {
   condition_failed: 'reason.condition_failed',
   host_key_changed: 'reason.host_key_changed',
   extraction_failed: 'reason.condition_failed',
+  script_failed: 'reason.condition_failed',
   unknown: 'reason.unknown',
 } satisfies Record<ErrorKind, MessageId>
 

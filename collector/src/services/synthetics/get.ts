@@ -1,6 +1,7 @@
 import type { Caller, CollectorContext } from '../../context.ts'
 import { groupsOf } from '../groups/filter.ts'
 import { findMonitor } from '../monitors/find.ts'
+import { findBrowserLocations } from './browser-locations.ts'
 import type { SyntheticView } from './schemas.ts'
 import { syntheticOf } from './view.ts'
 
@@ -15,5 +16,5 @@ export async function getSynthetic({
 }): Promise<SyntheticView> {
   const monitor = await findMonitor(ctx.sql, caller, 'synthetic', input.id)
   const groups = await groupsOf(ctx.sql, 'monitors', [monitor.id])
-  return syntheticOf(monitor, groups.get(monitor.id) ?? null)
+  return syntheticOf(monitor, groups.get(monitor.id) ?? null, await findBrowserLocations(ctx))
 }

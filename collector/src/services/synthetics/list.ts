@@ -2,6 +2,7 @@ import type { Caller, CollectorContext } from '../../context.ts'
 import { organizationScope } from '../access/organization.ts'
 import { type GroupFilter, groupsFiltered, groupsOf } from '../groups/filter.ts'
 import { listMonitors } from '../monitors/list.ts'
+import { findBrowserLocations } from './browser-locations.ts'
 import type { SyntheticView } from './schemas.ts'
 import { syntheticOf } from './view.ts'
 
@@ -26,5 +27,6 @@ export async function listSynthetics({
     'monitors',
     monitors.map((monitor) => monitor.id),
   )
-  return monitors.map((monitor) => syntheticOf(monitor, groups.get(monitor.id) ?? null))
+  const browserAt = await findBrowserLocations(ctx)
+  return monitors.map((monitor) => syntheticOf(monitor, groups.get(monitor.id) ?? null, browserAt))
 }

@@ -1,4 +1,13 @@
-import { flowSecretName, flowStep, flowStepRun } from '@guard/shared'
+import {
+  BROWSER_SCRIPT_MAX_BYTES,
+  browserFailedRequestV1,
+  browserNavigationV1,
+  browserStepV1,
+  browserTarget,
+  flowSecretName,
+  flowStep,
+  flowStepRun,
+} from '@guard/shared'
 import { z } from 'zod'
 import { DEFAULT_RULES } from '../monitor-state/transition.ts'
 import {
@@ -11,8 +20,13 @@ import {
   tags,
 } from '../monitors/schemas.ts'
 
-/** `api`: ordered HTTP steps. Browser journeys will be a second type. */
-export const syntheticType = z.enum(['api'])
+/** `api`: ordered HTTP steps; `browser`: a Playwright-style script run by probes with a browser. */
+export const syntheticType = z.enum(['api', 'browser'])
+
+/** The script of a browser check, at most BROWSER_SCRIPT_MAX_BYTES (64 KiB). */
+const script = browserTarget.shape.script.describe(
+  `a Playwright test script (README "Browser checks"), at most ${BROWSER_SCRIPT_MAX_BYTES} bytes`,
+)
 
 const steps = z.array(flowStep).min(1).max(20)
 /** Write-only values the steps name as `{{secrets.NAME}}`; sealed at rest and for probes, never returned. */
@@ -28,11 +42,51 @@ function secretReferences(given: z.infer<typeof steps>): Set<string> {
   return new Set([...text.matchAll(/\{\{\s*secrets\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g)].map((match) => match[1]!))
 }
 
+/** The names a browser script reads as `secrets.NAME` (or `secrets['NAME']`). */
+function scriptSecretReferences(text: string): Set<string> {
+  const dotted = [...text.matchAll(/\bsecrets\.([A-Za-z_][A-Za-z0-9_]*)/g)]
+  const indexed = [...text.matchAll(/\bsecrets\[\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]\s*\]/g)]
+  return new Set([...dotted, ...indexed].map((match) => match[1]!))
+}
+
+/** Steps for `api`, a script for `browser`, never both; every secret used is given. */
+function checkType(
+  input: {
+    type: 'api' | 'browser'
+    steps?: unknown[] | undefined
+    script?: string | undefined
+    secrets?: Record<string, unknown> | undefined
+    screenshotOnSuccess?: boolean | undefined
+  },
+  ctx: z.RefinementCtx,
+) {
+  if (input.type === 'api') {
+    if (!input.steps) ctx.addIssue({ code: 'custom', path: ['steps'], message: 'is required for type api' })
+    if (input.script !== undefined) ctx.addIssue({ code: 'custom', path: ['script'], message: 'is for type browser' })
+    if (input.screenshotOnSuccess !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['screenshotOnSuccess'], message: 'is for type browser' })
+  } else {
+    if (input.script === undefined)
+      ctx.addIssue({ code: 'custom', path: ['script'], message: 'is required for type browser' })
+    if (input.steps) ctx.addIssue({ code: 'custom', path: ['steps'], message: 'is for type api' })
+  }
+  const used =
+    input.type === 'api'
+      ? secretReferences((input.steps ?? []) as z.infer<typeof steps>)
+      : scriptSecretReferences(input.script ?? '')
+  for (const name of used) {
+    if (!input.secrets?.[name])
+      ctx.addIssue({ code: 'custom', path: ['secrets', name], message: 'is used and not given' })
+  }
+}
+
 export const createSyntheticInput = z
   .object({
     name: monitorName,
     type: syntheticType.default('api'),
-    steps,
+    steps: steps.optional(),
+    script: script.optional(),
+    screenshotOnSuccess: z.boolean().optional().describe('browser: also keep a screenshot of runs that pass'),
     secrets: secrets.optional(),
     checkInterval: checkInterval.default(300),
     timeout: checkTimeout.optional(),
@@ -43,12 +97,7 @@ export const createSyntheticInput = z
     quorumPercent: quorumPercent.default(DEFAULT_RULES.quorumPercent),
   })
   .strict()
-  .superRefine((input, ctx) => {
-    for (const name of secretReferences(input.steps)) {
-      if (!input.secrets?.[name])
-        ctx.addIssue({ code: 'custom', path: ['secrets', name], message: 'is used and not given' })
-    }
-  })
+  .superRefine(checkType)
 export type CreateSyntheticInput = z.input<typeof createSyntheticInput>
 
 /** A partial change; `secrets` are merged by name (`null` removes one), the steps replaced whole. */
@@ -56,6 +105,8 @@ export const updateSyntheticInput = z
   .object({
     name: monitorName.optional(),
     steps: steps.optional(),
+    script: script.optional(),
+    screenshotOnSuccess: z.boolean().optional(),
     secrets: z.record(flowSecretName, z.string().min(1).max(8192).nullable()).optional(),
     checkInterval: checkInterval.optional(),
     timeout: checkTimeout.optional(),
@@ -73,7 +124,12 @@ export const syntheticView = z.object({
   organizationId: z.string(),
   name: z.string(),
   type: syntheticType,
-  steps: z.array(flowStep),
+  steps: z.array(flowStep).describe('api: the steps; browser: empty'),
+  script: z.string().nullable().describe('browser: the script; api: null'),
+  screenshotOnSuccess: z.boolean(),
+  browserUnavailableAt: z
+    .array(z.string())
+    .describe('browser: locations of the check with no connected probe that has a browser, where it cannot run'),
   secretsSet: z.boolean().describe('whether secrets are stored; their values are never returned'),
   checkInterval: z.number().int(),
   timeout: z.number().int(),
@@ -96,7 +152,22 @@ export const syntheticRunView = z.object({
   responseTimeMs: z.number(),
   error: z.string().nullable().describe('the first failing step, by name, and why'),
   errorKind: z.string().nullable(),
-  steps: z.array(flowStepRun),
+  steps: z.array(flowStepRun).describe('api: each step; browser: empty (see browser.steps)'),
+  browser: z
+    .object({
+      testName: z.string(),
+      timedOut: z.boolean(),
+      failedStep: z.string().nullable(),
+      steps: z.array(browserStepV1),
+      navigations: z.array(browserNavigationV1).describe('Web Vitals of each document the page loaded'),
+      consoleErrors: z.array(z.string()),
+      failedRequests: z.array(browserFailedRequestV1),
+      artifacts: z
+        .object({ screenshot: z.string().optional(), trace: z.string().optional() })
+        .describe('URLs of the stored screenshot and Playwright trace'),
+    })
+    .nullable()
+    .describe('browser checks: what the run recorded'),
 })
 export type SyntheticRunView = z.infer<typeof syntheticRunView>
 

@@ -1,7 +1,10 @@
+import type { MonitorTarget } from '@guard/shared'
 import type { Caller, CollectorContext } from '../../context.ts'
 import { openSecrets } from '../monitors/credentials.ts'
 import { findMonitor, findSealedCredentials } from '../monitors/find.ts'
 import { updateMonitor } from '../monitors/update.ts'
+import { enforceBrowserInterval } from '../plans/enforce.ts'
+import { findBrowserLocations } from './browser-locations.ts'
 import { createSyntheticInput, type SyntheticView, type UpdateSyntheticInput, updateSyntheticInput } from './schemas.ts'
 import { syntheticOf } from './view.ts'
 
@@ -16,7 +19,20 @@ async function mergedSecrets(ctx: CollectorContext, id: string, given: Record<st
   return merged
 }
 
-/** Changes the given fields; the steps and secrets must still agree, as on create. */
+/** The target after the change: steps replace an api check's, script and screenshot setting a browser check's. */
+function changedTarget(current: MonitorTarget, changes: ReturnType<typeof updateSyntheticInput.parse>): MonitorTarget {
+  if (current.kind === 'browser') {
+    const screenshotOnSuccess = changes.screenshotOnSuccess ?? current.screenshotOnSuccess ?? false
+    return {
+      kind: 'browser',
+      script: changes.script ?? current.script,
+      ...(screenshotOnSuccess ? { screenshotOnSuccess: true } : {}),
+    }
+  }
+  return { kind: 'flow', steps: changes.steps ?? (current.kind === 'flow' ? current.steps : []) }
+}
+
+/** Changes the given fields; the type stays, and steps or script and secrets must still agree, as on create. */
 export async function updateSynthetic({
   ctx,
   caller,
@@ -29,14 +45,33 @@ export async function updateSynthetic({
   const { id, ...fields } = input
   const changes = updateSyntheticInput.parse(fields)
   const current = await findMonitor(ctx.sql, caller, 'synthetic', id)
+  const type = current.target.kind === 'browser' ? 'browser' : 'api'
   const secrets = changes.secrets ? await mergedSecrets(ctx, id, changes.secrets) : undefined
-  const steps = changes.steps ?? (current.target.kind === 'flow' ? current.target.steps : [])
-  if (changes.steps || changes.secrets) {
+  const target = changedTarget(current.target, changes)
+  const retargeted = changes.steps || changes.script !== undefined || changes.screenshotOnSuccess !== undefined
+  if (retargeted || changes.secrets) {
     const known = secrets ?? (current.credentialsSet ? await mergedSecrets(ctx, id, {}) : {})
-    // The create rules (every {{secrets.NAME}} given) over the result of the change.
-    createSyntheticInput.parse({ name: current.name, steps, secrets: known })
+    // The create rules (the type's own fields, every secret used given) over the result of the change.
+    createSyntheticInput.parse({
+      name: current.name,
+      type,
+      ...(target.kind === 'flow' ? { steps: target.steps } : {}),
+      ...(target.kind === 'browser'
+        ? { script: target.script, screenshotOnSuccess: target.screenshotOnSuccess ?? false }
+        : {}),
+      // Fields of the other type are refused by name, as on create.
+      ...(type === 'browser' && changes.steps ? { steps: changes.steps } : {}),
+      ...(type === 'api' && changes.script !== undefined ? { script: changes.script } : {}),
+      ...(type === 'api' && changes.screenshotOnSuccess !== undefined
+        ? { screenshotOnSuccess: changes.screenshotOnSuccess }
+        : {}),
+      secrets: known,
+    })
   }
-  const { secrets: _secrets, steps: _steps, ...rest } = changes
+  if (type === 'browser' && changes.checkInterval !== undefined) {
+    await enforceBrowserInterval(ctx, current.organizationId, changes.checkInterval)
+  }
+  const { secrets: _secrets, steps: _steps, script: _script, screenshotOnSuccess: _shot, ...rest } = changes
   const monitor = await updateMonitor({
     ctx,
     caller,
@@ -45,10 +80,10 @@ export async function updateSynthetic({
       id,
       changes: {
         ...rest,
-        ...(changes.steps ? { target: { kind: 'flow', steps } } : {}),
+        ...(retargeted ? { target } : {}),
         ...(secrets ? { secrets: Object.keys(secrets).length > 0 ? secrets : null } : {}),
       },
     },
   })
-  return syntheticOf(monitor, null)
+  return syntheticOf(monitor, null, await findBrowserLocations(ctx))
 }
