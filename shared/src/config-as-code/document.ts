@@ -52,7 +52,7 @@ export const channelEntry = entry({
   config: z
     .record(z.string(), z.unknown())
     .default({})
-    .describe("The provider's settings; write secrets as ${env:NAME}"),
+    .describe("The provider's settings; secrets written as references to environment variables"),
 })
 
 export const routeEntry = entry({

@@ -1,1 +1,2 @@
 export * from './document.ts'
+export * from './load.ts'
