@@ -5,6 +5,7 @@ import { setDependencies } from '../dependencies/set.ts'
 import type { MonitorConfigKind, Scope } from './kind.ts'
 import { MONITOR_CONFIG_KINDS } from './kind.ts'
 import { computePlan, type PlanInput, type PlanStep, plannedChange, viewOf } from './plan.ts'
+import { ADAPTERS } from './state.ts'
 
 export const applyView = z.object({
   applied: z.array(plannedChange),
@@ -128,18 +129,7 @@ export async function applyConfig({
   return { applied: view.changes, failed: failures, summary: { ...view.summary, failed: failures.length } }
 }
 
-const KIND_ORDER = [
-  'tag',
-  'group',
-  'channel',
-  'route',
-  'domain',
-  'service',
-  'heartbeat',
-  'synthetic',
-  'maintenance',
-  'status-page',
-]
+const KIND_ORDER = ADAPTERS.map((adapter) => adapter.kind)
 const order = (step: PlanStep) => KIND_ORDER.indexOf(step.kind)
 
 /** The object's key, managed by code from now on; its write-only values' hash when apply wrote them. */

@@ -7,16 +7,16 @@ import { channelAdapter, routeAdapter } from './kinds/notifications.ts'
 import { groupAdapter, tagAdapter } from './kinds/organizing.ts'
 import { maintenanceAdapter, statusPageAdapter } from './kinds/pages.ts'
 
-/** Every kind a document covers, in the order apply creates them (each may name those before it). */
+/** Every kind a document covers, in the order apply creates them (each may name those before it: routes name monitors). */
 export const ADAPTERS: readonly KindAdapter[] = [
   tagAdapter,
   groupAdapter,
   channelAdapter,
-  routeAdapter,
   domainAdapter,
   serviceAdapter,
   heartbeatAdapter,
   syntheticAdapter,
+  routeAdapter,
   maintenanceAdapter,
   statusPageAdapter,
 ]
