@@ -67,7 +67,9 @@ describe('loadDocument', () => {
         ]),
       },
     ])
-    expect(loaded.issues).toEqual([expect.objectContaining({ line: 5, column: 14, message: 'dependency cycle: a → b → c → a' })])
+    expect(loaded.issues).toEqual([
+      expect.objectContaining({ line: 5, column: 14, message: 'dependency cycle: a → b → c → a' }),
+    ])
   })
 
   it('names unknown references and duplicate ids across monitor kinds where they are written', () => {

@@ -2,6 +2,7 @@ import { DEFAULT_ORGANIZATION } from '@guard/shared'
 import { resolveEnv } from '@guard/shared/config-as-code'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { collectorForTest, userCaller } from '../../test-support.ts'
+import { listHeartbeats } from '../heartbeats/list.ts'
 import { listMonitors } from '../monitors/list.ts'
 import { applyConfig } from './apply.ts'
 import { exportConfig } from './export.ts'
@@ -90,7 +91,7 @@ describe('monitoring as code', () => {
     const planned = await plan(without, true)
     expect(planned.changes).toEqual([expect.objectContaining({ action: 'delete', kind: 'heartbeat', id: 'backup' })])
     await apply(without, true)
-    expect(await listMonitors({ ctx: harness.ctx, caller, input: { kind: 'heartbeat' } })).toEqual([])
+    expect(await listHeartbeats({ ctx: harness.ctx, caller, input: {} })).toEqual([])
   })
 
   it('reports a change the SSRF guard refuses and goes on; a re-run after the fix completes', async () => {

@@ -129,7 +129,7 @@ export async function applyConfig({
   return { applied: view.changes, failed: failures, summary: { ...view.summary, failed: failures.length } }
 }
 
-const KIND_ORDER = ADAPTERS.map((adapter) => adapter.kind)
+const KIND_ORDER: readonly string[] = ADAPTERS.map((adapter) => adapter.kind)
 const order = (step: PlanStep) => KIND_ORDER.indexOf(step.kind)
 
 /** The object's key, managed by code from now on; its write-only values' hash when apply wrote them. */
