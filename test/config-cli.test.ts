@@ -90,7 +90,7 @@ describe('guard validate, plan, apply and export', () => {
     expect(planned.code).toBe(0)
   })
 
-  it('apply exits 1 and names the change the collector refused', async () => {
+  it('plan exits 1 and names the field the collector refused', async () => {
     const file = join(directory, 'refused.yaml')
     await writeFile(
       file,

@@ -14,6 +14,8 @@ import { envelope, errorResponses, ok } from './common.ts'
 const read = { access: { permission: 'config:read' as const } }
 const write = { access: { permission: 'config:write' as const } }
 const YAML_TYPES = ['application/yaml', 'application/x-yaml', 'text/yaml']
+/** A document of thousands of monitors is a few MB. */
+const BODY_LIMIT = 16 * 1024 * 1024
 const flag = z
   .enum(['true', 'false'])
   .default('false')
@@ -28,7 +30,7 @@ const documentBody = z
 
 /** A YAML body is read as the document; its syntax and schema errors name their line and column. */
 function parseYamlBodies(scope: FastifyInstance) {
-  scope.addContentTypeParser(YAML_TYPES, { parseAs: 'string', bodyLimit: 16 * 1024 * 1024 }, (_request, body, done) => {
+  scope.addContentTypeParser(YAML_TYPES, { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_request, body, done) => {
     const loaded = loadDocument([{ file: 'body', text: String(body) }])
     if (loaded.document) return done(null, loaded.document)
     const message = loaded.issues
@@ -55,6 +57,7 @@ export async function configRoutes(app: GuardFastify, ctx: CollectorContext): Pr
       '/api/config/plan',
       {
         config: read,
+        bodyLimit: BODY_LIMIT,
         schema: {
           description: 'What apply would change: creates, updates with their changed fields, deletes (with prune)',
           querystring: pruneQuery,
@@ -69,6 +72,7 @@ export async function configRoutes(app: GuardFastify, ctx: CollectorContext): Pr
       '/api/config/apply',
       {
         config: write,
+        bodyLimit: BODY_LIMIT,
         schema: {
           description:
             'Makes the plan: each change through the object’s own API rules; a failed change is reported and the rest go on',
