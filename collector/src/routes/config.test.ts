@@ -29,6 +29,8 @@ describe('the monitoring-as-code routes', () => {
       payload: yaml,
     })
     expect(apply.json().data.summary).toEqual({ create: 1, update: 0, delete: 0, failed: 0 })
+    const managed = await harness.app.inject({ method: 'GET', url: '/api/config/managed', headers })
+    expect(managed.json().data).toEqual([expect.objectContaining({ kind: 'heartbeat', key: 'backup' })])
     const exported = await harness.app.inject({
       method: 'GET',
       url: '/api/config/export',

@@ -8,6 +8,7 @@ import { callerOf } from '../plugins/authenticate.ts'
 import { applyConfig, applyView } from '../services/config-as-code/apply.ts'
 import { exportConfig, exportView } from '../services/config-as-code/export.ts'
 import { guardJsonSchema } from '../services/config-as-code/json-schema.ts'
+import { listManagedObjects, managedObjectView } from '../services/config-as-code/list-managed.ts'
 import { planConfig, planView } from '../services/config-as-code/plan.ts'
 import { envelope, errorResponses, ok } from './common.ts'
 
@@ -85,6 +86,17 @@ export async function configRoutes(app: GuardFastify, ctx: CollectorContext): Pr
         ok(await applyConfig({ ctx, caller: callerOf(request), input: { document: request.body, ...request.query } })),
     )
   })
+  app.get(
+    '/api/config/managed',
+    {
+      config: read,
+      schema: {
+        description: 'The objects managed by code (created or adopted by an apply), which the console marks',
+        response: { 200: envelope(z.array(managedObjectView)), ...errorResponses },
+      },
+    },
+    async (request) => ok(await listManagedObjects({ ctx, caller: callerOf(request) })),
+  )
   app.get(
     '/api/config/export',
     {

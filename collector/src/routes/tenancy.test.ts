@@ -240,6 +240,7 @@ const table: Array<{
     own: true,
   },
   { method: 'GET', path: '/api/config/export', url: '/api/config/export', own: true },
+  { method: 'GET', path: '/api/config/managed', url: '/api/config/managed', own: true },
   { method: 'GET', path: '/api/maintenance-windows', url: `/api/maintenance-windows?organizationId=${ORG}` },
   {
     method: 'POST',
