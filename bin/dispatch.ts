@@ -15,6 +15,10 @@ Commands:
   monitor test --location CODE --url URL
                              run one check now from a probe of CODE; stores nothing
   channels list|test ID      notification channels, and a test message to one now
+  validate -f FILE|DIR       check a guard.yaml document offline (schema, references)
+  plan -f FILE|DIR           what apply would change (exit 2: changes, 0: none)
+  apply -f FILE|DIR          make the organization match guard.yaml (--prune deletes the rest)
+  export [-o FILE]           the organization as a guard.yaml document
   synthetic run FILE         run a browser script on this machine and print the run
   heartbeat --url PING_URL -- COMMAND
                              run a job and ping its heartbeat monitor: start, then the exit code
@@ -113,6 +117,12 @@ export const commands: Record<string, Command> = {
   monitor: {
     run: async (args) => (await import('./commands/monitor.ts')).runMonitorCommand(args),
   },
+  ...Object.fromEntries(
+    (['validate', 'plan', 'apply', 'export'] as const).map((name) => [
+      name,
+      { run: async (args: string[]) => (await import('./commands/config.ts')).runConfigCommand(name, args) },
+    ]),
+  ),
   synthetic: {
     run: async (args) => (await import('./commands/synthetic.ts')).runSyntheticCommand(args),
   },

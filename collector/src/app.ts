@@ -16,6 +16,7 @@ import { acknowledgeLinkRoutes } from './routes/acknowledge-link.ts'
 import { agentRoutes } from './routes/agent.ts'
 import { apiKeyRoutes } from './routes/api-keys.ts'
 import { chatRoutes } from './routes/chat.ts'
+import { configRoutes, guardSchemaRoute } from './routes/config.ts'
 import { dashboardRoutes } from './routes/dashboard.ts'
 import { deadLetterRoutes } from './routes/dead-letters.ts'
 import { dependencyRoutes } from './routes/dependencies.ts'
@@ -115,6 +116,7 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
   if (!options.dependencies) app.addHook('onClose', async () => dependencies.stop())
   healthRoutes(app, dependencies, options.ingest)
   openApiRoute(app)
+  guardSchemaRoute(app)
   integrationCallbackRoutes(app.withTypeProvider<ZodTypeProvider>(), ctx)
   await agentRoutes(app, ctx)
   await pingRoutes(app, ctx)
@@ -157,6 +159,7 @@ export async function buildCollectorApp(ctx: CollectorContext, options: Collecto
     apiKeyRoutes(routes, ctx)
     incidentRoutes(routes, ctx)
     maintenanceWindowRoutes(routes, ctx)
+    await configRoutes(routes, ctx)
     notificationRoutes(routes, ctx)
     notificationChannelRoutes(routes, ctx)
     eventStreamRoutes(routes, ctx)

@@ -75,7 +75,7 @@ describe('membership roles in the collector', () => {
           ? 404
           : url === '/ack' || url.startsWith('/status/') || url.endsWith('/subscribe')
             ? 400
-            : url === '/api/chat/conversations' || url.startsWith('/api/toolbox/')
+            : url === '/api/chat/conversations' || url.startsWith('/api/toolbox/') || url === '/api/config/plan'
               ? 400
               : url === '/auth/logout'
                 ? 303
@@ -99,6 +99,29 @@ describe('membership roles in the collector', () => {
     for (const role of ['admin', 'owner']) {
       const created = await app.inject({ method: 'POST', url: '/api-keys', headers: as(role), payload: key })
       expect(created.statusCode, role).toBe(201)
+    }
+  })
+
+  it('a member plans and exports guard.yaml but does not apply it; an admin and an owner apply it', async () => {
+    const document = { version: 1, tags: [{ id: 'roles', color: '#123456' }] }
+    const plan = await app.inject({ method: 'POST', url: '/api/config/plan', headers: as('member'), payload: document })
+    expect(plan.statusCode).toBe(200)
+    expect((await app.inject({ method: 'GET', url: '/api/config/export', headers: as('member') })).statusCode).toBe(200)
+    const refused = await app.inject({
+      method: 'POST',
+      url: '/api/config/apply',
+      headers: as('member'),
+      payload: document,
+    })
+    expect(refused.statusCode).toBe(403)
+    for (const role of ['admin', 'owner']) {
+      const applied = await app.inject({
+        method: 'POST',
+        url: '/api/config/apply',
+        headers: as(role),
+        payload: document,
+      })
+      expect(applied.statusCode, role).toBe(200)
     }
   })
 
@@ -147,6 +170,7 @@ describe('membership roles in the collector', () => {
       'status-pages:write',
       'integrations:write',
       'notifications:write',
+      'config:write',
     ])
     expect(permissionsOfRole('owner')).toEqual(['*:*'])
     expect(permissionsOfRole('stranger')).toEqual([])

@@ -228,6 +228,24 @@ const table: Array<{
     url: '/api/incidents/:incident/comments',
     body: { content: 'c' },
   },
+  // Monitoring as code acts in the caller's own organization: pruning everything unmanaged there
+  // leaves ours alone (checked below), and export shows none of ours.
+  {
+    method: 'POST',
+    path: '/api/config/plan',
+    url: '/api/config/plan?prune=true&pruneUnmanaged=true',
+    body: { version: 1 },
+    own: true,
+  },
+  {
+    method: 'POST',
+    path: '/api/config/apply',
+    url: '/api/config/apply?prune=true&pruneUnmanaged=true',
+    body: { version: 1 },
+    own: true,
+  },
+  { method: 'GET', path: '/api/config/export', url: '/api/config/export', own: true },
+  { method: 'GET', path: '/api/config/managed', url: '/api/config/managed', own: true },
   { method: 'GET', path: '/api/maintenance-windows', url: `/api/maintenance-windows?organizationId=${ORG}` },
   {
     method: 'POST',

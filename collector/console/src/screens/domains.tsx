@@ -3,6 +3,7 @@ import { useLocation } from 'preact-iso'
 import { api, type Envelope } from '../api.ts'
 import { HeartbeatBar, useRecentChecks } from '../components/heartbeat-bar.tsx'
 import { FilterChoice, SearchField, STATE_OPTIONS } from '../components/list-controls.tsx'
+import { ManagedBadge, useManagedByCode } from '../components/managed-by-code.tsx'
 import { MonitorActions } from '../components/monitor.tsx'
 import { Sparkline } from '../components/sparkline.tsx'
 import { Empty, ErrorText, Loading, StateDot } from '../components/status.tsx'
@@ -36,6 +37,7 @@ function useQueryState(name: string): [string, (value: string) => void] {
 
 export default function Domains() {
   const { current } = useOrg()
+  const managed = useManagedByCode(current.id)
   const [search, setSearch] = useQueryState('search')
   const [status, setStatus] = useQueryState('status')
   const [pageText, setPage] = useQueryState('page')
@@ -78,6 +80,7 @@ export default function Domains() {
       cell: (domain) => (
         <div style={{ minWidth: '10rem' }}>
           <a href={`/domains/${domain.id}`}>{domain.name}</a>
+          {managed.has(domain.id) && <ManagedBadge />}
           <br />
           <small class="muted" style={{ overflowWrap: 'anywhere' }}>
             {domain.status === 'down' && domain.lastError ? domain.lastError.message : domain.url}

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks'
 import { useLocation } from 'preact-iso'
 import { api, type Envelope } from '../api.ts'
 import { Field, Form } from '../components/form.tsx'
+import { ManagedWarning, useManagedByCode } from '../components/managed-by-code.tsx'
 import { ErrorText, Loading, StateDot } from '../components/status.tsx'
 import { formatMs } from '../components/time.tsx'
 import { useResource } from '../components/use-api.ts'
@@ -386,6 +387,7 @@ function TestResult({ result }: { result: TestedCheck }) {
 export default function MonitorForm({ id }: { id?: string }) {
   const location = useLocation()
   const { current } = useOrg()
+  const managed = useManagedByCode(current.id)
   const kind: Kind = location.path.startsWith('/services') ? 'services' : 'domains'
   const noun = kind === 'domains' ? 'domain' : 'service'
   const editing = id !== undefined
@@ -462,6 +464,7 @@ export default function MonitorForm({ id }: { id?: string }) {
         </a>
       </p>
       <h1 id="form-title">{editing ? `Edit ${model.name || noun}` : `New ${noun}`}</h1>
+      {id !== undefined && managed.has(id) && <ManagedWarning />}
       <Form
         onSubmit={submit}
         submitLabel={editing ? 'Save changes' : `Add ${noun}`}

@@ -19,5 +19,7 @@ export const RESOURCES = [
   'reports',
   /** DNS lookups, port scans and IP geolocation run on probes; they change nothing, so `read`. */
   'toolbox',
+  /** Monitoring as code: `read` plans and exports guard.yaml, `write` applies it (README "Monitoring as code"). */
+  'config',
 ] as const
 export const ACTIONS = ['read', 'write'] as const

@@ -9,14 +9,14 @@ import { RESOURCES } from '../access/resources.ts'
  * | ------ | --------------------------------------------------------------------------- |
  * | viewer | read everything of the organization; keep their own assistant conversations  |
  * | member | also write monitors (domains, services, synthetics, devices), groups, incidents |
- * | admin  | also manage API keys, status pages, integrations and notification channels   |
+ * | admin  | also manage API keys, status pages, integrations, notification channels, and apply guard.yaml |
  * | owner  | also members and the organization itself (every permission)                  |
  *
  * Routes name the permission they need; unknown roles get nothing, so a role added at identity
  * grants access only once mapped here.
  */
 export const MONITOR_RESOURCES = ['domains', 'services', 'synthetics', 'devices', 'groups', 'incidents'] as const
-export const ADMIN_RESOURCES = ['api-keys', 'status-pages', 'integrations', 'notifications'] as const
+export const ADMIN_RESOURCES = ['api-keys', 'status-pages', 'integrations', 'notifications', 'config'] as const
 /** A user's own assistant conversations: no role withholds them, but a token's scopes can. */
 export const CHAT_WRITE = 'chat:write' as const
 

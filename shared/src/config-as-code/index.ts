@@ -1,0 +1,3 @@
+export * from './document.ts'
+export * from './load.ts'
+export * from './write.ts'
