@@ -3,6 +3,7 @@ import {
   type DocumentIssue,
   documentYaml,
   envReferences,
+  type GuardDocumentInput,
   loadDocument,
   readDocumentSources,
 } from '@guard/shared/config-as-code'
@@ -146,7 +147,7 @@ async function exportDocument(output: string | undefined, json: boolean, env: No
     signal: AbortSignal.timeout(600_000),
   })
   const answer = (await response.json()) as {
-    data?: { document: unknown; secrets: { variable: string; kind: string; id: string; field: string }[] }
+    data?: { document: GuardDocumentInput; secrets: { variable: string; kind: string; id: string; field: string }[] }
     message?: string
   }
   if (!response.ok || !answer.data) {

@@ -1,2 +1,2 @@
-export { documentYaml } from './document-yaml.ts'
+export { documentYaml } from '../write.ts'
 export { formatReport, importUptimeKuma } from './uptime-kuma/index.ts'

@@ -1,7 +1,5 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-// shared/src/config-as-code/document.ts comes with the document's schema (issue 32, branch
-// wip/h32core); this file runs once both are merged.
 import { guardDocument, referenceProblems } from '../../index.ts'
 import { importUptimeKuma } from './import.ts'
 import { sqliteAvailable } from './sqlite.ts'

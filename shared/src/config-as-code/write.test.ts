@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest'
-import { documentYaml } from './document-yaml.ts'
+import { documentYaml } from './write.ts'
 
 it('writes version first, the lists in apply order, skips empty ones and never writes aliases', () => {
   const monitors = ['shop', 'db']
