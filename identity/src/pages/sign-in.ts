@@ -16,7 +16,8 @@ import {
 import { authenticateUser } from '../services/users/authenticate.ts'
 import { csrfToken, csrfValid } from './cookies.ts'
 import { html, sendErrorPage, sendPage } from './html.ts'
-import { startBrowserSession } from './session.ts'
+import { PASSKEY_SCRIPTS, passkeySignIn } from './passkey-assets.ts'
+import { continueAfterPassword } from './pending-sign-in.ts'
 
 export const SIGN_IN_PATH = '/sign-in'
 
@@ -54,11 +55,13 @@ ${input.error ? html`<p class="error" role="alert">${input.error}</p>` : html``}
 <input type="hidden" name="csrf" value="${csrf}">
 <input type="hidden" name="return_to" value="${input.returnTo}">
 <label for="email">Email</label>
-<input id="email" name="email" type="email" autocomplete="username" required value="${input.email}">
+<input id="email" name="email" type="email" autocomplete="username webauthn" required value="${input.email}">
 <label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required>
 <button type="submit">Sign in</button>
-</form>`,
+</form>
+${passkeySignIn({ csrf, returnTo: input.returnTo })}`,
+    { scripts: PASSKEY_SCRIPTS },
   )
 }
 
@@ -165,8 +168,7 @@ export function signInPages(app: GuardFastify, ctx: OAuthContext): void {
       }
       await releaseAttempt(ctx.sql, reservation.attempt)
       await recordSuccess(ctx.sql, form.email)
-      await startBrowserSession(ctx, request, reply, userId)
-      return reply.redirect(form.return_to, 303)
+      return continueAfterPassword(ctx, request, reply, { userId, returnTo: form.return_to })
     },
   )
 }

@@ -13,6 +13,8 @@ export interface CodeRequest {
   codeChallenge: string | undefined
   nonce: string | undefined
   authTime: Date
+  /** What the session's sign-in proved: the ID token's amr and acr. */
+  amr: readonly string[]
 }
 
 /**
@@ -24,8 +26,8 @@ export async function createAuthorizationCode(sql: Sql, request: CodeRequest): P
   await sql.query(
     `INSERT INTO identity.authorization_codes
        (code_hash, grant_id, client_id, user_id, redirect_uri, scopes, code_challenge, nonce, auth_time, expires_at,
-        resource)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, now() + make_interval(secs => $10), $11)`,
+        resource, amr)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, now() + make_interval(secs => $10), $11, $12)`,
     [
       hashToken(code),
       newId(),
@@ -38,6 +40,7 @@ export async function createAuthorizationCode(sql: Sql, request: CodeRequest): P
       request.authTime,
       CODE_SECONDS,
       request.resource ?? null,
+      [...request.amr],
     ],
   )
   return code

@@ -11,5 +11,8 @@ export async function requiredLevel(sql: Sql, input: { userId: string; requested
        JOIN identity.memberships m ON m.organization_id = o.id WHERE m.user_id = $1`,
     [input.userId],
   )
-  return strictest([...rows.map((row) => acrForPolicy(row.second_factor)), ...(input.requested ? [input.requested] : [])])
+  return strictest([
+    ...rows.map((row) => acrForPolicy(row.second_factor)),
+    ...(input.requested ? [input.requested] : []),
+  ])
 }

@@ -7,9 +7,15 @@ export interface Secrets {
   keyEncryption: Buffer
   /** HMAC-SHA256 key for session and CSRF cookies. */
   cookieSigning: Buffer
+  /** AES-256-GCM key for TOTP secrets at rest. */
+  factorEncryption: Buffer
 }
 
 export function deriveSecrets(secretKey: string): Secrets {
   const derive = (purpose: string) => derivePurposeKey(secretKey, `guard identity ${purpose}`)
-  return { keyEncryption: derive('signing keys'), cookieSigning: derive('cookies') }
+  return {
+    keyEncryption: derive('signing keys'),
+    cookieSigning: derive('cookies'),
+    factorEncryption: derive('second factors'),
+  }
 }

@@ -18,6 +18,7 @@ interface CodeRow {
   code_challenge: string | null
   nonce: string | null
   auth_time: Date
+  amr: string[]
   expired: boolean
   used_at: Date | null
 }
@@ -40,7 +41,7 @@ export async function exchangeCode(
   const resource = knownResource(signer.resources, input.resource)
   const codeHash = hashToken(input.code)
   const { rows } = await sql.query<CodeRow>(
-    `SELECT grant_id, client_id, user_id, redirect_uri, scopes, resource, code_challenge, nonce, auth_time,
+    `SELECT grant_id, client_id, user_id, redirect_uri, scopes, resource, code_challenge, nonce, auth_time, amr,
             expires_at <= now() AS expired, used_at
        FROM identity.authorization_codes WHERE code_hash = $1`,
     [codeHash],
@@ -78,8 +79,9 @@ export async function exchangeCode(
     )
     if (used.affectedRows === 0) return false
     await tx.query(
-      'INSERT INTO identity.grants (id, client_id, user_id, scopes, auth_time, resource) VALUES ($1, $2, $3, $4, $5, $6)',
-      [code.grant_id, client.id, code.user_id, code.scopes, code.auth_time, code.resource],
+      `INSERT INTO identity.grants (id, client_id, user_id, scopes, auth_time, resource, amr)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [code.grant_id, client.id, code.user_id, code.scopes, code.auth_time, code.resource, code.amr],
     )
     return true
   })
@@ -95,6 +97,7 @@ export async function exchangeCode(
     refreshScopes: code.scopes,
     resource: code.resource ?? undefined,
     authTime: new Date(code.auth_time),
+    amr: code.amr,
     nonce: code.nonce ?? undefined,
   })
 }

@@ -26,6 +26,8 @@ export interface IssueInput {
   /** RFC 8707: the access token's only audience; undefined: identity and the monitoring API. */
   resource: string | undefined
   authTime: Date
+  /** What the sign-in behind the grant proved (RFC 8176): the ID token's amr, and its acr. */
+  amr: readonly string[]
   /** Only on the code exchange: a refreshed ID token carries no nonce (OIDC Core §12.2). */
   nonce: string | undefined
 }
@@ -66,6 +68,7 @@ export async function issueTokens(sql: Sql, signer: Signer, input: IssueInput): 
         userId: input.userId,
         clientId: input.clientId,
         authTime: input.authTime,
+        amr: input.amr,
         nonce: input.nonce,
         accessToken: access.token,
         claims: scoped,

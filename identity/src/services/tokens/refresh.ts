@@ -16,6 +16,7 @@ interface RefreshRow {
   client_id: string
   user_id: string
   auth_time: Date
+  amr: string[]
   revoked_at: Date | null
   resource: string | null
 }
@@ -36,7 +37,7 @@ export async function refreshTokens(
   const tokenHash = hashToken(input.refreshToken)
   const { rows } = await sql.query<RefreshRow>(
     `SELECT r.grant_id, r.scopes, r.expires_at <= now() AS expired, r.rotated_at,
-            g.client_id, g.user_id, g.auth_time, g.revoked_at, g.resource
+            g.client_id, g.user_id, g.auth_time, g.amr, g.revoked_at, g.resource
        FROM identity.refresh_tokens r JOIN identity.grants g ON g.id = r.grant_id
       WHERE r.token_hash = $1`,
     [tokenHash],
@@ -77,6 +78,7 @@ export async function refreshTokens(
     refreshScopes: token.scopes,
     resource: token.resource ?? undefined,
     authTime: new Date(token.auth_time),
+    amr: token.amr,
     nonce: undefined,
   })
 }

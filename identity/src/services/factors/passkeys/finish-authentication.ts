@@ -54,10 +54,11 @@ export async function finishPasskeyAuthentication(
   const info = verification.authenticationInfo
   if (!verification.verified) throw refused('the signature does not verify')
   if (info.credentialDeviceType !== passkey.device_type) throw refused('its backup eligibility changed')
-  await sql.query(
-    'UPDATE identity.passkeys SET counter = $2, backed_up = $3, last_used_at = now() WHERE id = $1',
-    [passkey.id, info.newCounter, info.credentialBackedUp],
-  )
+  await sql.query('UPDATE identity.passkeys SET counter = $2, backed_up = $3, last_used_at = now() WHERE id = $1', [
+    passkey.id,
+    info.newCounter,
+    info.credentialBackedUp,
+  ])
   return {
     userId: passkey.user_id,
     passkeyId: passkey.id,

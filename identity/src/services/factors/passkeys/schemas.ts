@@ -1,6 +1,9 @@
 import { z } from 'zod'
 
-const base64url = z.string().max(8192).regex(/^[A-Za-z0-9_-]*$/, 'must be base64url')
+const base64url = z
+  .string()
+  .max(8192)
+  .regex(/^[A-Za-z0-9_-]*$/, 'must be base64url')
 
 /** What @simplewebauthn/browser's startRegistration answers, checked before the library parses it. */
 export const registrationResponse = z.object({

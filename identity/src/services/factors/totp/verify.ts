@@ -29,7 +29,7 @@ export async function verifyTotp(
     epochTolerance: TOTP_TOLERANCE_SECONDS,
     ...(lastStep === undefined ? {} : { afterTimeStep: lastStep }),
   }).catch(() => ({ valid: false as const }))
-  if (!result.valid) return false
+  if (!result.valid || !('timeStep' in result)) return false
   const spent = await sql.query(
     `UPDATE identity.totp_secrets SET last_used_step = $2,
             confirmed_at = coalesce(confirmed_at, CASE WHEN $3 THEN now() END)
