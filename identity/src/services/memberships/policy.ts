@@ -51,3 +51,12 @@ function requireFirstParty(caller: OrganizationCaller): void {
     throw new GuardError('FORBIDDEN', "memberships are managed from Guard's own applications, not third-party ones")
   }
 }
+
+/** Whether members must use a second factor is the owners' choice, like the organization's name. */
+export function assertMayChangeSecondFactor(caller: OrganizationCaller): void {
+  if (caller.platformAdmin) return
+  requireFirstParty(caller)
+  if (caller.role !== 'owner') {
+    throw new GuardError('FORBIDDEN', 'only an owner may change whether members must use a second factor')
+  }
+}
