@@ -104,7 +104,11 @@ export class HttpBrowser {
     if (cookie) headers.cookie = cookie
     if (init.form) headers['content-type'] = 'application/x-www-form-urlencoded'
     if (init.json !== undefined) headers['content-type'] = 'application/json'
-    const body = init.form ? new URLSearchParams(init.form).toString() : init.json !== undefined ? JSON.stringify(init.json) : undefined
+    const body = init.form
+      ? new URLSearchParams(init.form).toString()
+      : init.json !== undefined
+        ? JSON.stringify(init.json)
+        : undefined
     const response = await fetch(url, {
       method: init.method ?? (body === undefined ? 'GET' : 'POST'),
       headers,
@@ -432,12 +436,14 @@ export class SoftwareAuthenticator {
   }
 
   /** navigator.credentials.get with one of this authenticator's credentials (the first allowed, or any). */
-  get(options: PublicKeyCredentialRequestOptionsJSON, origin: string, credentialId?: string): AuthenticationResponseJSON {
+  get(
+    options: PublicKeyCredentialRequestOptionsJSON,
+    origin: string,
+    credentialId?: string,
+  ): AuthenticationResponseJSON {
     const allowed = options.allowCredentials?.map((credential) => credential.id) ?? []
     const id =
-      credentialId ??
-      [...this.credentials.keys()].find((key) => allowed.length === 0 || allowed.includes(key)) ??
-      ''
+      credentialId ?? [...this.credentials.keys()].find((key) => allowed.length === 0 || allowed.includes(key)) ?? ''
     const credential = this.credentials.get(id)
     if (!credential) throw new Error('no credential of this authenticator is allowed')
     if (this.options.counter !== false) credential.counter += 1

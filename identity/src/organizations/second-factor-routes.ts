@@ -50,7 +50,7 @@ export async function organizationSecondFactorRoutes(app: GuardFastify, ctx: OAu
         schema: {
           summary: 'Require (or stop requiring) a second factor of every member',
           description:
-            "Owners only. passkey_or_totp: a passkey or an authenticator app; passkey: a passkey. Members without one are sent to enrol at their next sign-in.",
+            'Owners only. passkey_or_totp: a passkey or an authenticator app; passkey: a passkey. Members without one are sent to enrol at their next sign-in.',
           tags: TAGS,
           security,
           params,
