@@ -13,6 +13,7 @@ import {
   TEST_PASSWORD,
   type TestIdentity,
 } from '../oauth/testing.ts'
+import { ensureAdminToken } from '../services/admin-tokens/ensure.ts'
 import type { CreatedClient } from '../services/clients/create.ts'
 import { setOrganizationSecondFactor } from '../services/factors/set-organization-policy.ts'
 import { addMember } from '../services/organizations/add-member.ts'
@@ -385,5 +386,24 @@ describe('second factors', () => {
       json: { csrf: hiddenField(page, 'csrf') },
     })
     expect(options.status).toBe(403)
+  })
+
+  it('an admin resets the factors of a user who lost them: audited, and the password alone signs in again', async () => {
+    const user = await newUser('lost@example.org')
+    const browser = new HttpBrowser()
+    await signInWithPassword(browser, (await startAuthorization()).url, user.email)
+    await enrolTotp(browser)
+    const token = (await ensureAdminToken(identity.sql)) ?? ''
+    const reset = await fetch(`${identity.url}/api/v1/admin/users/${user.id}/second-factors`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${token}` },
+    })
+    expect(await reset.json()).toEqual({ passkeys: 0, totp: true, recoveryCodes: 10 })
+    const { rows } = await identity.sql.query<{ target_id: string }>(
+      "SELECT target_id FROM identity.audit_log WHERE action = 'user.second_factors_reset'",
+    )
+    expect(rows.map((row) => row.target_id)).toEqual([user.id])
+    const next = await signInWithPassword(new HttpBrowser(), (await startAuthorization()).url, user.email)
+    expect(next.pathname).toBe('/api/oauth/authorize')
   })
 })
