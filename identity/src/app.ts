@@ -6,6 +6,7 @@ import { invitationRoutes } from './invitations/routes.ts'
 import type { OAuthContext } from './oauth/context.ts'
 import { oauthRoutes } from './oauth/routes.ts'
 import { organizationRoutes } from './organizations/routes.ts'
+import { organizationSecondFactorRoutes } from './organizations/second-factor-routes.ts'
 import { browserNotFound } from './pages/landing.ts'
 import { registerDeprecations } from './plugins/deprecation.ts'
 import { registerOpenApi } from './plugins/openapi.ts'
@@ -48,6 +49,7 @@ export async function buildIdentityApp(deps: {
     await invitationRoutes(app, deps.oauth)
     await organizationRoutes(app, deps.oauth)
     await federationRoutes(app, deps.oauth, deps.admin)
+    await organizationSecondFactorRoutes(app, deps.oauth)
   }
   if (deps.internal) internalRoutes(app, deps.internal, deps.log)
   return app

@@ -12,6 +12,7 @@ import { createClient } from '../services/clients/create.ts'
 import { deleteClient } from '../services/clients/delete.ts'
 import { clientView, getClient, listClients } from '../services/clients/list.ts'
 import { rotateClientSecret } from '../services/clients/rotate-secret.ts'
+import { resetSecondFactors } from '../services/factors/reset.ts'
 import { invitationInput } from '../services/invitations/create.ts'
 import { rotateSigningKeys } from '../services/keys/rotate.ts'
 import { addMembership, membershipInput } from '../services/memberships/add.ts'
@@ -228,6 +229,35 @@ export async function adminRoutes(app: GuardFastify, ctx: OAuthContext, options:
           (tx: Sql) => updateUser(tx, { id: request.params.id, changes }),
         )
       },
+    )
+
+    admin.delete(
+      `${ADMIN_PREFIX}/users/:id/second-factors`,
+      {
+        schema: {
+          summary: "Reset a user's second factors",
+          description:
+            'Removes their passkeys, authenticator app and recovery codes and ends their sessions (a user who lost their devices). Audited as `user.second_factors_reset`.',
+          tags: TAGS,
+          security,
+          params: idParam,
+          response: {
+            200: z.object({ passkeys: z.number().int(), totp: z.boolean(), recoveryCodes: z.number().int() }),
+            ...errors,
+          },
+        },
+      },
+      async (request) =>
+        audited(
+          request,
+          (removed) => ({
+            action: 'user.second_factors_reset',
+            targetType: 'user',
+            targetId: request.params.id,
+            details: removed,
+          }),
+          (tx: Sql) => resetSecondFactors(tx, request.params.id),
+        ),
     )
 
     // Organizations and memberships --------------------------------------------------------------

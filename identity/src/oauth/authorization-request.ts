@@ -1,6 +1,7 @@
 import type { Sql } from '@guard/shared'
 import { type Client, findClient } from '../services/clients/client.ts'
 import { isRegisteredRedirectUri } from '../services/clients/redirect-uri.ts'
+import { ACR_VALUES, type Acr } from '../services/factors/methods.ts'
 import { CODE_CHALLENGE } from '../services/tokens/pkce.ts'
 import { OAuthError } from './oauth-error.ts'
 import { knownResource } from './resources.ts'
@@ -24,6 +25,8 @@ export interface AuthorizationRequest {
   promptConsent: boolean
   /** max_age: seconds since the user last entered the password after which they must again. */
   maxAge: number | undefined
+  /** acr_values: the level the session must have reached; undefined when none asked is known. */
+  acr: Acr | undefined
 }
 
 /**
@@ -107,7 +110,19 @@ export function validateAuthorization(
     promptLogin: prompts.includes('login'),
     promptConsent: prompts.includes('consent'),
     maxAge,
+    acr: requestedAcr(query.acr_values),
   }
+}
+
+/**
+ * acr_values lists acceptable levels in order of preference (OIDC Core 3.1.2.1): any of them
+ * satisfies the request, so the lowest known one is required; unknown values are ignored.
+ */
+export function requestedAcr(acrValues: string | undefined): Acr | undefined {
+  const known = (acrValues?.split(' ') ?? []).filter((value): value is Acr =>
+    (ACR_VALUES as readonly string[]).includes(value),
+  )
+  return known.sort((a, b) => ACR_VALUES.indexOf(a) - ACR_VALUES.indexOf(b))[0]
 }
 
 /** OIDC Core 3.1.2.1; select_account is accepted and means nothing here (one account per browser). */

@@ -16,6 +16,7 @@ import {
 import type { OAuthContext } from './context.ts'
 import { OAuthError } from './oauth-error.ts'
 import { authorizeQuery, htmlOrProblemResponse, redirect } from './schemas.ts'
+import { secondFactorRedirect } from './second-factor-redirect.ts'
 
 export function authorizeRoute(app: GuardFastify, ctx: OAuthContext): void {
   app.get(
@@ -52,6 +53,13 @@ export function authorizeRoute(app: GuardFastify, ctx: OAuthContext): void {
           }
           const returnTo = `/api/oauth/authorize?${afterPrompt(request.url, 'login')}`
           return reply.redirect(`${SIGN_IN_PATH}?${new URLSearchParams({ return_to: returnTo })}`, 302)
+        }
+        const secondFactor = await secondFactorRedirect(ctx, session, authorization, request.url)
+        if (secondFactor) {
+          if (authorization.promptNone) {
+            return back(new OAuthError('interaction_required', 'the sign-in needs a second factor'))
+          }
+          return reply.redirect(secondFactor, 302)
         }
         const consented =
           !authorization.promptConsent &&

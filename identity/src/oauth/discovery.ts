@@ -1,4 +1,5 @@
 import type { GuardFastify } from '@guard/shared'
+import { ACR_VALUES } from '../services/factors/methods.ts'
 import type { OAuthContext } from './context.ts'
 import { REGISTRATION_PATH } from './register.ts'
 import { authorizationServerMetadata, discoveryDocument } from './schemas.ts'
@@ -58,8 +59,11 @@ export function openIdMetadata(ctx: OAuthContext) {
       'image',
       'role',
       'organizations',
+      'amr',
+      'acr',
     ],
     prompt_values_supported: ['none', 'login', 'consent', 'select_account'],
+    acr_values_supported: [...ACR_VALUES],
   }
 }
 

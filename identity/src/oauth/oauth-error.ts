@@ -15,6 +15,7 @@ export type OAuthErrorCode =
   | 'access_denied'
   | 'login_required'
   | 'consent_required'
+  | 'interaction_required'
   | 'invalid_token'
   | 'server_error'
   | 'temporarily_unavailable'
@@ -33,6 +34,7 @@ const STATUS: Record<OAuthErrorCode, number> = {
   access_denied: 403,
   login_required: 401,
   consent_required: 403,
+  interaction_required: 403,
   invalid_token: 401,
   server_error: 500,
   temporarily_unavailable: 503,
@@ -58,6 +60,8 @@ const HINTS: Record<OAuthErrorCode, string> = {
   access_denied: 'The user or the provider refused; ask the user to try again',
   login_required: 'Send the user to the authorization endpoint without prompt=none to sign in',
   consent_required: 'Send the user to the authorization endpoint without prompt=none to give consent',
+  interaction_required:
+    'Send the user through authorize without prompt=none: the sign-in needs a second factor (an organization policy or acr_values)',
   invalid_token: 'Get a new access token (refresh it, or sign in again)',
   server_error: 'Retry once, then check GET /api/v1/health',
   temporarily_unavailable: 'Retry after the number of seconds in Retry-After; GET /api/v1/health shows what is away',

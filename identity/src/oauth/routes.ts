@@ -3,6 +3,10 @@ import { accountPages } from '../pages/account.ts'
 import { consentPages } from '../pages/consent.ts'
 import { federationPages } from '../pages/federation.ts'
 import { invitationPages } from '../pages/invitation.ts'
+import { passkeyAssets } from '../pages/passkey-assets.ts'
+import { passkeyRoutes } from '../pages/passkey-routes.ts'
+import { secondFactorPages } from '../pages/second-factor.ts'
+import { securityPages } from '../pages/security.ts'
 import { signInPages } from '../pages/sign-in.ts'
 import { authorizeRoute } from './authorize.ts'
 import type { OAuthContext } from './context.ts'
@@ -36,6 +40,10 @@ export async function oauthRoutes(app: GuardFastify, ctx: OAuthContext): Promise
     consentPages(oauth, ctx)
     invitationPages(oauth, ctx)
     accountPages(oauth, ctx)
+    secondFactorPages(oauth, ctx)
+    securityPages(oauth, ctx)
+    passkeyRoutes(oauth, ctx)
+    passkeyAssets(oauth)
     schedulePruning(oauth, ctx)
   })
 }

@@ -48,6 +48,7 @@ export const discoveryDocument = authorizationServerMetadata.extend({
   id_token_signing_alg_values_supported: z.array(z.string()),
   claims_supported: z.array(z.string()),
   prompt_values_supported: z.array(z.string()),
+  acr_values_supported: z.array(z.string()),
 })
 
 export const jsonWebKeySet = z.object({
@@ -118,6 +119,12 @@ export const authorizeQuery = z.looseObject({
     .string()
     .optional()
     .describe('RFC 8707: the resource (one of protected_resources) the access token is for; its `aud`'),
+  acr_values: z
+    .string()
+    .optional()
+    .describe(
+      'space-separated acr values (acr_values_supported); the lowest known one is required: a session below it proves a second factor first',
+    ),
 })
 
 export type AuthorizeQuery = z.infer<typeof authorizeQuery>

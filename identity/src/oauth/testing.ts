@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto'
+import { createHash, createSign, generateKeyPairSync, type KeyObject, randomBytes } from 'node:crypto'
 import type { RelationalStore } from '@guard/shared'
 import { createLogger, listeningUrl, openMigratedTestRelationalStore } from '@guard/shared'
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js'
@@ -7,6 +7,13 @@ import type {
   OAuthClientMetadata,
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js'
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
+} from '@simplewebauthn/server'
+import { isoCBOR } from '@simplewebauthn/server/helpers'
 import { buildIdentityApp } from '../app.ts'
 import { IDENTITY_MIGRATIONS } from '../server.ts'
 import { type CreatedClient, createClient, type NewClient } from '../services/clients/create.ts'
@@ -90,16 +97,25 @@ export async function startTestIdentity(
 export class HttpBrowser {
   private readonly cookies = new Map<string, string>()
 
-  async request(url: string, init: { method?: string; form?: Record<string, string> } = {}): Promise<Response> {
+  async request(
+    url: string,
+    init: { method?: string; form?: Record<string, string>; json?: unknown } = {},
+  ): Promise<Response> {
     const headers: Record<string, string> = {}
     const cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ')
     if (cookie) headers.cookie = cookie
     if (init.form) headers['content-type'] = 'application/x-www-form-urlencoded'
+    if (init.json !== undefined) headers['content-type'] = 'application/json'
+    const body = init.form
+      ? new URLSearchParams(init.form).toString()
+      : init.json !== undefined
+        ? JSON.stringify(init.json)
+        : undefined
     const response = await fetch(url, {
-      method: init.method ?? (init.form ? 'POST' : 'GET'),
+      method: init.method ?? (body === undefined ? 'GET' : 'POST'),
       headers,
       redirect: 'manual',
-      ...(init.form ? { body: new URLSearchParams(init.form).toString() } : {}),
+      ...(body === undefined ? {} : { body }),
     })
     for (const line of response.headers.getSetCookie()) {
       const [pair] = line.split(';')
@@ -342,5 +358,114 @@ export class MemoryOAuthClient implements OAuthClientProvider {
   }
   codeVerifier() {
     return this.verifier
+  }
+}
+
+interface SoftwareCredential {
+  privateKey: KeyObject
+  rpId: string
+  userHandle: string
+  counter: number
+}
+
+/**
+ * A WebAuthn authenticator in software: ES256 keys from node:crypto, real `none` attestations and
+ * assertions, user presence and verification always given. `backupEligible` makes synced passkeys
+ * (amr swk) rather than device-bound ones (hwk); `counter` false keeps the signature counter at 0,
+ * as most platform passkeys do.
+ */
+export class SoftwareAuthenticator {
+  readonly credentials = new Map<string, SoftwareCredential>()
+
+  constructor(readonly options: { backupEligible?: boolean; counter?: boolean } = {}) {}
+
+  private authData(rpId: string, counter: number, attested?: Uint8Array): Buffer {
+    // UP | UV, BE | BS for a synced passkey, AT when a credential is attached.
+    const flags = 0x01 | 0x04 | (this.options.backupEligible ? 0x18 : 0) | (attested ? 0x40 : 0)
+    const count = Buffer.alloc(4)
+    count.writeUInt32BE(counter)
+    return Buffer.concat([
+      createHash('sha256').update(rpId).digest(),
+      Buffer.from([flags]),
+      count,
+      ...(attested ? [attested] : []),
+    ])
+  }
+
+  private clientData(type: 'webauthn.create' | 'webauthn.get', challenge: string, origin: string): Buffer {
+    return Buffer.from(JSON.stringify({ type, challenge, origin, crossOrigin: false }))
+  }
+
+  /** navigator.credentials.create, answered as @simplewebauthn/browser's startRegistration would. */
+  create(options: PublicKeyCredentialCreationOptionsJSON, origin: string): RegistrationResponseJSON {
+    const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' })
+    const jwk = publicKey.export({ format: 'jwk' })
+    const coseKey = isoCBOR.encode(
+      new Map<number, number | Uint8Array>([
+        [1, 2],
+        [3, -7],
+        [-1, 1],
+        [-2, Buffer.from(jwk.x ?? '', 'base64url')],
+        [-3, Buffer.from(jwk.y ?? '', 'base64url')],
+      ]),
+    )
+    const credentialId = randomBytes(32)
+    const idLength = Buffer.alloc(2)
+    idLength.writeUInt16BE(credentialId.length)
+    const rpId = options.rp.id ?? new URL(origin).hostname
+    const attested = Buffer.concat([Buffer.alloc(16), idLength, credentialId, Buffer.from(coseKey)])
+    const attestationObject = isoCBOR.encode(
+      new Map<string, string | Map<string, string> | Uint8Array>([
+        ['fmt', 'none'],
+        ['attStmt', new Map<string, string>()],
+        ['authData', this.authData(rpId, 0, attested)],
+      ]),
+    )
+    const id = credentialId.toString('base64url')
+    this.credentials.set(id, { privateKey, rpId, userHandle: options.user.id, counter: 0 })
+    return {
+      id,
+      rawId: id,
+      type: 'public-key',
+      response: {
+        clientDataJSON: this.clientData('webauthn.create', options.challenge, origin).toString('base64url'),
+        attestationObject: Buffer.from(attestationObject).toString('base64url'),
+        transports: ['internal'],
+      },
+      clientExtensionResults: {},
+      authenticatorAttachment: 'platform',
+    }
+  }
+
+  /** navigator.credentials.get with one of this authenticator's credentials (the first allowed, or any). */
+  get(
+    options: PublicKeyCredentialRequestOptionsJSON,
+    origin: string,
+    credentialId?: string,
+  ): AuthenticationResponseJSON {
+    const allowed = options.allowCredentials?.map((credential) => credential.id) ?? []
+    const id =
+      credentialId ?? [...this.credentials.keys()].find((key) => allowed.length === 0 || allowed.includes(key)) ?? ''
+    const credential = this.credentials.get(id)
+    if (!credential) throw new Error('no credential of this authenticator is allowed')
+    if (this.options.counter !== false) credential.counter += 1
+    const authenticatorData = this.authData(credential.rpId, credential.counter)
+    const clientData = this.clientData('webauthn.get', options.challenge, origin)
+    const signature = createSign('sha256')
+      .update(Buffer.concat([authenticatorData, createHash('sha256').update(clientData).digest()]))
+      .sign(credential.privateKey)
+    return {
+      id,
+      rawId: id,
+      type: 'public-key',
+      response: {
+        clientDataJSON: clientData.toString('base64url'),
+        authenticatorData: authenticatorData.toString('base64url'),
+        signature: signature.toString('base64url'),
+        userHandle: credential.userHandle,
+      },
+      clientExtensionResults: {},
+      authenticatorAttachment: 'platform',
+    }
   }
 }

@@ -50,17 +50,26 @@ ul{padding-left:1.2rem}code{font-size:.9em}
 footer{margin-top:1.25rem;font-size:.85rem;color:var(--muted)}`
 
 /**
- * Pages are plain forms with no script. The policy forbids framing (clickjacking of the consent
- * button), scripts and foreign resources; form-action is left open because the consent form's
+ * Pages are plain forms, with no script except identity's own passkey scripts on the pages that
+ * offer passkeys. The policy forbids framing (clickjacking of the consent button), inline and
+ * foreign scripts and foreign resources; form-action is left open because the consent form's
  * answer redirects to the client's own address.
  */
-export function sendPage(reply: FastifyReply, status: number, title: string, body: Html): FastifyReply {
+export function sendPage(
+  reply: FastifyReply,
+  status: number,
+  title: string,
+  body: Html,
+  options: { scripts?: readonly string[] } = {},
+): FastifyReply {
+  const scripts = options.scripts ?? []
+  const scriptPolicy = scripts.length > 0 ? "; script-src 'self'; connect-src 'self'" : ''
   return reply
     .status(status)
     .type('text/html; charset=utf-8')
     .header(
       'Content-Security-Policy',
-      "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
+      `default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'${scriptPolicy}`,
     )
     .header('X-Frame-Options', 'DENY')
     .header('X-Content-Type-Options', 'nosniff')
@@ -71,7 +80,8 @@ export function sendPage(reply: FastifyReply, status: number, title: string, bod
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · ${PRODUCT_NAME}</title><style>${new Html(STYLE)}</style></head>
 <body><header class="product">${new Html(LOGO_SVG)}<span>${PRODUCT_NAME}</span></header><main>${body}</main>
-<footer>${PRODUCT_NAME} · uptime and infrastructure monitoring</footer></body></html>`.markup,
+<footer>${PRODUCT_NAME} · uptime and infrastructure monitoring</footer>${scripts.map((src) => html`<script src="${src}"></script>`)}</body></html>`
+        .markup,
     )
 }
 

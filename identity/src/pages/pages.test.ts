@@ -45,7 +45,7 @@ function requestFor(client: CreatedClient, scope = 'openid email') {
 const openSignIn = (browser: HttpBrowser) => openSignInPage(identity, browser, firstParty, { scope: 'openid email' })
 
 describe('sign-in and consent pages', () => {
-  it('the sign-in page is a plain labelled form that cannot be framed', async () => {
+  it('the sign-in page is a plain labelled form that cannot be framed, its only scripts identity’s own passkey files', async () => {
     const { response, page } = await openSignIn(new HttpBrowser())
     expect(response.status).toBe(200)
     expect(response.headers.get('content-type')).toMatch(/^text\/html/)
@@ -54,7 +54,11 @@ describe('sign-in and consent pages', () => {
     expect(page).toContain('<label for="email">')
     expect(page).toContain('<label for="password">')
     expect(page).toContain('<form method="post" action="/sign-in">')
-    expect(page).not.toContain('<script')
+    expect(response.headers.get('content-security-policy')).toContain("script-src 'self'")
+    expect([...page.matchAll(/<script[^>]*>/g)].map(([tag]) => tag)).toEqual([
+      '<script src="/assets/simplewebauthn-browser.js">',
+      '<script src="/assets/passkeys.js">',
+    ])
   })
 
   it('the sign-in page wears the console brand: its tokens in light and dark, the product mark and name', async () => {

@@ -19,13 +19,14 @@ export async function startBrowserSession(
   request: FastifyRequest,
   reply: FastifyReply,
   userId: string,
-  amr: string[] = ['pwd'],
+  amr: readonly string[] = ['pwd'],
 ): Promise<void> {
-  const sessionId = await createSession(ctx.sql, userId, {
-    ip: request.ip,
-    userAgent: request.headers['user-agent'],
+  const sessionId = await createSession(
+    ctx.sql,
+    userId,
+    { ip: request.ip, userAgent: request.headers['user-agent'] },
     amr,
-  })
+  )
   reply.header(
     'Set-Cookie',
     cookie(SESSION_COOKIE, signValue(ctx.secrets.cookieSigning, sessionId), {

@@ -19,7 +19,8 @@ import { authenticateUser } from '../services/users/authenticate.ts'
 import { csrfToken, csrfValid } from './cookies.ts'
 import { federationSection } from './federation.ts'
 import { html, sendErrorPage, sendPage } from './html.ts'
-import { startBrowserSession } from './session.ts'
+import { PASSKEY_SCRIPTS, passkeySignIn } from './passkey-assets.ts'
+import { continueAfterPassword } from './pending-sign-in.ts'
 
 export const SIGN_IN_PATH = '/sign-in'
 
@@ -72,12 +73,14 @@ ${input.error ? html`<p class="error" role="alert">${input.error}</p>` : html``}
 <input type="hidden" name="csrf" value="${csrf}">
 <input type="hidden" name="return_to" value="${input.returnTo}">
 <label for="email">Email</label>
-<input id="email" name="email" type="email" autocomplete="username" required value="${input.email}">
+<input id="email" name="email" type="email" autocomplete="username webauthn" required value="${input.email}">
 <label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required>
 <button type="submit">Sign in</button>
 </form>
+${passkeySignIn({ csrf, returnTo: input.returnTo })}
 ${federation}`,
+    { scripts: PASSKEY_SCRIPTS },
   )
 }
 
@@ -199,8 +202,7 @@ export function signInPages(app: GuardFastify, ctx: OAuthContext): void {
       await recordSuccess(ctx.sql, form.email)
       const required = await findRequiredProviders(ctx.sql, userId)
       if (required.length > 0) return refuse(403, requiredFederationMessage(required), required)
-      await startBrowserSession(ctx, request, reply, userId)
-      return reply.redirect(form.return_to, 303)
+      return continueAfterPassword(ctx, request, reply, { userId, returnTo: form.return_to })
     },
   )
 }

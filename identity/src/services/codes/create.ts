@@ -13,7 +13,8 @@ export interface CodeRequest {
   codeChallenge: string | undefined
   nonce: string | undefined
   authTime: Date
-  amr: string[]
+  /** What the session's sign-in proved: the ID token's amr and acr. */
+  amr: readonly string[]
 }
 
 /**
@@ -39,7 +40,7 @@ export async function createAuthorizationCode(sql: Sql, request: CodeRequest): P
       request.authTime,
       CODE_SECONDS,
       request.resource ?? null,
-      request.amr,
+      [...request.amr],
     ],
   )
   return code

@@ -9,6 +9,8 @@ export interface Secrets {
   cookieSigning: Buffer
   /** AES-256-GCM key for upstream providers' client secrets at rest. */
   federationSecrets: Buffer
+  /** AES-256-GCM key for TOTP secrets at rest. */
+  factorEncryption: Buffer
 }
 
 export function deriveSecrets(secretKey: string): Secrets {
@@ -17,5 +19,6 @@ export function deriveSecrets(secretKey: string): Secrets {
     keyEncryption: derive('signing keys'),
     cookieSigning: derive('cookies'),
     federationSecrets: derive('federation client secrets'),
+    factorEncryption: derive('second factors'),
   }
 }

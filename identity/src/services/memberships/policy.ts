@@ -59,3 +59,12 @@ export function assertMayConfigureFederation(caller: OrganizationCaller): void {
   if (caller.role !== 'owner')
     throw new GuardError('FORBIDDEN', "only an owner may configure the organization's sign-in")
 }
+
+/** Whether members must use a second factor is the owners' choice, like the organization's name. */
+export function assertMayChangeSecondFactor(caller: OrganizationCaller): void {
+  if (caller.platformAdmin) return
+  requireFirstParty(caller)
+  if (caller.role !== 'owner') {
+    throw new GuardError('FORBIDDEN', 'only an owner may change whether members must use a second factor')
+  }
+}

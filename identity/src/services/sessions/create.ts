@@ -8,20 +8,14 @@ export const SESSION_SECONDS = 12 * 60 * 60
 export async function createSession(
   sql: Sql,
   userId: string,
-  from: { ip?: string | undefined; userAgent?: string | undefined; amr?: string[] | undefined } = {},
+  from: { ip?: string | undefined; userAgent?: string | undefined } = {},
+  amr: readonly string[] = ['pwd'],
 ): Promise<string> {
   const id = randomToken()
   await sql.query(
     `INSERT INTO identity.sessions (id_hash, user_id, auth_time, expires_at, ip, user_agent, amr)
      VALUES ($1, $2, now(), now() + make_interval(secs => $3), $4, $5, $6)`,
-    [
-      hashToken(id),
-      userId,
-      SESSION_SECONDS,
-      from.ip ?? null,
-      from.userAgent?.slice(0, 512) ?? null,
-      from.amr ?? ['pwd'],
-    ],
+    [hashToken(id), userId, SESSION_SECONDS, from.ip ?? null, from.userAgent?.slice(0, 512) ?? null, [...amr]],
   )
   return id
 }

@@ -7,7 +7,7 @@ export interface Session {
   userId: string
   /** When the user entered the password: the ID token's auth_time. */
   authTime: Date
-  /** How the user signed in (RFC 8176): `pwd`, or `fed` through an upstream provider. */
+  /** RFC 8176 methods this sign-in proved (pwd, otp, hwk, swk, mfa), or `fed` through an upstream provider. */
   amr: string[]
 }
 

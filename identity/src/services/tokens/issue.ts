@@ -26,8 +26,8 @@ export interface IssueInput {
   /** RFC 8707: the access token's only audience; undefined: identity and the monitoring API. */
   resource: string | undefined
   authTime: Date
-  /** RFC 8176 methods of the sign-in the grant came from: the ID token's `amr`. */
-  amr: string[]
+  /** What the sign-in behind the grant proved (RFC 8176): the ID token's amr, and its acr. */
+  amr: readonly string[]
   /** Only on the code exchange: a refreshed ID token carries no nonce (OIDC Core §12.2). */
   nonce: string | undefined
 }

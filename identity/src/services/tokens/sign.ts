@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { MONITORING_API_AUDIENCE, newId } from '@guard/shared'
 import { type JWTPayload, SignJWT } from 'jose'
+import { acrOf } from '../factors/methods.ts'
 import type { KeyRing } from '../keys/key-ring.ts'
 import { ACCESS_TOKEN_SECONDS, ID_TOKEN_SECONDS } from './lifetimes.ts'
 
@@ -43,7 +44,7 @@ export async function signIdToken(
     userId: string
     clientId: string
     authTime: Date
-    amr: string[]
+    amr: readonly string[]
     nonce: string | undefined
     accessToken: string
     claims: JWTPayload
@@ -55,7 +56,8 @@ export async function signIdToken(
     ...input.claims,
     azp: input.clientId,
     auth_time: Math.floor(input.authTime.getTime() / 1000),
-    amr: input.amr,
+    amr: [...input.amr],
+    acr: acrOf(input.amr),
     at_hash: atHash(input.accessToken),
     ...(input.nonce ? { nonce: input.nonce } : {}),
   })
