@@ -26,7 +26,9 @@ describe('embedded store memory gauges', () => {
     try {
       const registry = new Registry()
       registerEmbeddedStoreMemory(registry, { sql, timeseries })
-      expect(await gaugeValue(registry, 'guard_collector_pglite_memory_bytes')).toBeGreaterThanOrEqual(128 * 1024 * 1024)
+      expect(await gaugeValue(registry, 'guard_collector_pglite_memory_bytes')).toBeGreaterThanOrEqual(
+        128 * 1024 * 1024,
+      )
     } finally {
       await sql.close()
     }
