@@ -1,18 +1,5 @@
 import { Document } from 'yaml'
-
-/** The lists of guard.yaml in the order apply creates them, which is also the order a reader follows references. */
-const LISTS = [
-  'tags',
-  'groups',
-  'channels',
-  'routes',
-  'domains',
-  'services',
-  'heartbeats',
-  'synthetics',
-  'maintenance',
-  'statusPages',
-] as const
+import { DOCUMENT_LISTS } from './document.ts'
 
 /**
  * A document as guard.yaml text: `version` first, then the lists that have entries in the order
@@ -23,7 +10,7 @@ export function documentYaml(
   comment?: string,
 ): string {
   const ordered: Record<string, unknown> = { version: document.version }
-  for (const list of LISTS) {
+  for (const list of DOCUMENT_LISTS) {
     const entries = document[list]
     if (Array.isArray(entries) && entries.length > 0) ordered[list] = entries
   }
