@@ -32,7 +32,7 @@ export function passkeyButton(input: {
 
 /** The sign-in page's passkey section: a passkey alone signs in, no e-mail or password typed. */
 export const passkeySignIn = (input: { csrf: string; returnTo: string }) =>
-  html`<h2>Or</h2>${passkeyButton({ ...input, mode: 'passwordless', label: 'Sign in with a passkey' })}`
+  html`<h2>Or</h2>${passkeyButton({ ...input, mode: 'passwordless', label: 'Use a passkey' })}`
 
 export function passkeyAssets(app: GuardFastify): void {
   const serve = (path: string, body: string, summary: string) =>

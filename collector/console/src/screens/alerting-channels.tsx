@@ -19,6 +19,7 @@ import {
   useChannels,
 } from './alerting-shared.tsx'
 import './screens.css'
+import { ManagedBadge, useManagedByCode } from '../components/managed-by-code.tsx'
 
 interface TestResult {
   channelId: string
@@ -51,6 +52,7 @@ function verdict(channel: Channel, result: TestResult): string {
 
 export default function AlertingChannels() {
   const { current } = useOrg()
+  const managed = useManagedByCode(current.id)
   const channels = useChannels(current.id)
   const providers = useResource(
     () => api.get<Envelope<Provider[]>>('/api/notification-providers').then((b) => b.data),
@@ -112,7 +114,15 @@ export default function AlertingChannels() {
           rows={channels.data}
           rowKey={(channel) => channel.id}
           columns={[
-            { header: 'Name', cell: (channel) => channel.name },
+            {
+              header: 'Name',
+              cell: (channel) => (
+                <>
+                  {channel.name}
+                  {managed.has(channel.id) && <ManagedBadge />}
+                </>
+              ),
+            },
             { header: 'Provider', cell: (channel) => providerOf(channel.provider)?.label ?? channel.provider },
             {
               header: 'State',

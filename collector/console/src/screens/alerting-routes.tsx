@@ -19,6 +19,7 @@ import {
   usePolicies,
 } from './alerting-shared.tsx'
 import './screens.css'
+import { ManagedBadge, useManagedByCode } from '../components/managed-by-code.tsx'
 
 const KINDS = [
   ['domain', 'Domains'],
@@ -95,6 +96,7 @@ const ordered = (routes: RouteView[]) =>
 
 export default function AlertingRoutes() {
   const { current } = useOrg()
+  const managed = useManagedByCode(current.id)
   const routes = useResource(
     () =>
       api
@@ -146,7 +148,8 @@ export default function AlertingRoutes() {
           {routes.data.map((route) => (
             <li key={route.id}>
               <div class="component-name">
-                {route.name} {route.isDefault ? <Badge tone="neutral">default</Badge> : null}{' '}
+                {route.name} {route.isDefault ? <Badge tone="neutral">default</Badge> : null}
+                {managed.has(route.id) && <ManagedBadge />}{' '}
                 {route.enabled ? null : <Badge tone="degraded">disabled</Badge>}
                 <div class="muted alerting-detail">
                   {route.isDefault

@@ -13,6 +13,7 @@ import { useOrg } from '../org.ts'
 import { useAction } from '../use-action.ts'
 import { type Heartbeat, REASON, RunLog, scheduleText, useRunLog } from './heartbeat-parts.tsx'
 import './screens.css'
+import { ManagedBadge, useManagedByCode } from '../components/managed-by-code.tsx'
 
 /** The next five expected times of a schedule being typed, or why it is not one yet. */
 function preview(kind: 'every' | 'cron', every: string, cron: string, timezone: string): string[] | string {
@@ -64,6 +65,7 @@ function snippetsOf(heartbeat: Pick<Heartbeat, 'pingUrl' | 'cron' | 'every' | 'n
 
 export default function Heartbeats() {
   const { current } = useOrg()
+  const managed = useManagedByCode(current.id)
   const [tagFilter, setTagFilter] = useTagFilter()
   const known = useTags()
   const list = useResource(
@@ -125,6 +127,7 @@ export default function Heartbeats() {
               cell: (heartbeat) => (
                 <>
                   <a href={`/heartbeats/${encodeURIComponent(heartbeat.id)}`}>{heartbeat.name}</a>
+                  {managed.has(heartbeat.id) && <ManagedBadge />}
                   <TagChips tags={heartbeat.tags} colorOf={known.colorOf} />
                 </>
               ),

@@ -2,6 +2,7 @@ import { useMemo, useState } from 'preact/hooks'
 import { api, type Envelope } from '../api.ts'
 import { HeartbeatBar, latencies, useRecentChecks } from '../components/heartbeat-bar.tsx'
 import { FilterChoice, SearchField, STATE_OPTIONS } from '../components/list-controls.tsx'
+import { ManagedBadge, useManagedByCode } from '../components/managed-by-code.tsx'
 import { MonitorActions } from '../components/monitor.tsx'
 import { Sparkline } from '../components/sparkline.tsx'
 import { Empty, ErrorText, Loading, StateDot } from '../components/status.tsx'
@@ -26,6 +27,7 @@ const BUILT_IN = ['http', 'https', 'tcp', 'dns', 'tls', 'icmp'].map((kind) => ({
 
 export default function Services() {
   const { current } = useOrg()
+  const managed = useManagedByCode(current.id)
   const [search, setSearch] = useState('')
   const [status, setStatus] = useState('')
   const [protocol, setProtocol] = useState('')
@@ -63,6 +65,7 @@ export default function Services() {
       cell: (service) => (
         <div style={{ minWidth: '10rem' }}>
           <a href={`/services/${service.id}`}>{service.name}</a>
+          {managed.has(service.id) && <ManagedBadge />}
           <br />
           <small class="muted" style={{ overflowWrap: 'anywhere' }}>
             {service.protocol.toUpperCase()} {target(service)}

@@ -9,6 +9,7 @@ import { Time } from '../components/time.tsx'
 import { useResource } from '../components/use-api.ts'
 import { useOrg } from '../org.ts'
 import './screens.css'
+import { ManagedBadge, useManagedByCode } from '../components/managed-by-code.tsx'
 
 export interface StatusPage {
   id: string
@@ -50,6 +51,7 @@ export const slugOf = (name: string) =>
 
 export default function StatusPages() {
   const { current } = useOrg()
+  const managed = useManagedByCode(current.id)
   const [creating, setCreating] = useState(false)
   const pages = useResource(
     () => api.get<Envelope<StatusPage[]>>('/api/status-pages', { organizationId: current.id }).then((b) => b.data),
@@ -82,7 +84,12 @@ export default function StatusPages() {
           columns={[
             {
               header: 'Name',
-              cell: (page) => <a href={`/status-pages/${encodeURIComponent(page.id)}`}>{page.name}</a>,
+              cell: (page) => (
+                <>
+                  <a href={`/status-pages/${encodeURIComponent(page.id)}`}>{page.name}</a>
+                  {managed.has(page.id) && <ManagedBadge />}
+                </>
+              ),
             },
             {
               header: 'Address',

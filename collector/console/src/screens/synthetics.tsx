@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks'
 import { api, type Envelope } from '../api.ts'
+import { ManagedBadge, useManagedByCode } from '../components/managed-by-code.tsx'
 import { Empty, ErrorText, Loading, StateDot } from '../components/status.tsx'
 import { type Column, Table } from '../components/table.tsx'
 import { useResource } from '../components/use-api.ts'
@@ -147,6 +148,7 @@ function RunResult({ run }: { run: Run }) {
 /** Synthetic checks (multi-step API flows): the list, a step editor and "run now" from a location. */
 export default function Synthetics() {
   const { current } = useOrg()
+  const managed = useManagedByCode(current.id)
   const list = useResource(
     () => api.get<Envelope<Synthetic[]>>('/api/synthetics', { organizationId: current.id }).then((body) => body.data),
     [current.id],
@@ -186,7 +188,12 @@ export default function Synthetics() {
   const columns: Array<Column<Synthetic>> = [
     {
       header: 'Check',
-      cell: (synthetic) => <a href={`/synthetics/${encodeURIComponent(synthetic.id)}`}>{synthetic.name}</a>,
+      cell: (synthetic) => (
+        <>
+          <a href={`/synthetics/${encodeURIComponent(synthetic.id)}`}>{synthetic.name}</a>
+          {managed.has(synthetic.id) && <ManagedBadge />}
+        </>
+      ),
     },
     { header: 'Steps', cell: (synthetic) => synthetic.steps.map((step) => step.name).join(' → ') },
     { header: 'Every', align: 'right', cell: (synthetic) => `${synthetic.checkInterval} s` },
