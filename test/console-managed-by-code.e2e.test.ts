@@ -47,4 +47,10 @@ describe.skipIf(!CHROMIUM)('console: objects managed by code', () => {
     await byHand.waitFor()
     expect(await byHand.textContent()).not.toContain('managed by code')
   })
+
+  it('warns on the pages that edit a managed object', async () => {
+    const [heartbeat] = await guard.rest<Array<{ id: string }>>('GET', '/api/heartbeats')
+    await page.goto(`${guard.collectorUrl}/heartbeats/${encodeURIComponent(heartbeat!.id)}`)
+    await page.getByRole('note').filter({ hasText: 'managed by code' }).waitFor()
+  })
 })

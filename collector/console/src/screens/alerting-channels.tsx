@@ -19,7 +19,7 @@ import {
   useChannels,
 } from './alerting-shared.tsx'
 import './screens.css'
-import { ManagedBadge, useManagedByCode } from '../components/managed-by-code.tsx'
+import { ManagedBadge, ManagedWarning, useManagedByCode } from '../components/managed-by-code.tsx'
 
 interface TestResult {
   channelId: string
@@ -197,6 +197,7 @@ export default function AlertingChannels() {
       {editing && providers.data ? (
         <ChannelDialog
           channel={editing === 'new' ? undefined : editing}
+          managed={editing !== 'new' && managed.has(editing.id)}
           providers={providers.data}
           onClose={(changed) => {
             setEditing(undefined)
@@ -221,10 +222,12 @@ const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'U
 /** Create or edit one channel; after a create, the secrets Guard generated are shown here once. */
 function ChannelDialog({
   channel,
+  managed,
   providers,
   onClose,
 }: {
   channel: Channel | undefined
+  managed: boolean
   providers: Provider[]
   onClose: (changed: boolean) => void
 }) {
@@ -272,6 +275,7 @@ function ChannelDialog({
   const title = generated ? 'Channel created' : channel ? `Edit ${channel.name}` : 'Add a channel'
   return (
     <Dialog open title={title} onClose={() => onClose(generated !== undefined)}>
+      {managed && <ManagedWarning />}
       {generated ? (
         <div class="one-time">
           <p>

@@ -19,7 +19,7 @@ import {
   usePolicies,
 } from './alerting-shared.tsx'
 import './screens.css'
-import { ManagedBadge, useManagedByCode } from '../components/managed-by-code.tsx'
+import { ManagedBadge, ManagedWarning, useManagedByCode } from '../components/managed-by-code.tsx'
 
 const KINDS = [
   ['domain', 'Domains'],
@@ -188,6 +188,7 @@ export default function AlertingRoutes() {
       {editing ? (
         <RouteDialog
           route={editing === 'new' ? undefined : editing}
+          managed={editing !== 'new' && managed.has(editing.id)}
           position={nextPosition}
           channels={channels.data ?? []}
           policies={policies.data ?? []}
@@ -212,6 +213,7 @@ export default function AlertingRoutes() {
 
 function RouteDialog({
   route,
+  managed,
   position,
   channels,
   policies,
@@ -219,6 +221,7 @@ function RouteDialog({
   onClose,
 }: {
   route: RouteView | undefined
+  managed: boolean
   position: number
   channels: Channel[]
   policies: Policy[]
@@ -270,6 +273,7 @@ function RouteDialog({
 
   return (
     <Dialog open title={route ? `Edit ${route.name}` : 'Add a route'} onClose={() => onClose(false)}>
+      {managed && <ManagedWarning />}
       <Form onSubmit={submit} submitLabel={route ? 'Save route' : 'Create route'} onCancel={() => onClose(false)}>
         <Field label="Route name">
           {(id) => (

@@ -18,6 +18,7 @@ import {
   useRunLog,
 } from './heartbeat-parts.tsx'
 import './heartbeat-detail.css'
+import { ManagedWarning, useManagedByCode } from '../components/managed-by-code.tsx'
 import { MonitorDependencies } from './monitor-dependencies.tsx'
 
 const SPANS = [30, 90] as const
@@ -42,6 +43,7 @@ function totalsOf(days: HeartbeatDay[]) {
 /** One heartbeat: its state and why, its days as a bar, its run time per day, incidents and run log. */
 export default function HeartbeatDetail({ id }: { id: string }) {
   const { current } = useOrg()
+  const managed = useManagedByCode(current.id)
   const [span, setSpan] = useState<Span>(30)
   const path = `/api/heartbeats/${encodeURIComponent(id)}`
   const detail = useResource(() => api.get<Envelope<Heartbeat>>(path).then((body) => body.data), [current.id, id])
@@ -70,6 +72,7 @@ export default function HeartbeatDetail({ id }: { id: string }) {
         <h1 id="heartbeat-title">{heartbeat.name}</h1>
         <StateDot state={displayState(heartbeat.status, heartbeat.enabled)} />
       </div>
+      {managed.has(heartbeat.id) && <ManagedWarning />}
       <p class="muted heartbeat-facts">
         <code>{scheduleText(heartbeat)}</code> · grace {heartbeat.grace} s
         {heartbeat.maxDuration ? ` · runs up to ${heartbeat.maxDuration} s` : ''} · last ping{' '}

@@ -12,6 +12,7 @@ import { StatusPageAccess } from './status-page-access.tsx'
 import { StatusPageSubscribers } from './status-page-subscribers.tsx'
 import { LOCALES, type Locale, type StatusPage } from './status-pages.tsx'
 import './screens.css'
+import { ManagedWarning, useManagedByCode } from '../components/managed-by-code.tsx'
 
 type Kind = 'domain' | 'service' | 'heartbeat' | 'device'
 interface Component {
@@ -66,6 +67,7 @@ export default function StatusPageEditor() {
   const { params } = useRoute()
   const { route } = useLocation()
   const { current } = useOrg()
+  const managed = useManagedByCode(current.id)
   const path = `/api/status-pages/${encodeURIComponent(params.id ?? '')}`
   const loaded = useResource(() => api.get<Envelope<Detail>>(path).then((body) => body.data), [path])
   const candidates = useCandidates(current.id)
@@ -152,6 +154,7 @@ export default function StatusPageEditor() {
           </button>
         </div>
       </header>
+      {managed.has(page.id) && <ManagedWarning />}
       {action.error ? <ErrorText error={action.error} /> : null}
 
       <div class="editor">
