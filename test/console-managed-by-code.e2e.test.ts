@@ -36,7 +36,7 @@ describe.skipIf(!CHROMIUM)('console: objects managed by code', () => {
       ['/domains', 'Shop from code'],
       ['/services', 'DB from code'],
       ['/heartbeats', 'Backup from code'],
-    ]) {
+    ] as const) {
       await page.goto(`${guard.collectorUrl}${path}`)
       const row = page.getByRole('row', { name: new RegExp(name) })
       await row.waitFor()
