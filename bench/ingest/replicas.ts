@@ -2,7 +2,6 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import {
-  type CheckResult,
   createNatsBus,
   DEFAULT_ORGANIZATION,
   encodeCheckResult,
@@ -13,6 +12,7 @@ import {
 } from '@guard/shared'
 import { freePort, startNatsServer, startPostgres } from '@guard/shared/testing'
 import { type GuardProcess, spawnGuard } from '../../test/support/spawn-guard.ts'
+import { benchCheckResult } from './check-result.ts'
 
 /**
  * bench/ingest with BENCH_REPLICAS (e.g. `1,2,3`): real `guard collector` processes sharing one
@@ -111,21 +111,8 @@ export async function benchIngestReplicas(counts: number[], total: number, monit
       const started = Date.now() - (published + total) * 10
       const pending: Promise<unknown>[] = []
       for (let index = 0; index < total; index += 1) {
-        const location = locations[index % locations.length]!
-        const result: CheckResult = {
-          v: 1,
-          id: newId(),
-          monitorId: ids[Math.floor(index / locations.length) % monitors]!,
-          organizationId: DEFAULT_ORGANIZATION.id,
-          location,
-          kind: 'http',
-          status: index % 50 === 0 ? 'down' : 'up',
-          startedAt: new Date(started + index * 10).toISOString(),
-          responseTimeMs: 50 + (index % 200),
-          statusCode: 200,
-          phases: { dnsMs: 1, connectMs: 2, tlsMs: 3, firstByteMs: 20, transferMs: 1 },
-        }
-        pending.push(bus.publish(resultSubject(location), encodeCheckResult(result), { msgId: result.id }))
+        const result = benchCheckResult({ index, ids, monitors, locations, started })
+        pending.push(bus.publish(resultSubject(result.location), encodeCheckResult(result), { msgId: result.id }))
         if (pending.length >= 500) await Promise.all(pending.splice(0))
       }
       await Promise.all(pending)

@@ -18,6 +18,7 @@ import {
 import { startNatsServer, startPostgres } from '@guard/shared/testing'
 import { consumeResults, type IngestStats } from '../../collector/src/ingest/consume-results.ts'
 import { createIngestMetrics } from '../../collector/src/ingest/metrics.ts'
+import { benchCheckResult } from './check-result.ts'
 import { benchIngestReplicas } from './replicas.ts'
 
 /**
@@ -158,22 +159,11 @@ try {
   const publishStart = performance.now()
   const pending: Promise<unknown>[] = []
   for (let index = 0; index < total; index += 1) {
-    const location = locations[index % locations.length]!
     const result: CheckResult = {
-      v: 1,
-      id: newId(),
-      monitorId: ids[Math.floor(index / locations.length) % monitors]!,
-      organizationId: DEFAULT_ORGANIZATION.id,
-      location,
-      kind: 'http',
-      status: index % 50 === 0 ? 'down' : 'up',
-      startedAt: new Date(started + index * 10).toISOString(),
-      responseTimeMs: 50 + (index % 200),
-      statusCode: 200,
-      phases: { dnsMs: 1, connectMs: 2, tlsMs: 3, firstByteMs: 20, transferMs: 1 },
+      ...benchCheckResult({ index, ids, monitors, locations, started }),
       ...(poisoned(index) ? { status: 'down' as const, error: 'quoted \u0000 from the body' } : {}),
     }
-    pending.push(bus.publish(resultSubject(location), encodeCheckResult(result), { msgId: result.id }))
+    pending.push(bus.publish(resultSubject(result.location), encodeCheckResult(result), { msgId: result.id }))
     if (pending.length >= 500) await Promise.all(pending.splice(0))
   }
   await Promise.all(pending)

@@ -1,15 +1,14 @@
+import { RESERVED_STATUS_PAGE_SLUGS, STATUS_PAGE_SLUG } from '@guard/shared'
 import { z } from 'zod'
 import { MONITOR_KINDS } from '../monitors/kinds/index.ts'
 import { localeString } from './i18n/locales.ts'
-
-const RESERVED_SLUGS = ['api', 'admin', 'status', 'new', 'edit']
 
 export const slugString = z
   .string()
   .min(3)
   .max(64)
-  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'a slug is lowercase letters, digits and single hyphens, 3 to 64 characters')
-  .refine((slug) => !RESERVED_SLUGS.includes(slug), 'this slug is reserved')
+  .regex(STATUS_PAGE_SLUG, 'a slug is lowercase letters, digits and single hyphens, 3 to 64 characters')
+  .refine((slug) => !RESERVED_STATUS_PAGE_SLUGS.includes(slug), 'this slug is reserved')
 
 /** An http(s) address without credentials: anything else (javascript:, data:, user:pass@) is refused. */
 const webUrl = z

@@ -1,3 +1,4 @@
+import { RESERVED_STATUS_PAGE_SLUGS, STATUS_PAGE_SLUG } from '../../../contracts/status-page-slug.ts'
 import type { ImportContext } from './context.ts'
 import { idAllocator } from './keys.ts'
 import type { KumaPageSection, KumaStatusPage } from './source.ts'
@@ -5,10 +6,6 @@ import type { KumaPageSection, KumaStatusPage } from './source.ts'
 type Entry = { id: string } & Record<string, unknown>
 
 const THEMES = new Set(['light', 'dark', 'auto'])
-/** Slugs Guard keeps for its own pages (the collector's status-pages schema); `status` is a common Uptime Kuma slug. */
-const RESERVED_SLUGS = ['api', 'admin', 'status', 'new', 'edit']
-/** Guard's slug rule: lowercase letters, digits and single hyphens, 3 to 64 characters. */
-const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
 
 /** Page settings Guard's status pages have no field for, reported when set. */
 const DROPPED: Array<[keyof KumaStatusPage, string]> = [
@@ -37,7 +34,7 @@ export function mapStatusPages(
       .toLowerCase()
       .replace(/[^a-z0-9]+/g, '-')
       .replace(/^-|-$/g, '')
-    if (RESERVED_SLUGS.includes(slug)) {
+    if (RESERVED_STATUS_PAGE_SLUGS.includes(slug)) {
       context.leave(
         'status page',
         `${page.title}: slug`,
@@ -45,7 +42,7 @@ export function mapStatusPages(
       )
       slug = `${slug}-page`
     }
-    if (!SLUG.test(slug) || slug.length < 3 || slug.length > 64) {
+    if (!STATUS_PAGE_SLUG.test(slug) || slug.length < 3 || slug.length > 64) {
       context.leave(
         'status page',
         page.title,
